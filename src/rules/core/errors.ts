@@ -1,0 +1,50 @@
+/**
+ * Every rule violation has a stable code. The list is closed: the HTTP/GraphQL mapping in
+ * src/common/errors is a Record over this union, so adding a code fails to compile until mapped.
+ */
+export const RULE_ERROR_CODES = [
+  // lobby / lifecycle
+  'GAME_NOT_STARTED',
+  'GAME_ALREADY_STARTED',
+  'GAME_FINISHED',
+  'NOT_SEATED',
+  'SEAT_TAKEN',
+  'NO_OPEN_SEAT',
+  'ALREADY_SEATED',
+  'NOT_ENOUGH_PLAYERS',
+  'NOT_CREATOR',
+  'INVALID_OPTIONS',
+  'INVALID_COMMAND',
+  // turns
+  'NOT_YOUR_TURN',
+  // five dice
+  'ROLL_REQUIRED',
+  'NO_ROLLS_LEFT',
+  'INVALID_HOLD',
+  'UNKNOWN_BOX',
+  'BOX_ALREADY_FILLED',
+  'BOX_NOT_ALLOWED',
+  // farkle
+  'INVALID_SELECTION',
+  'SELECTION_DOES_NOT_SCORE',
+  'NOTHING_SET_ASIDE',
+  'ALREADY_SET_ASIDE',
+  'BELOW_ENTRY_THRESHOLD',
+] as const;
+
+export type RuleErrorCode = (typeof RULE_ERROR_CODES)[number];
+
+/** A rule violation as a value: returned by `decide`, never thrown. */
+export class RuleError {
+  readonly kind = 'RuleError' as const;
+  constructor(
+    readonly code: RuleErrorCode,
+    readonly message: string,
+    readonly details?: Record<string, unknown>,
+  ) {}
+}
+
+export const ruleError = (code: RuleErrorCode, message: string, details?: Record<string, unknown>) =>
+  new RuleError(code, message, details);
+
+export const isRuleError = (value: unknown): value is RuleError => value instanceof RuleError;

@@ -1,0 +1,45 @@
+import { RollDice } from './dice';
+import { RuleError } from './errors';
+
+export type FamilyId = 'five-dice' | 'farkle';
+
+/** Every family command names the acting seat (0-based); the application takes it from the token. */
+export interface SeatCommand {
+  readonly type: string;
+  readonly seat: number;
+}
+
+export interface FamilyEvent {
+  readonly type: string;
+}
+
+/** Final standing of one seat. Equal totals share a rank (ties); quitters rank after finishers. */
+export interface SeatStanding {
+  seat: number;
+  total: number;
+  rank: number;
+  quit: boolean;
+}
+
+/**
+ * One game family (five-dice score sheet, Farkle) as a decider. Variants are options, not copies.
+ * Pure: no I/O, no clock, no randomness except through the RollDice argument.
+ */
+export interface GameFamily<O, S, C extends SeatCommand, E extends FamilyEvent> {
+  readonly id: FamilyId;
+  /** Validates caller-supplied option overrides on top of `base`, or says which one is wrong. */
+  resolveOptions(base: O, overrides: unknown): O | RuleError;
+  /** State right after the lobby closes, before `start` events. */
+  initialState(options: O, seatCount: number): S;
+  /** Events emitted when the game starts (Farkle's who-starts roll-off; none for five dice). */
+  start(state: S, roll: RollDice): E[];
+  /** Validates a command against the state; returns the events it causes or a RuleError. Never mutates. */
+  decide(state: S, command: C, roll: RollDice): E[] | RuleError;
+  /** Applies one event. Never fails for events `decide` produced. */
+  evolve(state: S, event: E): S;
+  /** The seat whose turn it is, or null when the game is over. */
+  currentSeat(state: S): number | null;
+  isFinished(state: S): boolean;
+  /** Standings by rank (final when finished, provisional otherwise). */
+  standings(state: S): SeatStanding[];
+}

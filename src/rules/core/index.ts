@@ -1,0 +1,4 @@
+export * from './dice';
+export * from './errors';
+export * from './family';
+export * from './replay';
