@@ -1,0 +1,4 @@
+export * from './options';
+export * from './scoring';
+export * from './types';
+export * from './game';

@@ -1,0 +1,197 @@
+import { Die } from '../core/dice';
+import { FarkleOptions, FarkleStraights, farkle } from './options';
+
+/**
+ * Farkle scoring. A set of dice taken from ONE roll scores as its best partition into
+ * combinations, every die belonging to exactly one combination; if no such partition
+ * exists, the set does not score (some die would be "dead weight").
+ *
+ * Combinations (default values):
+ *   single 1 = 100, single 5 = 50
+ *   n of a kind (n = 3..6) = base x 2^(n-3), base = face x 100, three 1s = 1000
+ *   three pairs (six dice that group into three pairs; faces need not differ) = 1500
+ *   four of a kind + a pair of another face = 1500
+ *   optional straights: low 1-5, high 2-6, full 1-6 (FarkleOptions.straights)
+ */
+
+export type ComboName = 'single' | 'kind' | 'threePairs' | 'fourAndPair' | 'lowStraight' | 'highStraight' | 'fullStraight';
+
+export const THREE_PAIRS_POINTS = 1500;
+export const FOUR_AND_PAIR_POINTS = 1500;
+
+/** A scoring selection from one roll: indices into that roll (ascending), their faces, their points. */
+export interface ScoringSelection {
+  readonly dice: number[];
+  readonly faces: Die[];
+  readonly points: number;
+}
+
+/** Points of `n` of a kind of `face` (n >= 3). */
+export const kindPoints = (face: number, n: number): number => (face === 1 ? 1000 : face * 100) * 2 ** (n - 3);
+
+interface Combo {
+  readonly counts: readonly number[]; // index 1..6
+  readonly points: number;
+}
+
+const combosCache = new Map<string, readonly Combo[][]>();
+const bestCache = new Map<string, Map<number, number>>();
+
+const straightsKey = (s: FarkleStraights) => `${s.low}|${s.high}|${s.full}`;
+
+const countsOf = (faces: readonly number[]): number[] => {
+  const c = [0, 0, 0, 0, 0, 0, 0];
+  for (const f of faces) c[f]++;
+  return c;
+};
+
+const encode = (c: readonly number[]): number => c[1] + 7 * (c[2] + 7 * (c[3] + 7 * (c[4] + 7 * (c[5] + 7 * c[6]))));
+
+/** All combinations for these options, grouped by their lowest face (index 1..6). */
+function combosFor(straights: FarkleStraights): readonly Combo[][] {
+  const key = straightsKey(straights);
+  const hit = combosCache.get(key);
+  if (hit) return hit;
+  const all: Combo[] = [];
+  const mk = (pairs: Array<[number, number]>, points: number) => {
+    const counts = [0, 0, 0, 0, 0, 0, 0];
+    for (const [face, n] of pairs) counts[face] += n;
+    all.push({ counts, points });
+  };
+  mk([[1, 1]], 100);
+  mk([[5, 1]], 50);
+  for (let f = 1; f <= 6; f++) for (let n = 3; n <= 6; n++) mk([[f, n]], kindPoints(f, n));
+  for (let a = 1; a <= 6; a++)
+    for (let b = a; b <= 6; b++) for (let c = b; c <= 6; c++) mk([[a, 2], [b, 2], [c, 2]], THREE_PAIRS_POINTS);
+  for (let a = 1; a <= 6; a++) for (let b = 1; b <= 6; b++) if (a !== b) mk([[a, 4], [b, 2]], FOUR_AND_PAIR_POINTS);
+  if (straights.low !== null) mk([[1, 1], [2, 1], [3, 1], [4, 1], [5, 1]], straights.low);
+  if (straights.high !== null) mk([[2, 1], [3, 1], [4, 1], [5, 1], [6, 1]], straights.high);
+  if (straights.full !== null) mk([[1, 1], [2, 1], [3, 1], [4, 1], [5, 1], [6, 1]], straights.full);
+  const byLowest: Combo[][] = [[], [], [], [], [], [], []];
+  for (const combo of all) byLowest[combo.counts.findIndex((n, i) => i > 0 && n > 0)].push(combo);
+  combosCache.set(key, byLowest);
+  return byLowest;
+}
+
+/** Best partition value of a count vector, or -1 if the dice cannot all be covered. Memoised per straights. */
+function bestOfCounts(counts: number[], straights: FarkleStraights): number {
+  const key = straightsKey(straights);
+  let memo = bestCache.get(key);
+  if (!memo) bestCache.set(key, (memo = new Map()));
+  return best(counts, combosFor(straights), memo);
+}
+
+function best(counts: number[], combos: readonly Combo[][], memo: Map<number, number>): number {
+  const code = encode(counts);
+  if (code === 0) return 0;
+  const hit = memo.get(code);
+  if (hit !== undefined) return hit;
+  let lowest = 1;
+  while (counts[lowest] === 0) lowest++;
+  // The lowest face present must be covered by some combination containing it.
+  let result = -1;
+  for (const combo of combos[lowest]) {
+    let fits = true;
+    for (let f = 1; f <= 6; f++) if (combo.counts[f] > counts[f]) { fits = false; break; }
+    if (!fits) continue;
+    for (let f = 1; f <= 6; f++) counts[f] -= combo.counts[f];
+    const rest = best(counts, combos, memo);
+    for (let f = 1; f <= 6; f++) counts[f] += combo.counts[f];
+    if (rest >= 0 && combo.points + rest > result) result = combo.points + rest;
+  }
+  memo.set(code, result);
+  return result;
+}
+
+/**
+ * Points of a set of faces set aside from one roll, or null if some die would not score.
+ * An empty set scores null (setting nothing aside is not a selection).
+ */
+export function scoreFaces(faces: readonly number[], options: FarkleOptions = farkle): number | null {
+  if (faces.length === 0 || faces.length > 6) return null;
+  const points = bestOfCounts(countsOf(faces), options.straights);
+  return points > 0 ? points : null;
+}
+
+/**
+ * Every distinct scoring selection of a roll, one per distinct multiset of faces (not per index
+ * permutation: with 1,1,5 the selections are {1},{5},{1,1},{1,5},{1,1,5}, five and not seven).
+ * Each selection uses the first (lowest) indices holding its faces. A roll of six distinct faces
+ * has at most 63 candidate multisets, so the list stays small.
+ * Order: points descending, then fewer dice, then indices lexicographically.
+ */
+export function scoringSelections(dice: readonly Die[], options: FarkleOptions = farkle): ScoringSelection[] {
+  const counts = countsOf(dice);
+  const positions: number[][] = [[], [], [], [], [], [], []];
+  dice.forEach((f, i) => positions[f].push(i));
+  const out: ScoringSelection[] = [];
+  const take = [0, 0, 0, 0, 0, 0, 0];
+  const visit = (face: number) => {
+    if (face > 6) {
+      const points = bestOfCounts(take.slice(), options.straights);
+      if (points > 0) {
+        const idx: number[] = [];
+        for (let f = 1; f <= 6; f++) for (let k = 0; k < take[f]; k++) idx.push(positions[f][k]);
+        idx.sort((a, b) => a - b);
+        out.push({ dice: idx, faces: idx.map((i) => dice[i]), points });
+      }
+      return;
+    }
+    for (let n = 0; n <= counts[face]; n++) {
+      take[face] = n;
+      visit(face + 1);
+    }
+    take[face] = 0;
+  };
+  visit(1);
+  out.sort((a, b) => b.points - a.points || a.dice.length - b.dice.length || compareIdx(a.dice, b.dice));
+  return out;
+}
+
+const compareIdx = (a: readonly number[], b: readonly number[]) => {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
+};
+
+/**
+ * The selection with the most points. Ties on points (possible only with unusual straight values,
+ * e.g. the brief's garbled high straight = 50 vs a single 5) go to the selection that leaves the
+ * most dice for the next roll, counting "all dice set aside" (hot dice) as 6 dice; then fewer indices.
+ * Returns null on a farkle.
+ */
+export function bestSelection(dice: readonly Die[], options: FarkleOptions = farkle): ScoringSelection | null {
+  const all = scoringSelections(dice, options);
+  let best: ScoringSelection | null = null;
+  const next = (s: ScoringSelection) => (s.dice.length === dice.length ? 6 : dice.length - s.dice.length);
+  for (const s of all) {
+    if (!best || s.points > best.points || (s.points === best.points && next(s) > next(best))) best = s;
+  }
+  return best;
+}
+
+/** True if no die of the roll can be set aside for points (the turn is lost). */
+export function isFarkle(dice: readonly Die[], options: FarkleOptions = farkle): boolean {
+  const c = countsOf(dice);
+  if (c[1] > 0 || c[5] > 0) return false;
+  for (let f = 1; f <= 6; f++) if (c[f] >= 3) return false;
+  // Only multi-dice combinations without 1s, 5s or triples remain: three pairs, straights (which hold a 5).
+  return bestOfSubsets(c, options.straights) <= 0;
+}
+
+function bestOfSubsets(counts: readonly number[], straights: FarkleStraights): number {
+  let top = -1;
+  const take = [0, 0, 0, 0, 0, 0, 0];
+  const visit = (face: number) => {
+    if (face > 6) {
+      top = Math.max(top, bestOfCounts(take.slice(), straights));
+      return;
+    }
+    for (let n = 0; n <= counts[face]; n++) {
+      take[face] = n;
+      visit(face + 1);
+    }
+    take[face] = 0;
+  };
+  visit(1);
+  return top;
+}
