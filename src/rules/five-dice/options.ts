@@ -1,0 +1,78 @@
+import { RuleError, ruleError } from '../core/errors';
+import { FiveDiceOptions, JokerRule } from './types';
+
+/** 000 "Penta": forced joker, +100 for each further five of a kind. Maximum 1575. */
+export const penta: FiveDiceOptions = Object.freeze({
+  joker: 'forced',
+  extraFiveOfAKindBonus: 100,
+  upperBonusThreshold: 63,
+  upperBonusPoints: 35,
+});
+
+/** 002: no joker, no extra bonus; a five of a kind is not a full house. Maximum 375. */
+export const simple: FiveDiceOptions = Object.freeze({
+  joker: 'none',
+  extraFiveOfAKindBonus: 0,
+  upperBonusThreshold: 63,
+  upperBonusPoints: 35,
+});
+
+/** 003: +100 for each further five of a kind, no joker. Maximum 1480. */
+export const bonus: FiveDiceOptions = Object.freeze({
+  joker: 'none',
+  extraFiveOfAKindBonus: 100,
+  upperBonusThreshold: 63,
+  upperBonusPoints: 35,
+});
+
+export const FIVE_DICE_PRESETS = Object.freeze({ penta, simple, bonus });
+export type FiveDicePresetName = keyof typeof FIVE_DICE_PRESETS;
+
+export const JOKER_RULES: readonly JokerRule[] = ['forced', 'free', 'none'];
+
+/** Accepted ranges (inclusive). The upper section can total at most 105. */
+export const OPTION_LIMITS = Object.freeze({
+  extraFiveOfAKindBonus: { min: 0, max: 1000 },
+  upperBonusThreshold: { min: 1, max: 105 },
+  upperBonusPoints: { min: 0, max: 1000 },
+});
+
+const OPTION_KEYS = ['joker', 'extraFiveOfAKindBonus', 'upperBonusThreshold', 'upperBonusPoints'] as const;
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+};
+
+const invalid = (option: string, message: string) =>
+  ruleError('INVALID_OPTIONS', `option '${option}': ${message}`, { option });
+
+/**
+ * Applies caller-supplied overrides on top of `base` (a preset). `undefined`/`null` mean "no overrides".
+ * Unknown keys, wrong types and out-of-range values give INVALID_OPTIONS naming the option.
+ */
+export function resolveOptions(base: FiveDiceOptions, overrides: unknown): FiveDiceOptions | RuleError {
+  if (overrides === undefined || overrides === null) return { ...base };
+  if (!isPlainObject(overrides)) return ruleError('INVALID_OPTIONS', 'options must be a plain object');
+  const out: { -readonly [K in keyof FiveDiceOptions]: FiveDiceOptions[K] } = { ...base };
+  for (const key of Object.keys(overrides)) {
+    if (!(OPTION_KEYS as readonly string[]).includes(key)) {
+      return invalid(key, `unknown option (known: ${OPTION_KEYS.join(', ')})`);
+    }
+    const value = overrides[key];
+    if (key === 'joker') {
+      if (typeof value !== 'string' || !(JOKER_RULES as readonly string[]).includes(value)) {
+        return invalid(key, `must be one of ${JOKER_RULES.join(', ')}`);
+      }
+      out.joker = value as JokerRule;
+    } else {
+      const limits = OPTION_LIMITS[key as keyof typeof OPTION_LIMITS];
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < limits.min || value > limits.max) {
+        return invalid(key, `must be an integer from ${limits.min} to ${limits.max}`);
+      }
+      out[key as keyof typeof OPTION_LIMITS] = value;
+    }
+  }
+  return out;
+}
