@@ -1,4 +1,4 @@
-import { RollDice } from './dice';
+import { Die, RollDice } from './dice';
 import { RuleError } from './errors';
 
 export type FamilyId = 'five-dice' | 'farkle';
@@ -42,4 +42,15 @@ export interface GameFamily<O, S, C extends SeatCommand, E extends FamilyEvent> 
   isFinished(state: S): boolean;
   /** Standings by rank (final when finished, provisional otherwise). */
   standings(state: S): SeatStanding[];
+  /**
+   * The faces produced by the one physical roll this event records (for a five-dice re-roll, only
+   * the re-rolled dice, in position order), or null when the event records no roll. The game
+   * aggregate uses it to number rolls for the fairness stream.
+   */
+  rolledDice?(event: E): Die[] | null;
+  /**
+   * The next move the computer makes for the current seat when its turn timed out, or null when
+   * the turn is complete. Deterministic (see the family's docs).
+   */
+  timeoutMove?(state: S): Omit<C, 'seat'> | null;
 }

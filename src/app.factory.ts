@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { RequestMethod } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { Logger as Pino } from 'pino';
+import { AppModule, AppModuleOptions } from './app.module';
+import { AllExceptionsFilter, strictValidationPipe } from './common/errors';
+import { createPinoLogger, PinoNestLogger } from './common/logging/logger';
+import { registerGraphiql } from './graphiql/graphiql';
+import { serviceInfo } from './service-info/service-info';
+
+/** Largest request body accepted (bytes). Commands are tiny; this stops abuse early. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Routes that stay outside the /v1 prefix. */
+const UNVERSIONED = [
+  { path: 'health', method: RequestMethod.GET },
+  { path: 'health/ready', method: RequestMethod.GET },
+];
+
+export interface CreateAppOptions extends AppModuleOptions {
+  logger?: Pino;
+}
+
+/**
+ * Builds the fully configured application (not yet listening). main.ts, the end-to-end tests
+ * and the schema/OpenAPI generators all use this, so they see the same app.
+ */
+export async function createApp(options: CreateAppOptions): Promise<NestFastifyApplication> {
+  const logger = options.logger ?? createPinoLogger(options.config.LOG_LEVEL);
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    // Idle keep-alive sockets close at shutdown; in-flight requests are allowed to finish.
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
+    logger: new PinoNestLogger(logger),
+    bufferLogs: false,
+  });
+  app.setGlobalPrefix('v1', { exclude: UNVERSIONED });
+  app.useGlobalPipes(strictValidationPipe());
+  app.useGlobalFilters(new AllExceptionsFilter());
+
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerGraphiql(fastify);
+
+  const document = buildOpenApiDocument(app);
+  SwaggerModule.setup('docs', app, document, {
+    customSiteTitle: 'fairdice API',
+    jsonDocumentUrl: 'docs-json',
+    yamlDocumentUrl: 'docs-yaml',
+  });
+  return app;
+}
+
+/** The OpenAPI 3.1 document, as served at /docs-json and committed in openapi/openapi.json. */
+export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
+    .setTitle('fairdice API')
+    .setDescription(
+      'Turn-based dice games as a service: the five-dice score sheet (penta, simple, bonus) and Farkle. ' +
+        'Every roll is auditable (commit-reveal). Errors are RFC 9457 application/problem+json with a stable `code`. ' +
+        'The same operations are available over GraphQL at /graphql.',
+    )
+    .setVersion(serviceInfo().version)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The token returned once by POST /v1/players' })
+    .build();
+  return SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
+}

@@ -1,0 +1,63 @@
+import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
+import { DynamicModule, Module } from '@nestjs/common';
+import { GraphQLModule } from '@nestjs/graphql';
+import { AppConfig, APP_CONFIG } from './config/config';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { ServiceInfoModule } from './service-info/service-info.module';
+import { toGraphQLError } from './common/errors';
+
+export interface AppModuleOptions {
+  config: AppConfig;
+  /** The PostgreSQL URL actually used (the embedded server's when DATABASE_URL is unset). */
+  databaseUrl: string;
+  /** Pool size: 1 for the embedded database, which serves one connection at a time. */
+  poolMax: number;
+}
+
+/** GraphQL: code-first, schema kept in memory (`npm run schema:generate` writes src/schema.gql). */
+export const graphqlOptions = (config: AppConfig): ApolloDriverConfig => ({
+  driver: ApolloDriver,
+  autoSchemaFile: true,
+  sortSchema: true,
+  path: '/graphql',
+  // Our own offline GraphiQL page is served at /graphiql (see src/graphiql); Apollo's landing page loads from a CDN.
+  playground: false,
+  graphiql: false,
+  introspection: true,
+  includeStacktraceInErrorResponses: false,
+  subscriptions: { 'graphql-ws': true },
+  context: (ctx: any) => ctx,
+  formatError: (formatted, error) => {
+    // Errors from inside resolvers already passed through AllExceptionsFilter; this catches
+    // the rest (parse/validation errors, errors thrown by Apollo itself).
+    const code = formatted.extensions?.code;
+    if (code === 'GRAPHQL_VALIDATION_FAILED' || code === 'GRAPHQL_PARSE_FAILED' || code === 'BAD_USER_INPUT' || code === 'BAD_REQUEST' || code === 'PERSISTED_QUERY_NOT_FOUND' || code === 'OPERATION_RESOLUTION_FAILURE') {
+      return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: 'VALIDATION_FAILED', status: 400, graphqlCode: code } };
+    }
+    if (typeof code === 'string' && /^[A-Z_]+$/.test(code) && code !== 'INTERNAL_SERVER_ERROR') {
+      const { stacktrace: _s, ...extensions } = formatted.extensions ?? {};
+      return { ...formatted, extensions };
+    }
+    const { graphqlError } = toGraphQLError((error as any)?.originalError ?? error);
+    return { message: graphqlError.message, locations: formatted.locations, path: formatted.path, extensions: graphqlError.extensions };
+  },
+});
+
+@Module({})
+export class AppModule {
+  static forRoot(options: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        DatabaseModule.forRoot({ url: options.databaseUrl, poolMax: options.poolMax }),
+        GraphQLModule.forRoot<ApolloDriverConfig>(graphqlOptions(options.config)),
+        HealthModule,
+        ServiceInfoModule,
+      ],
+      providers: [{ provide: APP_CONFIG, useValue: options.config }],
+      exports: [APP_CONFIG],
+      global: true,
+    };
+  }
+}

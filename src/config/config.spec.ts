@@ -1,0 +1,37 @@
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('defaults to the embedded database on port 3000', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.embeddedDatabase).toBe(true);
+    expect(config.MIGRATE_ON_START).toBe(true);
+  });
+
+  it('accepts a PostgreSQL URL', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/test', PORT: '8080' });
+    expect(config.embeddedDatabase).toBe(false);
+    expect(config.PORT).toBe(8080);
+  });
+
+  it.each([
+    [{ DATABASE_URL: 'not-a-url' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'mysql://root@localhost/db' }, 'DATABASE_URL'],
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ MIGRATE_ON_START: 'maybe' }, 'MIGRATE_ON_START'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ DATABASE_POOL_MAX: '0' }, 'DATABASE_POOL_MAX'],
+  ])('rejects %p with one line naming %s', (env, name) => {
+    let error: unknown;
+    try {
+      loadConfig(env as NodeJS.ProcessEnv);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toContain(name);
+    expect(message).not.toContain('\n');
+  });
+});

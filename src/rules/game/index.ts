@@ -1,0 +1,3 @@
+export * from './types';
+export * from './evolve';
+export * from './decide';

@@ -1,0 +1,3 @@
+import pkg from '../../package.json';
+
+export const serviceInfo = () => ({ name: pkg.name, version: pkg.version });
