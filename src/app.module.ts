@@ -5,6 +5,7 @@ import { AppConfig, APP_CONFIG } from './config/config';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { ServiceInfoModule } from './service-info/service-info.module';
+import { PlayersModule } from './players/players.module';
 import { toGraphQLError } from './common/errors';
 
 export interface AppModuleOptions {
@@ -27,7 +28,6 @@ export const graphqlOptions = (config: AppConfig): ApolloDriverConfig => ({
   introspection: true,
   includeStacktraceInErrorResponses: false,
   subscriptions: { 'graphql-ws': true },
-  context: (ctx: any) => ctx,
   formatError: (formatted, error) => {
     // Errors from inside resolvers already passed through AllExceptionsFilter; this catches
     // the rest (parse/validation errors, errors thrown by Apollo itself).
@@ -54,6 +54,7 @@ export class AppModule {
         GraphQLModule.forRoot<ApolloDriverConfig>(graphqlOptions(options.config)),
         HealthModule,
         ServiceInfoModule,
+        PlayersModule,
       ],
       providers: [{ provide: APP_CONFIG, useValue: options.config }],
       exports: [APP_CONFIG],

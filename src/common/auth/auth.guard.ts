@@ -1,0 +1,65 @@
+import { CanActivate, ExecutionContext, Injectable, SetMetadata, createParamDecorator } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { GqlExecutionContext } from '@nestjs/graphql';
+import { DomainException } from '../errors';
+import { PlayersService } from '../../players/players.service';
+import { AuthenticatedPlayer } from '../../players/players.types';
+import { bearerToken } from '../../players/tokens';
+
+const OPTIONAL_AUTH = 'fairdice:optional-auth';
+/** The route works without a token too (public reads); a token, when given, must be valid. */
+export const OptionalAuth = () => SetMetadata(OPTIONAL_AUTH, true);
+
+/** Where the caller is kept: the Fastify request (REST, GraphQL over HTTP) or the subscription context. */
+type Carrier = { player?: AuthenticatedPlayer | null; headers?: Record<string, unknown>; connectionParams?: Record<string, unknown> };
+
+function carrierOf(context: ExecutionContext): Carrier {
+  if ((context.getType() as string) === 'graphql') {
+    const gql = GqlExecutionContext.create(context).getContext();
+    // HTTP: { req }; graphql-ws: the context built from connectionParams (see app.module).
+    return (gql.req ?? gql) as Carrier;
+  }
+  return context.switchToHttp().getRequest<Carrier>();
+}
+
+function authorizationOf(carrier: Carrier): unknown {
+  const fromHeaders = carrier.headers?.authorization;
+  if (fromHeaders) return fromHeaders;
+  const params = carrier.connectionParams ?? {};
+  return params.authorization ?? params.Authorization ?? (params.token ? `Bearer ${String(params.token)}` : undefined);
+}
+
+/**
+ * Authenticates the bearer token on REST and GraphQL alike and attaches the player. The player
+ * is always taken from the token, never from the request body.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly players: PlayersService,
+    private readonly reflector: Reflector,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const carrier = carrierOf(context);
+    const optional = this.reflector.getAllAndOverride<boolean>(OPTIONAL_AUTH, [context.getHandler(), context.getClass()]) ?? false;
+    const header = authorizationOf(carrier);
+    if (header === undefined || header === null || header === '') {
+      if (optional) {
+        carrier.player = null;
+        return true;
+      }
+      throw new DomainException('UNAUTHENTICATED', 'Send your token as "Authorization: Bearer <token>"');
+    }
+    const token = bearerToken(header);
+    const player = token ? await this.players.authenticate(token) : null;
+    if (!player) throw new DomainException('UNAUTHENTICATED', 'The bearer token is not valid (rotated or never issued)');
+    carrier.player = player;
+    return true;
+  }
+}
+
+/** The authenticated player (or null on an OptionalAuth route without a token). */
+export const CurrentPlayer = createParamDecorator((_data: unknown, context: ExecutionContext): AuthenticatedPlayer | null => {
+  return carrierOf(context).player ?? null;
+});

@@ -1,0 +1,40 @@
+import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthGuard, CurrentPlayer } from '../common/auth/auth.guard';
+import { AuthenticatedPlayer } from './players.types';
+import { PlayersService } from './players.service';
+import { RegisterPlayerInput } from './dto/register-player.dto';
+import { MeModel, RegisteredPlayerModel, TokenModel } from './dto/player.model';
+
+@ApiTags('players')
+@Controller('players')
+export class PlayersController {
+  constructor(private readonly players: PlayersService) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Register a player', description: 'Returns the player and a bearer token. The token is shown only once.' })
+  @ApiCreatedResponse({ type: RegisteredPlayerModel })
+  register(@Body() input: RegisterPlayerInput): Promise<RegisteredPlayerModel> {
+    return this.players.register(input.displayName);
+  }
+
+  @Get('me')
+  @UseGuards(AuthGuard)
+  @ApiBearerAuth()
+  @ApiOperation({ summary: 'My profile and statistics per rule set' })
+  @ApiOkResponse({ type: MeModel })
+  async me(@CurrentPlayer() player: AuthenticatedPlayer): Promise<MeModel> {
+    const [profile, stats] = await Promise.all([this.players.profile(player.id), this.players.stats(player.id)]);
+    return { ...profile, stats };
+  }
+
+  @Post('me/token')
+  @HttpCode(200)
+  @UseGuards(AuthGuard)
+  @ApiBearerAuth()
+  @ApiOperation({ summary: 'Rotate my token', description: 'Returns a new token; the old one stops working at once.' })
+  @ApiOkResponse({ type: TokenModel })
+  rotate(@CurrentPlayer() player: AuthenticatedPlayer): Promise<TokenModel> {
+    return this.players.rotateToken(player.id);
+  }
+}

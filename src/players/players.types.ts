@@ -1,0 +1,22 @@
+/** A player as the API shows it. */
+export interface PlayerProfile {
+  id: string;
+  displayName: string;
+  createdAt: Date;
+}
+
+/** The authenticated caller, attached to the request by the auth guard. */
+export interface AuthenticatedPlayer {
+  id: string;
+  displayName: string;
+}
+
+export interface RuleSetStats {
+  ruleSet: string;
+  gamesFinished: number;
+  soloGamesFinished: number;
+  soloBestScore: number | null;
+  wins: number;
+  losses: number;
+  ties: number;
+}

@@ -1,0 +1,25 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** Bearer tokens: "fd_" + 32 random bytes (256 bits) in base64url. Only the SHA-256 is stored. */
+export const TOKEN_PREFIX = 'fd_';
+const TOKEN_PATTERN = /^fd_[A-Za-z0-9_-]{43}$/;
+
+export const generateToken = (): string => TOKEN_PREFIX + randomBytes(32).toString('base64url');
+
+export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+
+export const looksLikeToken = (value: string): boolean => TOKEN_PATTERN.test(value);
+
+/** Constant-time comparison of two hex hashes (the lookup is by hash; this re-checks the match). */
+export const sameHash = (a: string, b: string): boolean => {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/** Reads "Bearer <token>" from an Authorization header value. */
+export function bearerToken(header: unknown): string | null {
+  if (typeof header !== 'string') return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : null;
+}
