@@ -27,8 +27,6 @@ export function faceCounts(dice: readonly Die[]): number[] {
   return counts;
 }
 
-const sum = (dice: readonly Die[]) => dice.reduce((a, b) => a + b, 0);
-
 /** Longest run of consecutive faces present. */
 function longestRun(counts: readonly number[]): number {
   let best = 0;
@@ -40,39 +38,51 @@ function longestRun(counts: readonly number[]): number {
   return best;
 }
 
-export const isFiveOfAKind = (dice: readonly Die[]) => dice.length === DICE_COUNT && dice.every((d) => d === dice[0]);
+export const isFiveOfAKind = (dice: readonly Die[]) =>
+  dice.length === DICE_COUNT && dice[0] === dice[1] && dice[0] === dice[2] && dice[0] === dice[3] && dice[0] === dice[4];
 
 /**
- * Ordinary points of `dice` in `box`, without any joker: a five of a kind is not a full house
- * and not a straight.
+ * Ordinary points of `dice` in every box, without any joker: a five of a kind is not a full
+ * house and not a straight. Computed from one pass over the face counts.
  */
-export function boxPoints(box: BoxId, dice: readonly Die[]): number {
+export function ordinaryScores(dice: readonly Die[]): Record<BoxId, number> {
   const counts = faceCounts(dice);
-  const max = Math.max(...counts);
-  switch (box) {
-    case 'threeOfAKind':
-      return max >= 3 ? sum(dice) : 0;
-    case 'fourOfAKind':
-      return max >= 4 ? sum(dice) : 0;
-    case 'fullHouse':
-      return counts.includes(3) && counts.includes(2) ? FULL_HOUSE_POINTS : 0;
-    case 'smallStraight':
-      return longestRun(counts) >= 4 ? SMALL_STRAIGHT_POINTS : 0;
-    case 'largeStraight':
-      return longestRun(counts) === 5 ? LARGE_STRAIGHT_POINTS : 0;
-    case 'fiveOfAKind':
-      return max === 5 ? FIVE_OF_A_KIND_POINTS : 0;
-    case 'chance':
-      return sum(dice);
-    default: {
-      const face = upperBoxFace(box);
-      return counts[face] * face;
-    }
+  let max = 0;
+  let total = 0;
+  let hasThree = false;
+  let hasTwo = false;
+  for (let f = 1; f <= 6; f++) {
+    const c = counts[f];
+    total += c * f;
+    if (c > max) max = c;
+    if (c === 3) hasThree = true;
+    if (c === 2) hasTwo = true;
   }
+  const run = longestRun(counts);
+  return {
+    ones: counts[1],
+    twos: counts[2] * 2,
+    threes: counts[3] * 3,
+    fours: counts[4] * 4,
+    fives: counts[5] * 5,
+    sixes: counts[6] * 6,
+    threeOfAKind: max >= 3 ? total : 0,
+    fourOfAKind: max >= 4 ? total : 0,
+    fullHouse: hasThree && hasTwo ? FULL_HOUSE_POINTS : 0,
+    smallStraight: run >= 4 ? SMALL_STRAIGHT_POINTS : 0,
+    largeStraight: run === 5 ? LARGE_STRAIGHT_POINTS : 0,
+    fiveOfAKind: max === 5 ? FIVE_OF_A_KIND_POINTS : 0,
+    chance: total,
+  };
+}
+
+/** Ordinary points of `dice` in `box` (see `ordinaryScores`). */
+export function boxPoints(box: BoxId, dice: readonly Die[]): number {
+  return ordinaryScores(dice)[box];
 }
 
 /** Joker ("full value") points in a lower box: fixed boxes at their value, the others the sum. */
-function jokerLowerPoints(box: BoxId, dice: readonly Die[]): number {
+function jokerLowerPoints(box: BoxId, ordinary: Record<BoxId, number>): number {
   switch (box) {
     case 'fullHouse':
       return FULL_HOUSE_POINTS;
@@ -81,7 +91,7 @@ function jokerLowerPoints(box: BoxId, dice: readonly Die[]): number {
     case 'largeStraight':
       return LARGE_STRAIGHT_POINTS;
     default:
-      return boxPoints(box, dice);
+      return ordinary[box];
   }
 }
 
@@ -123,13 +133,14 @@ export function scoreOptionsFor(sheet: SheetLike, dice: readonly Die[], options:
   const jokerActive = five && fiveBoxHolds50 && options.joker !== 'none';
 
   const open = BOX_IDS.filter((b) => isOpen(boxes, b));
+  const ordinary = ordinaryScores(dice);
   let list: BoxOption[];
   if (!jokerActive) {
-    list = open.map((box) => ({ box, points: boxPoints(box, dice), bonus: extra, allowed: true }));
+    list = open.map((box) => ({ box, points: ordinary[box], bonus: extra, allowed: true }));
   } else if (options.joker === 'free') {
     list = open.map((box) => ({
       box,
-      points: isUpperBox(box) ? boxPoints(box, dice) : jokerLowerPoints(box, dice),
+      points: isUpperBox(box) ? ordinary[box] : jokerLowerPoints(box, ordinary),
       bonus: extra,
       allowed: true,
     }));
@@ -143,7 +154,7 @@ export function scoreOptionsFor(sheet: SheetLike, dice: readonly Die[], options:
       if (ownOpen) allowed = box === own;
       else if (lowerOpen) allowed = !isUpperBox(box);
       else allowed = true; // only upper boxes are left
-      const points = isUpperBox(box) ? (box === own ? boxPoints(box, dice) : 0) : jokerLowerPoints(box, dice);
+      const points = isUpperBox(box) ? (box === own ? ordinary[box] : 0) : jokerLowerPoints(box, ordinary);
       return { box, points, bonus: extra, allowed };
     });
   }
