@@ -31,10 +31,14 @@ export const farkle: FarkleOptions = Object.freeze({
   straights: Object.freeze({ low: null, high: null, full: null }),
 });
 
-/** A common house variant, documented in docs/rules-farkle.md (low 1,250 as the brief says, high 1,500, full 1,500). */
+/**
+ * House variant with straights (docs/rules-farkle.md): low 1,250 as the brief says, high 1,250
+ * (the brief's "50" is garbled; a high straight is exactly as likely as a low one), full 1,500
+ * (kept above high straight + single 1 = 1,350 so the full straight is worth reading as one).
+ */
 export const farkleWithStraights: FarkleOptions = Object.freeze({
   ...farkle,
-  straights: Object.freeze({ low: 1250, high: 1500, full: 1500 }),
+  straights: Object.freeze({ low: 1250, high: 1250, full: 1500 }),
 });
 
 const MAX_POINTS = 1_000_000;

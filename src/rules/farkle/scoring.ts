@@ -73,12 +73,29 @@ function combosFor(straights: FarkleStraights): readonly Combo[][] {
   return byLowest;
 }
 
+interface Ctx {
+  readonly combos: readonly Combo[][];
+  readonly memo: Map<number, number>;
+}
+const ctxByStraights = new WeakMap<FarkleStraights, Ctx>();
+
+/** Combinations and the memo table for a straights setting (cached per object and per values). */
+function ctxFor(straights: FarkleStraights): Ctx {
+  let ctx = ctxByStraights.get(straights);
+  if (!ctx) {
+    const key = straightsKey(straights);
+    let memo = bestCache.get(key);
+    if (!memo) bestCache.set(key, (memo = new Map()));
+    ctx = { combos: combosFor(straights), memo };
+    ctxByStraights.set(straights, ctx);
+  }
+  return ctx;
+}
+
 /** Best partition value of a count vector, or -1 if the dice cannot all be covered. Memoised per straights. */
 function bestOfCounts(counts: number[], straights: FarkleStraights): number {
-  const key = straightsKey(straights);
-  let memo = bestCache.get(key);
-  if (!memo) bestCache.set(key, (memo = new Map()));
-  return best(counts, combosFor(straights), memo);
+  const { combos, memo } = ctxFor(straights);
+  return best(counts, combos, memo);
 }
 
 function best(counts: number[], combos: readonly Combo[][], memo: Map<number, number>): number {
@@ -126,9 +143,10 @@ export function scoringSelections(dice: readonly Die[], options: FarkleOptions =
   dice.forEach((f, i) => positions[f].push(i));
   const out: ScoringSelection[] = [];
   const take = [0, 0, 0, 0, 0, 0, 0];
+  const { combos, memo } = ctxFor(options.straights);
   const visit = (face: number) => {
     if (face > 6) {
-      const points = bestOfCounts(take.slice(), options.straights);
+      const points = best(take, combos, memo);
       if (points > 0) {
         const idx: number[] = [];
         for (let f = 1; f <= 6; f++) for (let k = 0; k < take[f]; k++) idx.push(positions[f][k]);
@@ -181,9 +199,10 @@ export function isFarkle(dice: readonly Die[], options: FarkleOptions = farkle):
 function bestOfSubsets(counts: readonly number[], straights: FarkleStraights): number {
   let top = -1;
   const take = [0, 0, 0, 0, 0, 0, 0];
+  const { combos, memo } = ctxFor(straights);
   const visit = (face: number) => {
     if (face > 6) {
-      top = Math.max(top, bestOfCounts(take.slice(), straights));
+      top = Math.max(top, best(take, combos, memo));
       return;
     }
     for (let n = 0; n <= counts[face]; n++) {
