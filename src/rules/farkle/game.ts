@@ -331,4 +331,6 @@ export const farkleFamily: GameFamily<FarkleOptions, FarkleState, FarkleCommand,
   currentSeat,
   isFinished,
   standings,
+  /** 'rolled' and 'rollOff' events record one physical roll each. */
+  rolledDice: (event) => (event.type === 'rolled' || event.type === 'rollOff' ? event.dice.slice() : null),
 };

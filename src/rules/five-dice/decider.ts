@@ -234,4 +234,6 @@ export const fiveDiceFamily: GameFamily<FiveDiceOptions, FiveDiceState, FiveDice
   currentSeat,
   isFinished,
   standings,
+  /** The re-rolled faces of a 'rolled' event: the non-held positions, in index order. */
+  rolledDice: (event) => (event.type === 'rolled' ? event.dice.filter((_, i) => !event.held.includes(i)) : null),
 };
