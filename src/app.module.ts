@@ -6,6 +6,7 @@ import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { ServiceInfoModule } from './service-info/service-info.module';
 import { PlayersModule } from './players/players.module';
+import { ScoringModule } from './scoring/scoring.module';
 import { toGraphQLError } from './common/errors';
 
 export interface AppModuleOptions {
@@ -55,6 +56,7 @@ export class AppModule {
         HealthModule,
         ServiceInfoModule,
         PlayersModule,
+        ScoringModule,
       ],
       providers: [{ provide: APP_CONFIG, useValue: options.config }],
       exports: [APP_CONFIG],

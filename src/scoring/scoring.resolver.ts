@@ -1,0 +1,28 @@
+import { Args, Query, Resolver } from '@nestjs/graphql';
+import { ScoringService } from './scoring.service';
+import { FarkleScoreInput, FarkleSelectionsModel, FiveDiceScoreInput, RuleSetModel, ScoreOptionsModel } from './dto/scoring.dto';
+
+@Resolver()
+export class ScoringResolver {
+  constructor(private readonly scoring: ScoringService) {}
+
+  @Query(() => [RuleSetModel], { description: 'The rule sets with their options.' })
+  ruleSets(): RuleSetModel[] {
+    return this.scoring.ruleSets() as RuleSetModel[];
+  }
+
+  @Query(() => RuleSetModel, { description: 'One rule set by name.' })
+  ruleSet(@Args('name') name: string): RuleSetModel {
+    return this.scoring.ruleSet(name) as RuleSetModel;
+  }
+
+  @Query(() => ScoreOptionsModel, { description: 'Every open box with the score the dice would get there (no game needed).' })
+  fiveDiceScoreOptions(@Args('input') input: FiveDiceScoreInput): ScoreOptionsModel {
+    return this.scoring.fiveDiceOptions(input);
+  }
+
+  @Query(() => FarkleSelectionsModel, { description: 'The scoring selections of one Farkle roll.' })
+  farkleSelections(@Args('input') input: FarkleScoreInput): FarkleSelectionsModel {
+    return this.scoring.farkleSelections(input);
+  }
+}
