@@ -1,1 +1,38 @@
-export default async function globalSetup(): Promise<void> {}
+/**
+ * e2e global setup: one migrated database for the whole run, exported to the workers.
+ * - DATABASE_URL set: a FRESH database fairdice_test_<timestamp>_<pid> is created on that
+ *   server (the URL's database is only used to run CREATE DATABASE), migrated, and
+ *   DATABASE_URL is pointed at it. FAIRDICE_TEST_DB=postgres.
+ * - DATABASE_URL unset: an in-memory embedded PostgreSQL (PGlite over a loopback socket) is
+ *   started in this (the Jest parent) process and migrated. FAIRDICE_TEST_DB=embedded.
+ * Workers are started after this and inherit process.env. global-teardown.ts cleans up.
+ */
+import { migrate } from '../../src/database/migrate';
+import { createFreshDatabase, FreshDatabase } from './database';
+
+
+export default async function globalSetup(): Promise<void> {
+  const serverUrl = process.env.DATABASE_URL || undefined;
+  const db = await createFreshDatabase(serverUrl);
+  // Same process and global object as the teardown.
+  (globalThis as { __FAIRDICE_TEST_DB__?: FreshDatabase }).__FAIRDICE_TEST_DB__ = db;
+  try {
+    await migrate(db.url);
+  } catch (err) {
+    await db.drop();
+    throw err;
+  }
+  process.env.DATABASE_URL = db.url;
+  process.env.FAIRDICE_TEST_DB = db.kind;
+  const where =
+    db.kind === 'postgres'
+      ? `PostgreSQL ${redact(db.url)} (fresh database, dropped afterwards)`
+      : `embedded PostgreSQL (PGlite, in memory) at ${db.url} — set DATABASE_URL to use a real server`;
+  process.stdout.write(`\n[e2e] tests run against ${where}\n`);
+}
+
+function redact(url: string): string {
+  const u = new URL(url);
+  if (u.password) u.password = '***';
+  return u.toString();
+}

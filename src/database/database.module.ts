@@ -1,0 +1,81 @@
+/**
+ * Database access for Nest.
+ *
+ * Wiring (done by the app module, not here):
+ *
+ *   // main.ts, before creating the Nest app (database-lifecycle.ts):
+ *   const db = await resolveDatabase({ databaseUrl, dataDir, migrateOnStart, poolMax, log });
+ *   const app = ... AppModule.forRoot({ databaseUrl: db.url, poolMax: db.poolMax, ... });
+ *   ... after `await app.close()` (PrismaService disconnects, then the pool ends):
+ *   await db.stop();   // stops the embedded server, if any
+ *
+ *   // app.module.ts:
+ *   imports: [DatabaseModule.forRoot({ url: db.url, poolMax: db.poolMax })]
+ *   // or, when the URL comes from another provider (ConfigService):
+ *   imports: [DatabaseModule.forRootAsync({ imports: [ConfigModule], inject: [AppConfig],
+ *              useFactory: (c: AppConfig) => ({ url: c.databaseUrl, poolMax: c.dbPoolMax }) })]
+ *
+ * The module is global. It provides:
+ *   - PrismaService: the generated PrismaClient over @prisma/adapter-pg (connects on module
+ *     init, disconnects on destroy);
+ *   - PG_POOL: the underlying pg.Pool, for raw SQL on the hot path (same connections as
+ *     Prisma: with the embedded database poolMax is 1, so do not hold a pool client while
+ *     awaiting a Prisma call, it would wait for itself);
+ *   - DATABASE_OPTIONS: the resolved { url, poolMax }.
+ */
+import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown, Provider } from '@nestjs/common';
+import type { InjectionToken, ModuleMetadata, OptionalFactoryDependency } from '@nestjs/common';
+import { Pool } from 'pg';
+import { createPgPool, DATABASE_OPTIONS, DatabaseOptions, PG_POOL, PrismaService } from './prisma.service';
+
+export { DATABASE_OPTIONS, PG_POOL, PrismaService };
+export type { DatabaseOptions };
+
+/**
+ * Ends the pool on app.close(): onApplicationShutdown runs after every onModuleDestroy, so
+ * after PrismaService.$disconnect() and after other modules' cleanup that may still query.
+ */
+@Injectable()
+class PgPoolCloser implements OnApplicationShutdown {
+  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+  async onApplicationShutdown(): Promise<void> {
+    if (!this.pool.ended) await this.pool.end();
+  }
+}
+
+export interface DatabaseModuleAsyncOptions {
+  imports?: ModuleMetadata['imports'];
+  inject?: (InjectionToken | OptionalFactoryDependency)[];
+  useFactory: (...args: any[]) => DatabaseOptions | Promise<DatabaseOptions>;
+}
+
+const sharedProviders: Provider[] = [
+  { provide: PG_POOL, inject: [DATABASE_OPTIONS], useFactory: (o: DatabaseOptions) => createPgPool(o) },
+  PgPoolCloser,
+  PrismaService,
+];
+const sharedExports = [PrismaService, PG_POOL, DATABASE_OPTIONS];
+
+@Global()
+@Module({})
+export class DatabaseModule {
+  static forRoot(options: DatabaseOptions): DynamicModule {
+    return {
+      module: DatabaseModule,
+      providers: [{ provide: DATABASE_OPTIONS, useValue: options }, ...sharedProviders],
+      exports: sharedExports,
+    };
+  }
+
+  static forRootAsync(options: DatabaseModuleAsyncOptions): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: options.imports ?? [],
+      providers: [
+        { provide: DATABASE_OPTIONS, inject: options.inject ?? [], useFactory: options.useFactory },
+        ...sharedProviders,
+      ],
+      exports: sharedExports,
+    };
+  }
+}

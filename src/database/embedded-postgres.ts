@@ -1,0 +1,90 @@
+/**
+ * Embedded PostgreSQL for development and tests: PGlite (PostgreSQL compiled to WASM, in this
+ * process) served over the PostgreSQL wire protocol by @electric-sql/pglite-socket on a
+ * loopback port. The app, the migrate step and the tests then all use the same code path
+ * (`pg` + `@prisma/adapter-pg`) whether the database is embedded or a real server.
+ *
+ * Connection semantics of PGLiteSocketServer 0.2.17 (read from its source; they matter):
+ * - PGlite is ONE PostgreSQL backend, i.e. one session. Every socket connection is multiplexed
+ *   onto it: protocol messages from all connections go through one global queue and run one at
+ *   a time. While the backend is inside a transaction, only the connection that opened it is
+ *   served (others wait), so transactions are isolated from each other.
+ * - Session state is SHARED by all connections: SET, temp tables, named prepared statements,
+ *   and session advisory locks (`pg_advisory_lock` from two connections both succeed). Outside
+ *   a transaction, messages of two connections' extended-protocol exchanges can interleave.
+ *   Hence: one process should use ONE connection (pg pool `max: 1`, see EMBEDDED_POOL_MAX).
+ *   Several processes (jest workers) each holding one connection work for tests.
+ * - `maxConnections` defaults to 1 in the library; extra connections are not queued but get a
+ *   plain-text "Too many connections" and are closed (pg reports a protocol/connection error).
+ *   A closed connection is only forgotten on a later tick, so "close one, open the next"
+ *   (migrate, then the app pool) can race with a limit of 1. We default to 16.
+ * - Cancel requests are ignored; SSL requests are answered "N" (no SSL). Any user, password
+ *   and database name are accepted; the URL uses postgres@.../postgres.
+ * - A data directory must be used by one process at a time (PGlite does not lock it).
+ */
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+/** pg pool size to use against the embedded database (one PGlite session, see above). */
+export const EMBEDDED_POOL_MAX = 1;
+
+export interface EmbeddedPostgresOptions {
+  /** Directory for persistent data (created if missing); null or undefined = in memory. */
+  dataDir?: string | null;
+  /** TCP port on 127.0.0.1; 0 or undefined = pick a free port. */
+  port?: number;
+  /** Socket connections accepted at once (all share one session). Default 16. */
+  maxConnections?: number;
+}
+
+export interface EmbeddedPostgres {
+  /** postgresql:// URL for pg / Prisma. */
+  url: string;
+  port: number;
+  /** Closes connections, stops listening and closes PGlite (flushes data to dataDir). */
+  stop(): Promise<void>;
+}
+
+export async function startEmbeddedPostgres(
+  options: EmbeddedPostgresOptions = {},
+): Promise<EmbeddedPostgres> {
+  let db: PGlite;
+  if (options.dataDir) {
+    const dir = resolve(options.dataDir);
+    mkdirSync(dir, { recursive: true });
+    db = await PGlite.create(dir);
+  } else {
+    db = await PGlite.create();
+  }
+
+  const server = new PGLiteSocketServer({
+    db,
+    host: '127.0.0.1',
+    port: options.port ?? 0,
+    maxConnections: options.maxConnections ?? 16,
+  });
+  try {
+    await server.start();
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  const port = Number(server.getServerConn().split(':').pop());
+
+  let stopped = false;
+  return {
+    url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await server.stop();
+      // The server detaches handlers without awaiting them (a handler may still roll back an
+      // open transaction); let that settle before closing the database.
+      await new Promise((r) => setTimeout(r, 20));
+      await db.close();
+    },
+  };
+}

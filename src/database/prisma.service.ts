@@ -1,0 +1,48 @@
+/**
+ * PrismaService: the generated PrismaClient over @prisma/adapter-pg, on the shared pg pool
+ * (token PG_POOL). Provided by DatabaseModule (database.module.ts; wiring is documented there).
+ */
+import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { Pool } from 'pg';
+import { PrismaClient } from '../generated/prisma/client';
+
+/** Injection token of the resolved DatabaseOptions. */
+export const DATABASE_OPTIONS = Symbol('DATABASE_OPTIONS');
+/** Injection token of the pg.Pool shared by PrismaService and raw queries. */
+export const PG_POOL = Symbol('PG_POOL');
+
+export interface DatabaseOptions {
+  /** postgresql:// URL (a real server or the embedded PGlite socket). */
+  url: string;
+  /** pg pool size; must be 1 for the embedded database. Default 10. */
+  poolMax?: number;
+}
+
+/** Creates the pool PrismaService and raw queries share. */
+export function createPgPool(options: DatabaseOptions): Pool {
+  const pool = new Pool({
+    connectionString: options.url,
+    max: options.poolMax ?? 10,
+    application_name: 'fairdice',
+  });
+  // An idle client losing its connection (server restart) must not crash the process.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+@Injectable()
+export class PrismaService extends PrismaClient implements OnModuleInit, OnModuleDestroy {
+  constructor(@Inject(PG_POOL) readonly pool: Pool) {
+    // The adapter does not end a pool it was given; DatabaseModule ends it after disconnect.
+    super({ adapter: new PrismaPg(pool) });
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.$connect();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.$disconnect();
+  }
+}

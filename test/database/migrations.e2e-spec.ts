@@ -1,0 +1,360 @@
+/**
+ * The migrations, applied by our migrate step to an EMPTY database, produce the schema the
+ * Prisma client expects, and are recorded exactly as `prisma migrate deploy` records them.
+ * Runs on PostgreSQL (DATABASE_URL set: a separate fresh database on that server) and on the
+ * embedded PGlite (a second in-memory instance).
+ */
+import { randomUUID } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { findMigrationsDir, migrate, readMigrations, sha256Hex } from '../../src/database/migrate';
+import { Prisma } from '../../src/generated/prisma/client';
+import {
+  createFreshDatabase,
+  createTestPool,
+  createTestPrisma,
+  FreshDatabase,
+  testDatabaseUrl,
+  testDbKind,
+  TestPrisma,
+} from '../helpers/database';
+
+jest.setTimeout(60_000);
+
+const kind = testDbKind();
+/** Server to create the fresh database on (PostgreSQL), or undefined = new PGlite. */
+const serverUrl = kind === 'postgres' ? testDatabaseUrl() : undefined;
+const migrationsDir = findMigrationsDir();
+const files = readMigrations(migrationsDir);
+
+async function query<T extends object = any>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe(`migrations on an empty ${kind} database`, () => {
+  let db: FreshDatabase;
+  let firstRun: { applied: string[] };
+  const logLines: string[] = [];
+
+  beforeAll(async () => {
+    db = await createFreshDatabase(serverUrl, 'migrations');
+    firstRun = await migrate(db.url, { log: (l) => logLines.push(l) });
+  });
+
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it('finds at least the initial migration, with a postgresql migration_lock.toml', () => {
+    expect(files.length).toBeGreaterThanOrEqual(1);
+    expect(readFileSync(join(migrationsDir, 'migration_lock.toml'), 'utf8')).toMatch(/provider = "postgresql"/);
+  });
+
+  it('applies every migration, in directory order', () => {
+    expect(firstRun.applied).toEqual(files.map((f) => f.name));
+    expect(logLines.some((l) => l.includes(files[0].name))).toBe(true);
+  });
+
+  it('records them in _prisma_migrations as prisma migrate deploy does', async () => {
+    const rows = await query(
+      db.url,
+      `SELECT id, checksum, finished_at, migration_name, logs, rolled_back_at, started_at, applied_steps_count
+         FROM _prisma_migrations ORDER BY started_at, migration_name`,
+    );
+    expect(rows).toHaveLength(files.length);
+    rows.forEach((row, i) => {
+      const file = files[i];
+      expect(row.migration_name).toBe(file.name);
+      expect(row.checksum).toBe(sha256Hex(readFileSync(join(migrationsDir, file.name, 'migration.sql'))));
+      expect(row.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(row.finished_at).toBeInstanceOf(Date);
+      expect(row.started_at).toBeInstanceOf(Date);
+      expect(row.finished_at.getTime()).toBeGreaterThanOrEqual(row.started_at.getTime());
+      expect(row.rolled_back_at).toBeNull();
+      expect(row.logs).toBeNull();
+      expect(row.applied_steps_count).toBe(1);
+    });
+  });
+
+  it("creates _prisma_migrations with Prisma's column types", async () => {
+    const cols = await query(
+      db.url,
+      `SELECT column_name, data_type, character_maximum_length, is_nullable, column_default
+         FROM information_schema.columns WHERE table_name = '_prisma_migrations' ORDER BY ordinal_position`,
+    );
+    expect(cols.map((c) => [c.column_name, c.data_type, c.character_maximum_length, c.is_nullable])).toEqual([
+      ['id', 'character varying', 36, 'NO'],
+      ['checksum', 'character varying', 64, 'NO'],
+      ['finished_at', 'timestamp with time zone', null, 'YES'],
+      ['migration_name', 'character varying', 255, 'NO'],
+      ['logs', 'text', null, 'YES'],
+      ['rolled_back_at', 'timestamp with time zone', null, 'YES'],
+      ['started_at', 'timestamp with time zone', null, 'NO'],
+      ['applied_steps_count', 'integer', null, 'NO'],
+    ]);
+  });
+
+  it('is a no-op the second time', async () => {
+    const before = await query(db.url, 'SELECT id, finished_at FROM _prisma_migrations ORDER BY id');
+    await expect(migrate(db.url)).resolves.toEqual({ applied: [] });
+    const after = await query(db.url, 'SELECT id, finished_at FROM _prisma_migrations ORDER BY id');
+    expect(after).toEqual(before);
+  });
+
+  describe('with a copy of the migrations directory', () => {
+    let dir: string;
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'fairdice-migrations-'));
+      cpSync(migrationsDir, dir, { recursive: true });
+    });
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('refuses to run when an applied migration was modified', async () => {
+      appendFileSync(join(dir, files[0].name, 'migration.sql'), '\n-- edited after the fact\n');
+      await expect(migrate(db.url, { migrationsDir: dir })).rejects.toThrow(
+        new RegExp(`modified after being applied: ${files[0].name} \\(database [0-9a-f]{64}, file [0-9a-f]{64}\\)`),
+      );
+    });
+
+    it('accepts the same migration with CRLF line endings (as Prisma does)', async () => {
+      const path = join(dir, files[0].name, 'migration.sql');
+      writeFileSync(path, readFileSync(path, 'utf8').replace(/\n/g, '\r\n'));
+      await expect(migrate(db.url, { migrationsDir: dir })).resolves.toEqual({ applied: [] });
+    });
+
+    it('rolls back a failing migration entirely and records nothing', async () => {
+      const name = '29991231000000_broken';
+      mkdirSync(join(dir, name));
+      writeFileSync(
+        join(dir, name, 'migration.sql'),
+        'CREATE TABLE "half_done" ("id" INTEGER);\nSELECT * FROM "no_such_table";\n',
+      );
+      await expect(migrate(db.url, { migrationsDir: dir })).rejects.toThrow(/29991231000000_broken failed and was rolled back/);
+      const [{ exists }] = await query(db.url, `SELECT to_regclass('public.half_done') IS NOT NULL AS exists`);
+      expect(exists).toBe(false);
+      const rows = await query(db.url, 'SELECT 1 FROM _prisma_migrations WHERE migration_name = $1', [name]);
+      expect(rows).toHaveLength(0);
+    });
+
+    it('applies a new migration added later, and only that one', async () => {
+      const name = '29991231000001_added_later';
+      mkdirSync(join(dir, name));
+      writeFileSync(join(dir, name, 'migration.sql'), 'CREATE TABLE "added_later" ("id" INTEGER);\n');
+      await expect(migrate(db.url, { migrationsDir: dir })).resolves.toEqual({ applied: [name] });
+      await expect(migrate(db.url, { migrationsDir: dir })).resolves.toEqual({ applied: [] });
+      // Leave the shared fresh database as the real migrations describe it.
+      await query(db.url, 'DROP TABLE "added_later"');
+      await query(db.url, 'DELETE FROM _prisma_migrations WHERE migration_name = $1', [name]);
+    });
+  });
+
+  if (kind === 'postgres') {
+    it('serializes concurrent migrators with the advisory lock (each migration applied once)', async () => {
+      const other = await createFreshDatabase(serverUrl, 'concurrent');
+      try {
+        const results = await Promise.all([migrate(other.url), migrate(other.url), migrate(other.url)]);
+        const all = results.flatMap((r) => r.applied).sort();
+        expect(all).toEqual(files.map((f) => f.name).sort());
+        const rows = await query(other.url, 'SELECT migration_name FROM _prisma_migrations');
+        expect(rows).toHaveLength(files.length);
+      } finally {
+        await other.drop();
+      }
+    });
+  }
+
+  describe('Prisma models round-trip', () => {
+    let t: TestPrisma;
+    beforeAll(() => {
+      t = createTestPrisma(db.url);
+    });
+    afterAll(async () => {
+      await t?.close();
+    });
+
+    const at = (iso: string) => new Date(iso);
+
+    it('round-trips every model with every field set', async () => {
+      const { prisma } = t;
+      const creator = {
+        id: randomUUID(),
+        displayName: 'Ada ✓ «quoted»',
+        tokenHash: sha256Hex('token-1'),
+        createdAt: at('2026-01-02T03:04:05.678Z'),
+        updatedAt: at('2026-01-02T03:04:06.000Z'),
+      };
+      const other = { ...creator, id: randomUUID(), displayName: 'Bob', tokenHash: sha256Hex('token-2') };
+      // @updatedAt is set by the client on write; compare everything else exactly.
+      const p1 = await prisma.player.create({ data: creator });
+      await prisma.player.create({ data: other });
+      expect(await prisma.player.findUniqueOrThrow({ where: { id: creator.id } })).toEqual({ ...creator, updatedAt: p1.updatedAt });
+      expect(await prisma.player.findUniqueOrThrow({ where: { tokenHash: creator.tokenHash } })).toMatchObject({ id: creator.id });
+
+      const game = {
+        id: randomUUID(),
+        ruleSet: 'five-dice/classic',
+        family: 'five-dice',
+        options: { rounds: 13, bonus: { threshold: 63, points: 35 }, list: [1, 'two', null, true] },
+        seatCount: 2,
+        visibility: 'public',
+        creatorId: creator.id,
+        status: 'playing',
+        version: 7,
+        currentSeat: 1,
+        currentPlayerId: other.id,
+        turnTimeLimitSeconds: 90,
+        turnDeadline: at('2026-01-02T03:10:00.123Z'),
+        serverSeed: 'ab'.repeat(32),
+        serverSeedHash: 'cd'.repeat(32),
+        organizerSeed: 'organizer',
+        standings: [{ seat: 0, score: 120 }, { seat: 1, score: 95 }],
+        createdAt: at('2026-01-02T03:04:05.000Z'),
+        updatedAt: at('2026-01-02T03:04:05.000Z'),
+        startedAt: at('2026-01-02T03:05:00.000Z'),
+        finishedAt: at('2026-01-02T04:00:00.000Z'),
+      };
+      const g = await prisma.game.create({ data: game });
+      expect(await prisma.game.findUniqueOrThrow({ where: { id: game.id } })).toEqual({ ...game, updatedAt: g.updatedAt });
+
+      const seats = [
+        { gameId: game.id, seat: 0, playerId: creator.id, hotSeat: false, clientSeed: 'c0', joinedAt: at('2026-01-02T03:04:07.000Z') },
+        { gameId: game.id, seat: 1, playerId: other.id, hotSeat: true, clientSeed: null, joinedAt: at('2026-01-02T03:04:08.000Z') },
+      ];
+      for (const s of seats) await prisma.gameSeat.create({ data: s });
+      expect(await prisma.gameSeat.findMany({ where: { gameId: game.id }, orderBy: { seat: 'asc' } })).toEqual(seats);
+      expect(await prisma.gameSeat.findMany({ where: { playerId: other.id } })).toEqual([seats[1]]);
+
+      const event = {
+        gameId: game.id,
+        version: 1,
+        type: 'GameCreated',
+        seat: 0,
+        payload: { dice: [1, 2, 3, 4, 5], nested: { ok: true }, text: 'é' },
+        prevHash: '0'.repeat(64),
+        hash: 'e'.repeat(64),
+        createdAt: at('2026-01-02T03:04:09.000Z'),
+      };
+      await prisma.gameEvent.create({ data: event });
+      expect(await prisma.gameEvent.findUniqueOrThrow({ where: { gameId_version: { gameId: game.id, version: 1 } } })).toEqual(event);
+
+      const record = {
+        playerId: creator.id,
+        key: 'idem-1',
+        requestHash: 'f'.repeat(64),
+        status: 'done',
+        responseStatus: 201,
+        responseBody: { id: game.id, ok: true },
+        createdAt: at('2026-01-02T03:04:10.000Z'),
+        expiresAt: at('2026-01-03T03:04:10.000Z'),
+      };
+      await prisma.idempotencyRecord.create({ data: record });
+      expect(
+        await prisma.idempotencyRecord.findUniqueOrThrow({ where: { playerId_key: { playerId: creator.id, key: 'idem-1' } } }),
+      ).toEqual(record);
+
+      const counter = { key: 'ip:127.0.0.1', windowStart: at('2026-01-02T03:04:00.000Z'), count: 3 };
+      await prisma.rateLimitCounter.create({ data: counter });
+      expect(
+        await prisma.rateLimitCounter.findUniqueOrThrow({
+          where: { key_windowStart: { key: counter.key, windowStart: counter.windowStart } },
+        }),
+      ).toEqual(counter);
+
+      // Relations resolve both ways.
+      const withRelations = await prisma.game.findUniqueOrThrow({
+        where: { id: game.id },
+        include: { creator: true, currentPlayer: true, seats: true, events: true },
+      });
+      expect(withRelations.creator.id).toBe(creator.id);
+      expect(withRelations.currentPlayer?.id).toBe(other.id);
+      expect(withRelations.seats).toHaveLength(2);
+      expect(withRelations.events).toHaveLength(1);
+    });
+
+    it('fills the defaults and nulls of optional fields', async () => {
+      const { prisma } = t;
+      const player = await prisma.player.create({
+        data: { id: randomUUID(), displayName: 'Min', tokenHash: sha256Hex(randomUUID()) },
+      });
+      expect(player.createdAt).toBeInstanceOf(Date);
+      const game = await prisma.game.create({
+        data: {
+          id: randomUUID(), ruleSet: 'farkle/standard', family: 'farkle', options: {}, seatCount: 3,
+          visibility: 'private', creatorId: player.id, status: 'open',
+          serverSeed: '00', serverSeedHash: '11',
+        },
+      });
+      expect(game).toMatchObject({
+        version: 0, currentSeat: null, currentPlayerId: null, turnTimeLimitSeconds: null, turnDeadline: null,
+        organizerSeed: null, standings: null, startedAt: null, finishedAt: null, options: {},
+      });
+      const seat = await prisma.gameSeat.create({ data: { gameId: game.id, seat: 0 } });
+      expect(seat).toMatchObject({ playerId: null, hotSeat: false, clientSeed: null });
+      expect(seat.joinedAt).toBeInstanceOf(Date);
+      const counter = await prisma.rateLimitCounter.create({ data: { key: 'k', windowStart: new Date() } });
+      expect(counter.count).toBe(0);
+      const rec = await prisma.idempotencyRecord.create({
+        data: { playerId: player.id, key: 'k', requestHash: 'h', status: 'running', expiresAt: new Date() },
+      });
+      expect(rec.responseStatus).toBeNull();
+      expect(rec.responseBody).toBeNull();
+    });
+
+    it('lets only one writer append a given (game, version): the unique key', async () => {
+      const { prisma } = t;
+      const player = await prisma.player.create({ data: { id: randomUUID(), displayName: 'P', tokenHash: sha256Hex(randomUUID()) } });
+      const game = await prisma.game.create({
+        data: { id: randomUUID(), ruleSet: 'r', family: 'f', options: {}, seatCount: 1, visibility: 'public', creatorId: player.id, status: 'open', serverSeed: 's', serverSeedHash: 'h' },
+      });
+      const ev = (hash: string) => ({ gameId: game.id, version: 1, type: 'T', payload: {}, prevHash: '0', hash });
+      const results = await Promise.allSettled([prisma.gameEvent.create({ data: ev('a') }), prisma.gameEvent.create({ data: ev('b') })]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+      expect(rejected.reason).toBeInstanceOf(Prisma.PrismaClientKnownRequestError);
+      expect(rejected.reason.code).toBe('P2002');
+    });
+
+    it('rejects UPDATE and DELETE on game_events (append-only trigger)', async () => {
+      const { prisma, pool } = t;
+      const player = await prisma.player.create({ data: { id: randomUUID(), displayName: 'P', tokenHash: sha256Hex(randomUUID()) } });
+      const game = await prisma.game.create({
+        data: { id: randomUUID(), ruleSet: 'r', family: 'f', options: {}, seatCount: 1, visibility: 'public', creatorId: player.id, status: 'open', serverSeed: 's', serverSeedHash: 'h' },
+      });
+      await prisma.gameEvent.create({ data: { gameId: game.id, version: 1, type: 'T', payload: { a: 1 }, prevHash: '0', hash: 'x' } });
+
+      await expect(pool.query(`UPDATE game_events SET hash = 'y' WHERE game_id = $1`, [game.id])).rejects.toThrow(
+        /game_events is append-only: UPDATE is not allowed/,
+      );
+      await expect(pool.query(`DELETE FROM game_events WHERE game_id = $1`, [game.id])).rejects.toThrow(
+        /game_events is append-only: DELETE is not allowed/,
+      );
+      await expect(
+        prisma.gameEvent.update({ where: { gameId_version: { gameId: game.id, version: 1 } }, data: { hash: 'y' } }),
+      ).rejects.toThrow(/append-only/);
+      await expect(prisma.gameEvent.deleteMany({ where: { gameId: game.id } })).rejects.toThrow(/append-only/);
+      // An UPDATE matching no row is fine (row-level trigger), and the event is intact.
+      await expect(pool.query(`UPDATE game_events SET hash = 'y' WHERE false`)).resolves.toMatchObject({ rowCount: 0 });
+      expect(await prisma.gameEvent.findMany({ where: { gameId: game.id } })).toMatchObject([{ version: 1, hash: 'x', payload: { a: 1 } }]);
+    });
+  });
+});
+
+describe(`the e2e database prepared by global setup (${kind})`, () => {
+  it('is fully migrated', async () => {
+    const pool = createTestPool();
+    try {
+      const { rows } = await pool.query('SELECT migration_name, checksum FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name');
+      expect(rows).toEqual(files.map((f) => ({ migration_name: f.name, checksum: f.checksum })));
+    } finally {
+      await pool.end();
+    }
+  });
+});
