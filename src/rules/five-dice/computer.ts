@@ -35,7 +35,7 @@ const FUTURE_VALUE: Record<Exclude<BoxId, 'fiveOfAKind'>, { asymptote: number; p
 /** Chance of a five of a kind in one turn under the hold policy (simulated ≈ 3%). */
 const FIVE_OF_A_KIND_P = 0.03;
 /** Weight of an upper box's distance from 3 × face while the upper bonus is still open and reachable. */
-const UPPER_BONUS_WEIGHT = 0.5;
+const UPPER_BONUS_WEIGHT = 1.5;
 
 /** The expected future value of keeping `box` open with `turnsLeft` turns after this one. */
 export function futureValue(box: BoxId, turnsLeft: number, options: FiveDiceOptions): number {
@@ -133,7 +133,8 @@ function bestRun(counts: readonly number[]): number[] {
  *     shows at least twice and an upper/of-a-kind box can use it: keep those dice; with two pairs and
  *     the full house open, keep both pairs.
  *  4. Three in a row with a straight open: keep the run.
- *  5. Otherwise keep the single highest die if chance is open, else nothing.
+ *     (With only a pair whose upper box is filled and three in a row, rule 4 goes first.)
+ *  5. Otherwise keep nothing and roll all five again.
  */
 export function computerHold(sheet: SheetLike, dice: readonly Die[], rollInTurn: number, options: FiveDiceOptions): number[] {
   if (rollInTurn >= ROLLS_PER_TURN || dice.length !== DICE_COUNT) return ALL.slice();
@@ -158,15 +159,13 @@ export function computerHold(sheet: SheetLike, dice: readonly Die[], rollInTurn:
   }
   const n = counts[face];
   const ofAKindOpen = open('threeOfAKind') || open('fourOfAKind') || open('fiveOfAKind') || open(upperBoxOf(face as Die));
-  if (n >= 2 && ofAKindOpen) {
+  const straightOpen = open('smallStraight') || open('largeStraight');
+  const preferRun = n === 2 && run.length >= 3 && straightOpen && !open(upperBoxOf(face as Die));
+  if (n >= 2 && ofAKindOpen && !preferRun) {
     const pairs = [1, 2, 3, 4, 5, 6].filter((f) => counts[f] === 2);
     if (n === 2 && pairs.length === 2 && open('fullHouse')) return indicesOf(dice, [pairs[0], pairs[0], pairs[1], pairs[1]]);
     return indicesOf(dice, Array(n).fill(face));
   }
-  if (run.length >= 3 && (open('smallStraight') || open('largeStraight'))) return indicesOf(dice, run.slice(-3));
-  if (open('chance')) {
-    const high = Math.max(...dice);
-    if (high >= 5) return indicesOf(dice, [high]);
-  }
+  if (run.length >= 3 && straightOpen) return indicesOf(dice, run.slice(-3));
   return [];
 }
