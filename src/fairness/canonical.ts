@@ -1,0 +1,87 @@
+/**
+ * Canonical JSON for hashing (docs/fairness.md §4.1): the subset of RFC 8785 (JCS) that our
+ * events use.
+ *
+ * - null, true, false.
+ * - Numbers: integers only, |n| <= 2^53 - 1, written in decimal without exponent, sign only if
+ *   negative, -0 written as 0. Non-integers, NaN, ±Infinity and unsafe integers are rejected.
+ * - Strings: JSON.stringify's escaping, which is RFC 8785's: \" \\ \b \f \n \r \t, other
+ *   characters below U+0020 as \u00xx (lowercase hex); everything else as itself. Strings with a
+ *   lone surrogate are rejected (they have no UTF-8 encoding).
+ * - Arrays: elements in order, separated by ",".
+ * - Objects: plain objects only; members sorted by key, comparing keys as sequences of UTF-16
+ *   code units (RFC 8785 §3.2.3; for ASCII keys this is plain byte order); a member whose value
+ *   is `undefined` is omitted (as JSON.stringify does), so a payload hashes the same before and
+ *   after a JSON round trip.
+ * - No whitespace anywhere. The bytes hashed are the UTF-8 encoding of the resulting string.
+ */
+
+export class CanonicalJsonError extends TypeError {
+  constructor(message: string, readonly path: string) {
+    super(`${message} at ${path}`);
+    this.name = 'CanonicalJsonError';
+  }
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function encodeString(s: string, path: string): string {
+  if (LONE_SURROGATE.test(s)) throw new CanonicalJsonError('string contains a lone surrogate', path);
+  return JSON.stringify(s);
+}
+
+const compareCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function encode(value: unknown, path: string, stack: Set<object>): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(value)) throw new CanonicalJsonError(`non-finite number ${value}`, path);
+      if (!Number.isInteger(value)) throw new CanonicalJsonError(`non-integer number ${value}`, path);
+      if (!Number.isSafeInteger(value)) throw new CanonicalJsonError(`integer ${value} outside ±(2^53-1)`, path);
+      return Object.is(value, -0) ? '0' : String(value);
+    case 'string':
+      return encodeString(value, path);
+    case 'object':
+      break;
+    default:
+      throw new CanonicalJsonError(`unsupported value of type ${typeof value}`, path);
+  }
+  const obj = value as object;
+  if (stack.has(obj)) throw new CanonicalJsonError('cyclic structure', path);
+  stack.add(obj);
+  try {
+    if (Array.isArray(obj)) {
+      const parts: string[] = [];
+      for (let i = 0; i < obj.length; i++) {
+        if (!(i in obj) || obj[i] === undefined) throw new CanonicalJsonError('hole or undefined in array', `${path}[${i}]`);
+        parts.push(encode(obj[i], `${path}[${i}]`, stack));
+      }
+      return `[${parts.join(',')}]`;
+    }
+    const proto = Object.getPrototypeOf(obj);
+    if (proto !== Object.prototype && proto !== null) {
+      throw new CanonicalJsonError(`unsupported object (${obj.constructor?.name ?? 'unknown'}); use plain objects`, path);
+    }
+    if (Object.getOwnPropertySymbols(obj).length > 0) throw new CanonicalJsonError('symbol keys are not allowed', path);
+    const record = obj as Record<string, unknown>;
+    const keys = Object.keys(record).filter((k) => record[k] !== undefined).sort(compareCodeUnits);
+    const parts = keys.map((k) => `${encodeString(k, `${path}.${k}`)}:${encode(record[k], `${path}.${k}`, stack)}`);
+    return `{${parts.join(',')}}`;
+  } finally {
+    stack.delete(obj);
+  }
+}
+
+/** The canonical JSON text of `value`. Throws `CanonicalJsonError` for anything outside the subset. */
+export function canonicalJson(value: unknown): string {
+  if (value === undefined) throw new CanonicalJsonError('undefined is not JSON', '$');
+  return encode(value, '$', new Set());
+}
+
+/** The UTF-8 bytes of `canonicalJson(value)`: what is hashed. */
+export function canonicalBytes(value: unknown): Buffer {
+  return Buffer.from(canonicalJson(value), 'utf8');
+}
