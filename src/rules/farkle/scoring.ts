@@ -34,8 +34,12 @@ interface Combo {
   readonly points: number;
 }
 
-const combosCache = new Map<string, readonly Combo[][]>();
-const bestCache = new Map<string, Map<number, number>>();
+/** Memo of best partition values by count code (base 7); UNKNOWN until computed, -1 = cannot all score. */
+const UNKNOWN = -2;
+const CODES = 7 ** 6;
+/** Contexts by straights values; bounded, since option values come from callers. */
+const ctxCache = new Map<string, Ctx>();
+const MAX_CONTEXTS = 16;
 
 const straightsKey = (s: FarkleStraights) => `${s.low}|${s.high}|${s.full}`;
 
@@ -49,9 +53,6 @@ const encode = (c: readonly number[]): number => c[1] + 7 * (c[2] + 7 * (c[3] + 
 
 /** All combinations for these options, grouped by their lowest face (index 1..6). */
 function combosFor(straights: FarkleStraights): readonly Combo[][] {
-  const key = straightsKey(straights);
-  const hit = combosCache.get(key);
-  if (hit) return hit;
   const all: Combo[] = [];
   const mk = (pairs: Array<[number, number]>, points: number) => {
     const counts = [0, 0, 0, 0, 0, 0, 0];
@@ -69,26 +70,29 @@ function combosFor(straights: FarkleStraights): readonly Combo[][] {
   if (straights.full !== null) mk([[1, 1], [2, 1], [3, 1], [4, 1], [5, 1], [6, 1]], straights.full);
   const byLowest: Combo[][] = [[], [], [], [], [], [], []];
   for (const combo of all) byLowest[combo.counts.findIndex((n, i) => i > 0 && n > 0)].push(combo);
-  combosCache.set(key, byLowest);
   return byLowest;
 }
 
 interface Ctx {
   readonly combos: readonly Combo[][];
-  readonly memo: Map<number, number>;
+  readonly memo: Int32Array;
 }
-const ctxByStraights = new WeakMap<FarkleStraights, Ctx>();
+let lastCtx: { key: string; ctx: Ctx } | null = null;
 
-/** Combinations and the memo table for a straights setting (cached per object and per values). */
+/**
+ * Combinations and the memo table (470 KB) for a straights setting. At most MAX_CONTEXTS settings are
+ * kept (oldest evicted) so that caller-chosen option values cannot grow memory without bound.
+ */
 function ctxFor(straights: FarkleStraights): Ctx {
-  let ctx = ctxByStraights.get(straights);
+  const key = straightsKey(straights);
+  if (lastCtx && lastCtx.key === key) return lastCtx.ctx;
+  let ctx = ctxCache.get(key);
   if (!ctx) {
-    const key = straightsKey(straights);
-    let memo = bestCache.get(key);
-    if (!memo) bestCache.set(key, (memo = new Map()));
-    ctx = { combos: combosFor(straights), memo };
-    ctxByStraights.set(straights, ctx);
+    if (ctxCache.size >= MAX_CONTEXTS) ctxCache.delete(ctxCache.keys().next().value!);
+    ctx = { combos: combosFor(straights), memo: new Int32Array(CODES).fill(UNKNOWN) };
+    ctxCache.set(key, ctx);
   }
+  lastCtx = { key, ctx };
   return ctx;
 }
 
@@ -98,11 +102,11 @@ function bestOfCounts(counts: number[], straights: FarkleStraights): number {
   return best(counts, combos, memo);
 }
 
-function best(counts: number[], combos: readonly Combo[][], memo: Map<number, number>): number {
+function best(counts: number[], combos: readonly Combo[][], memo: Int32Array): number {
   const code = encode(counts);
   if (code === 0) return 0;
-  const hit = memo.get(code);
-  if (hit !== undefined) return hit;
+  const hit = memo[code];
+  if (hit !== UNKNOWN) return hit;
   let lowest = 1;
   while (counts[lowest] === 0) lowest++;
   // The lowest face present must be covered by some combination containing it.
@@ -116,7 +120,7 @@ function best(counts: number[], combos: readonly Combo[][], memo: Map<number, nu
     for (let f = 1; f <= 6; f++) counts[f] += combo.counts[f];
     if (rest >= 0 && combo.points + rest > result) result = combo.points + rest;
   }
-  memo.set(code, result);
+  memo[code] = result;
   return result;
 }
 
