@@ -21,9 +21,19 @@
  * - Cancel requests are ignored; SSL requests are answered "N" (no SSL). Any user, password
  *   and database name are accepted; the URL uses postgres@.../postgres.
  * - A data directory must be used by one process at a time (PGlite does not lock it).
+ * - PGlite cannot be started inside a Jest worker (it loads Node built-ins with dynamic
+ *   import(), which Jest's VM refuses without --experimental-vm-modules): start it in Jest's
+ *   globalSetup or in a child process (test/helpers/database.ts does both).
+ *
+ * Start-up cost: a new cluster runs initdb inside WASM, ~5 s on an idle 2-CPU machine and
+ * 15-25 s under load. In-memory instances (tests) therefore start from a cached template: the
+ * first one dumps its freshly initialized data directory to a tarball in the OS temp dir
+ * (keyed by PGlite version), later ones load it (~1-3 s). Disable with `templateCache: false`
+ * or FAIRDICE_PGLITE_TEMPLATE_CACHE=0.
  */
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
@@ -37,6 +47,8 @@ export interface EmbeddedPostgresOptions {
   port?: number;
   /** Socket connections accepted at once (all share one session). Default 16. */
   maxConnections?: number;
+  /** In-memory only: start from a cached initdb template (see above). Default true. */
+  templateCache?: boolean;
 }
 
 export interface EmbeddedPostgres {
@@ -56,7 +68,8 @@ export async function startEmbeddedPostgres(
     mkdirSync(dir, { recursive: true });
     db = await PGlite.create(dir);
   } else {
-    db = await PGlite.create();
+    const useCache = (options.templateCache ?? true) && process.env.FAIRDICE_PGLITE_TEMPLATE_CACHE !== '0';
+    db = useCache ? await createInMemoryFromTemplate() : await PGlite.create();
   }
 
   const server = new PGLiteSocketServer({
@@ -87,4 +100,38 @@ export async function startEmbeddedPostgres(
       await db.close();
     },
   };
+}
+
+function templatePath(): string {
+  let version = 'unknown';
+  try {
+    // package.json is not in the package's "exports"; read it next to the resolved entry.
+    const entry = require.resolve('@electric-sql/pglite');
+    version = JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')).version;
+  } catch {
+    // keep 'unknown'
+  }
+  return join(tmpdir(), `fairdice-pglite-template-${version}.tar`);
+}
+
+/** A fresh in-memory PGlite, loaded from the cached template when there is a usable one. */
+async function createInMemoryFromTemplate(): Promise<PGlite> {
+  const path = templatePath();
+  if (existsSync(path)) {
+    try {
+      return await PGlite.create({ loadDataDir: new Blob([readFileSync(path)]) });
+    } catch {
+      rmSync(path, { force: true }); // corrupt or incompatible: rebuild below
+    }
+  }
+  const db = await PGlite.create();
+  try {
+    const dump = await db.dumpDataDir('none');
+    const tmp = `${path}.${process.pid}.${Date.now()}`;
+    writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
+    renameSync(tmp, path); // atomic: concurrent writers just replace each other
+  } catch {
+    // The cache is an optimization only.
+  }
+  return db;
 }
