@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { Die, RollDice } from '../core/dice';
 import { isRuleError } from '../core/errors';
 import { FarkleOptions, farkle, resolveOptions } from './options';
-import { decide, evolve, initialState, replay, start, isFinished, currentSeat } from './game';
+import { decide, evolve, initialState, replay, start, isFinished, currentSeat, timeoutMove } from './game';
 import { scoringSelections } from './scoring';
 import { FarkleCommand, FarkleEvent, FarkleState } from './types';
 
@@ -102,6 +102,13 @@ function play(options: FarkleOptions, seats: number, seed: number, choices: numb
       const out = decide(state, j as FarkleCommand, seededRoller(1, { calls: 0 }));
       if (!isRuleError(out)) expect(Array.isArray(out)).toBe(true);
       expect(JSON.stringify(state)).toBe(before);
+    }
+    // the computer's timeout move is always legal
+    const tm = timeoutMove(state);
+    expect(tm === null).toBe(currentSeat(state) === null);
+    if (tm) {
+      const r = decide(state, { ...tm, seat: currentSeat(state)! } as FarkleCommand, seededRoller(2, { calls: 0 }));
+      if (isRuleError(r)) throw new Error(`timeoutMove illegal: ${r.code} ${JSON.stringify(tm)}`);
     }
     const legal = legalCommands(state);
     // quitting is rare: only when the choice hits index 0 and the choice is large

@@ -1,7 +1,7 @@
 import { RollDice, noDice, scriptedDice } from '../core/dice';
 import { RuleError, RuleErrorCode, isRuleError } from '../core/errors';
 import { FarkleOptions, farkle, resolveOptions } from './options';
-import { decide, evolve, farkleFamily, initialState, replay, standings, start, currentSeat, isFinished, totals } from './game';
+import { decide, evolve, farkleFamily, initialState, replay, standings, start, currentSeat, isFinished, totals, timeoutMove } from './game';
 import { FarkleCommand, FarkleEvent, FarkleState } from './types';
 
 const opts = (overrides: object = {}): FarkleOptions => {
@@ -430,6 +430,62 @@ describe('family object and replay', () => {
     const g = new Game(farkle, 1);
     expect(() => evolve(g.state, { type: 'banked', seat: 0, points: 100, total: 999 })).toThrow(/does not add up/);
     expect(() => evolve(g.state, { type: 'rolled', seat: 3, dice: [1] })).toThrow(/not seat 3/);
+  });
+});
+
+describe('timeoutMove (computer finishes a timed-out turn)', () => {
+  const finishTurn = (g: Game, dice: number[]) => {
+    const script = scriptedDice(dice);
+    const seat = g.seat!;
+    const moves: unknown[] = [];
+    while (g.seat === seat && !isFinished(g.state)) {
+      const move = timeoutMove(g.state);
+      if (!move) break;
+      moves.push(move);
+      const out = decide(g.state, { ...move, seat } as FarkleCommand, script);
+      if (isRuleError(out)) throw new Error(out.message);
+      for (const e of out) g.state = evolve(g.state, e);
+      g.events.push(...out);
+    }
+    return moves;
+  };
+
+  it('rolls, then keeps the best selection and rolls on until the entry threshold allows a bank', () => {
+    const g = new Game(farkle, 2, [6, 1]);
+    const moves = finishTurn(g, [1, 5, 2, 3, 4, 6, /* keep 1,5 = 150 */ 1, 1, 1, 2, /* keep 1,1,1 -> 1150: bank */]);
+    expect(moves).toEqual([
+      { type: 'roll' },
+      { type: 'roll', setAside: [0, 1] },
+      { type: 'bank', setAside: [0, 1, 2] },
+    ]);
+    expect(totals(g.state)).toEqual([1150, 0]);
+    expect(g.seat).toBe(1);
+  });
+
+  it('continues a turn already in progress and banks at once when on the board', () => {
+    const g = new Game(opts({ entryThreshold: 0 }), 2, [6, 1]);
+    g.do({ type: 'roll', seat: 0 }, [5, 2, 3, 4, 6, 6]);
+    g.do({ type: 'setAside', seat: 0, dice: [0] });
+    expect(finishTurn(g, [])).toEqual([{ type: 'bank' }]);
+    expect(totals(g.state)).toEqual([50, 0]);
+  });
+
+  it('a farkle ends the timed-out turn; no move when the game is over', () => {
+    const g = new Game(farkle, 2, [6, 1]);
+    expect(finishTurn(g, [2, 2, 3, 3, 4, 6])).toEqual([{ type: 'roll' }]);
+    expect(g.seat).toBe(1);
+    const done = new Game(opts({ target: 1000 }), 1);
+    done.do({ type: 'roll', seat: 0 }, [1, 1, 1, 2, 3, 4]);
+    done.do({ type: 'bank', seat: 0, setAside: [0, 1, 2] });
+    expect(timeoutMove(done.state)).toBeNull();
+    expect(timeoutMove(initialState(farkle, 2))).toBeNull();
+  });
+
+  it('rolledDice names the events that record a physical roll', () => {
+    expect(farkleFamily.rolledDice!({ type: 'rolled', seat: 0, dice: [1, 2] })).toEqual([1, 2]);
+    expect(farkleFamily.rolledDice!({ type: 'rollOff', round: 1, seats: [0, 1], dice: [3, 4] })).toEqual([3, 4]);
+    expect(farkleFamily.rolledDice!({ type: 'banked', seat: 0, points: 50, total: 50 })).toBeNull();
+    expect(farkleFamily.timeoutMove).toBe(timeoutMove);
   });
 });
 

@@ -3,7 +3,7 @@ import { RuleError, ruleError } from '../core/errors';
 import { GameFamily, SeatStanding } from '../core/family';
 import { replay as foldEvents } from '../core/replay';
 import { FarkleOptions, farkle, resolveOptions } from './options';
-import { isFarkle, scoreFaces } from './scoring';
+import { bestSelection, isFarkle, scoreFaces } from './scoring';
 import { FarkleCommand, FarkleEvent, FarkleState, FarkleTurn } from './types';
 
 const HOT_DICE = 6;
@@ -319,6 +319,31 @@ export function replay(events: readonly FarkleEvent[], options: FarkleOptions = 
   return foldEvents(evolve, initialState(options, seatCount), events);
 }
 
+// ---------------------------------------------------------------- computer move on timeout
+
+/**
+ * The move the computer makes for the seat on turn when its turn timed out, one move at a time
+ * (the caller applies it and asks again until the seat changes), or null when no turn is open.
+ * Deterministic and cautious: roll if the turn has not rolled yet; otherwise take the best
+ * selection of the current roll (`bestSelection`) and bank as soon as banking is allowed (entry
+ * threshold met or already on the board), else roll on. With exactTarget an overshooting bank busts,
+ * which ends the turn just the same.
+ */
+export function timeoutMove(state: FarkleState): Omit<FarkleCommand, 'seat'> | null {
+  const seat = currentSeat(state);
+  const turn = state.turn;
+  if (seat === null || !turn) return null;
+  const canBank = (points: number) => state.onBoard[seat] || points >= state.options.entryThreshold;
+  let move: { type: 'roll' | 'bank'; setAside?: number[] };
+  if (!turn.roll) move = { type: 'roll' };
+  else if (!turn.setAside) {
+    const best = bestSelection(turn.roll, state.options);
+    if (!best) return null; // unreachable: a farkle ends the turn
+    move = { type: canBank(turn.points + best.points) ? 'bank' : 'roll', setAside: best.dice };
+  } else move = { type: canBank(turn.points) ? 'bank' : 'roll' };
+  return move;
+}
+
 // ---------------------------------------------------------------- the family
 
 export const farkleFamily: GameFamily<FarkleOptions, FarkleState, FarkleCommand, FarkleEvent> = {
@@ -333,4 +358,5 @@ export const farkleFamily: GameFamily<FarkleOptions, FarkleState, FarkleCommand,
   standings,
   /** 'rolled' and 'rollOff' events record one physical roll each. */
   rolledDice: (event) => (event.type === 'rolled' || event.type === 'rollOff' ? event.dice.slice() : null),
+  timeoutMove,
 };
