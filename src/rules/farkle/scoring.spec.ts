@@ -205,6 +205,17 @@ describe('Farkle scoring: worked examples from the brief', () => {
     expect(isFarkle([2, 3, 4, 6, 6, 2] as Die[], farkleWithStraights)).toBe(true); // every straight holds a 5
   });
 
+  it('rejects malformed rolls (RangeError) and scores malformed selections as null', () => {
+    for (const bad of [[0], [7], [1.5], [1, 1, 1, 1, 1, 1, 1], ['1'], [NaN]]) {
+      expect(() => scoringSelections(bad as Die[])).toThrow(RangeError);
+      expect(() => bestSelection(bad as Die[])).toThrow(RangeError);
+      expect(() => isFarkle(bad as Die[])).toThrow(RangeError);
+      expect(scoreFaces(bad as number[])).toBeNull();
+    }
+    expect(scoringSelections([])).toEqual([]);
+    expect(isFarkle([])).toBe(true);
+  });
+
   it('lists selections by face multiset, not by index permutation', () => {
     const list = scoringSelections([1, 5, 1] as Die[]);
     expect(list.map((s) => [...s.faces].sort().join(''))).toEqual(['115', '11', '15', '1', '5']);

@@ -49,6 +49,15 @@ const countsOf = (faces: readonly number[]): number[] => {
   return c;
 };
 
+const isFace = (f: unknown): boolean => typeof f === 'number' && Number.isInteger(f) && f >= 1 && f <= 6;
+
+/** The roll-level functions take 0 to 6 dice with faces 1..6; anything else is a caller bug. */
+function assertRoll(dice: readonly unknown[]): void {
+  if (!Array.isArray(dice) || dice.length > 6 || !dice.every(isFace)) {
+    throw new RangeError(`A Farkle roll is 0 to 6 dice with faces 1 to 6, got ${JSON.stringify(dice)?.slice(0, 80)}`);
+  }
+}
+
 const encode = (c: readonly number[]): number => c[1] + 7 * (c[2] + 7 * (c[3] + 7 * (c[4] + 7 * (c[5] + 7 * c[6]))));
 
 /** All combinations for these options, grouped by their lowest face (index 1..6). */
@@ -129,7 +138,7 @@ function best(counts: number[], combos: readonly Combo[][], memo: Int32Array): n
  * An empty set scores null (setting nothing aside is not a selection).
  */
 export function scoreFaces(faces: readonly number[], options: FarkleOptions = farkle): number | null {
-  if (faces.length === 0 || faces.length > 6) return null;
+  if (!Array.isArray(faces) || faces.length === 0 || faces.length > 6 || !faces.every(isFace)) return null;
   const points = bestOfCounts(countsOf(faces), options.straights);
   return points > 0 ? points : null;
 }
@@ -142,6 +151,7 @@ export function scoreFaces(faces: readonly number[], options: FarkleOptions = fa
  * Order: points descending, then fewer dice, then indices lexicographically.
  */
 export function scoringSelections(dice: readonly Die[], options: FarkleOptions = farkle): ScoringSelection[] {
+  assertRoll(dice);
   const counts = countsOf(dice);
   const positions: number[][] = [[], [], [], [], [], [], []];
   dice.forEach((f, i) => positions[f].push(i));
@@ -179,7 +189,8 @@ const compareIdx = (a: readonly number[], b: readonly number[]) => {
  * The selection with the most points. Ties on points (possible only with unusual straight values,
  * e.g. the brief's garbled high straight = 50 vs a single 5) go to the selection that leaves the
  * most dice for the next roll, counting "all dice set aside" (hot dice) as 6 dice; then fewer indices.
- * Returns null on a farkle.
+ * Returns null on a farkle. Throws RangeError unless `dice` is 0 to 6 faces from 1 to 6 (as do
+ * scoringSelections and isFarkle); scoreFaces instead returns null for such input.
  */
 export function bestSelection(dice: readonly Die[], options: FarkleOptions = farkle): ScoringSelection | null {
   const all = scoringSelections(dice, options);
@@ -193,6 +204,7 @@ export function bestSelection(dice: readonly Die[], options: FarkleOptions = far
 
 /** True if no die of the roll can be set aside for points (the turn is lost). */
 export function isFarkle(dice: readonly Die[], options: FarkleOptions = farkle): boolean {
+  assertRoll(dice);
   const c = countsOf(dice);
   if (c[1] > 0 || c[5] > 0) return false;
   for (let f = 1; f <= 6; f++) if (c[f] >= 3) return false;
