@@ -6,6 +6,7 @@ import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { ServiceInfoModule } from './service-info/service-info.module';
 import { PlayersModule } from './players/players.module';
+import { GamesModule } from './games/games.module';
 import { ScoringModule } from './scoring/scoring.module';
 import { toGraphQLError } from './common/errors';
 
@@ -56,6 +57,7 @@ export class AppModule {
         HealthModule,
         ServiceInfoModule,
         PlayersModule,
+        GamesModule,
         ScoringModule,
       ],
       providers: [{ provide: APP_CONFIG, useValue: options.config }],

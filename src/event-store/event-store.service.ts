@@ -1,0 +1,290 @@
+/**
+ * The event store: the ONE place that reads and writes games in the database.
+ *
+ * - game_events is append-only, keyed by (game_id, version). A command's events are appended
+ *   together with the `games` read-model row and the changed `game_seats` rows in ONE SQL
+ *   statement (data-modifying CTEs run atomically, as one implicit transaction): the games row
+ *   is updated `WHERE id = $1 AND version = $expected`, and the events and seats are inserted
+ *   only from the updated row. A concurrent writer that got there first makes the update match
+ *   0 rows (READ COMMITTED re-checks the predicate after waiting for the row lock), so nothing
+ *   is stored and the caller gets VERSION_CONFLICT; the (game_id, version) primary key is the
+ *   backstop (a unique violation is also a conflict).
+ * - Each event carries the fairness envelope's hash chain (prev_hash, hash: src/fairness);
+ *   the first event's prev_hash is the commitment. payload = { data, rollNumber, command }.
+ * - State is rebuilt by replaying events (replayGame). A per-process cache keeps
+ *   (state, version, chain head) per game; every load still reads the games row and the events
+ *   after the cached version, in one round trip, so the cache is never stale.
+ *
+ * Raw SQL on the shared pg pool (PG_POOL): one pool.query per call, no client is held.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { Pool } from 'pg';
+import { DomainException } from '../common/errors';
+import { PG_POOL } from '../database/prisma.service';
+import { appendEvent } from '../fairness/hash-chain';
+import { evolveGame, emptyGame, GameEvent, GameState } from '../rules/game';
+import { GameRow, GameSummaryRow, NewGame, ReadModelUpdate, StoredEvent, StoredPayload, toGameEvent } from './event-store.types';
+
+export interface LoadedGame {
+  row: GameRow;
+  state: GameState;
+  /** Hash of the last event (the commitment before any event). */
+  head: string;
+  /** Data of the most recent event of type 'rolled' (for holds), or null. */
+  lastRolled: Record<string, unknown> | null;
+  /** Display names of the seated players. */
+  names: Record<string, string>;
+}
+
+interface CacheEntry {
+  state: GameState;
+  head: string;
+  lastRolled: Record<string, unknown> | null;
+}
+
+const CACHE_MAX = 5000;
+
+const GAME_COLUMNS = `g.id, g.rule_set, g.family, g.status, g.version, g.visibility, g.creator_id, g.seat_count,
+  g.server_seed, g.server_seed_hash, g.created_at, g.updated_at, g.started_at, g.finished_at`;
+
+const EVENT_JSON = `json_build_object('version', e.version, 'type', e.type, 'seat', e.seat, 'payload', e.payload,
+  'prevHash', e.prev_hash, 'hash', e.hash, 'createdAt', e.created_at)`;
+
+@Injectable()
+export class EventStore {
+  private readonly cache = new Map<string, CacheEntry>();
+
+  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+
+  /** The hashed envelopes of `events` appended after `head` at `fromVersion + 1`. */
+  chain(gameId: string, head: string, fromVersion: number, events: readonly GameEvent[]): Array<StoredEvent> {
+    let prev = head;
+    return events.map((e, i) => {
+      const env = appendEvent(prev, { gameId, version: fromVersion + i + 1, type: e.type, seat: e.seat, data: e.data, rollNumber: e.rollNumber, command: e.command });
+      prev = env.hash;
+      return { ...env, command: e.command, createdAt: new Date() };
+    });
+  }
+
+  /** Creates the games row, every seat row and the first events, atomically. */
+  async create(game: NewGame, events: readonly GameEvent[], state: GameState): Promise<{ row: GameRow; stored: StoredEvent[] }> {
+    const stored = this.chain(game.id, game.serverSeedHash, 0, events);
+    const seats = state.seats.map((s) => ({ seat: s.seat, player_id: s.playerId, hot_seat: s.hotSeat, client_seed: s.clientSeed }));
+    const { rows } = await this.pool.query(
+      `WITH g AS (
+         INSERT INTO games (id, rule_set, family, options, seat_count, visibility, creator_id, status, version,
+                            turn_time_limit_seconds, server_seed, server_seed_hash, organizer_seed, created_at, updated_at)
+         VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11, $12, $13, now(), now())
+         RETURNING id, created_at, updated_at),
+       s AS (
+         INSERT INTO game_seats (game_id, seat, player_id, hot_seat, client_seed)
+         SELECT g.id, x.seat, x.player_id, x.hot_seat, x.client_seed
+           FROM g, jsonb_to_recordset($14::jsonb) AS x(seat int, player_id uuid, hot_seat boolean, client_seed text)),
+       e AS (
+         INSERT INTO game_events (game_id, version, type, seat, payload, prev_hash, hash)
+         SELECT g.id, x.version, x.type, x.seat, x.payload, x.prev_hash, x.hash
+           FROM g, jsonb_to_recordset($15::jsonb) AS x(version int, type text, seat int, payload jsonb, prev_hash text, hash text))
+       SELECT created_at, updated_at FROM g`,
+      [
+        game.id, game.ruleSet, game.family, JSON.stringify(game.options), game.seatCount, game.visibility, game.creatorId,
+        state.status, state.version, game.turnTimeLimitSeconds, game.serverSeed, game.serverSeedHash, game.organizerSeed,
+        JSON.stringify(seats), JSON.stringify(stored.map(toRecord)),
+      ],
+    );
+    const row: GameRow = {
+      id: game.id, ruleSet: game.ruleSet, family: game.family, status: state.status, version: state.version,
+      visibility: game.visibility, creatorId: game.creatorId, seatCount: game.seatCount, serverSeed: game.serverSeed,
+      serverSeedHash: game.serverSeedHash, createdAt: rows[0].created_at, updatedAt: rows[0].updated_at, startedAt: null, finishedAt: null,
+    };
+    this.remember(game.id, { state, head: stored[stored.length - 1].hash, lastRolled: null });
+    return { row, stored };
+  }
+
+  /** The game's row and current state (cache + events after the cached version, one round trip). */
+  async load(gameId: string): Promise<LoadedGame | null> {
+    const cached = this.cache.get(gameId);
+    const after = cached?.state.version ?? 0;
+    const { rows } = await this.pool.query(
+      `SELECT ${GAME_COLUMNS},
+         (SELECT coalesce(json_agg(json_build_object('id', p.id, 'name', p.display_name)), '[]'::json)
+            FROM game_seats s JOIN players p ON p.id = s.player_id WHERE s.game_id = g.id) AS names,
+         (SELECT coalesce(json_agg(${EVENT_JSON} ORDER BY e.version), '[]'::json)
+            FROM game_events e WHERE e.game_id = g.id AND e.version > $2) AS events
+       FROM games g WHERE g.id = $1`,
+      [gameId, after],
+    );
+    if (rows.length === 0) return null;
+    const r = rows[0];
+    const events = (r.events as any[]).map((e) => fromJson(gameId, e));
+    let entry: CacheEntry = cached ?? { state: emptyGame(gameId), head: r.server_seed_hash, lastRolled: null };
+    entry = applyAll(entry, events);
+    this.remember(gameId, entry);
+    const names: Record<string, string> = {};
+    for (const n of r.names as Array<{ id: string; name: string }>) names[n.id] = n.name;
+    return { row: toRow(r), state: entry.state, head: entry.head, lastRolled: entry.lastRolled, names };
+  }
+
+  /**
+   * Appends `events` (already decided on the state at `expectedVersion`) and updates the read
+   * model, atomically. Throws VERSION_CONFLICT when the game moved on meanwhile (nothing stored).
+   */
+  async append(
+    loaded: LoadedGame,
+    events: readonly GameEvent[],
+    update: ReadModelUpdate,
+  ): Promise<{ stored: StoredEvent[]; state: GameState; head: string; row: GameRow; lastRolled: Record<string, unknown> | null }> {
+    const gameId = loaded.row.id;
+    const expected = loaded.state.version;
+    const stored = this.chain(gameId, loaded.head, expected, events);
+    let result;
+    try {
+      result = await this.pool.query(
+        `WITH upd AS (
+           UPDATE games SET version = $3, status = $4, current_seat = $5, current_player_id = $6, standings = $7::jsonb,
+                  started_at = CASE WHEN $8::boolean THEN coalesce(started_at, now()) ELSE started_at END,
+                  finished_at = CASE WHEN $9::boolean THEN coalesce(finished_at, now()) ELSE finished_at END,
+                  updated_at = now()
+            WHERE id = $1 AND version = $2
+           RETURNING id, updated_at, started_at, finished_at),
+         ev AS (
+           INSERT INTO game_events (game_id, version, type, seat, payload, prev_hash, hash)
+           SELECT upd.id, x.version, x.type, x.seat, x.payload, x.prev_hash, x.hash
+             FROM upd, jsonb_to_recordset($10::jsonb) AS x(version int, type text, seat int, payload jsonb, prev_hash text, hash text)),
+         st AS (
+           INSERT INTO game_seats (game_id, seat, player_id, hot_seat, client_seed)
+           SELECT upd.id, x.seat, x.player_id, x.hot_seat, x.client_seed
+             FROM upd, jsonb_to_recordset($11::jsonb) AS x(seat int, player_id uuid, hot_seat boolean, client_seed text)
+           ON CONFLICT (game_id, seat) DO UPDATE
+             SET player_id = EXCLUDED.player_id, hot_seat = EXCLUDED.hot_seat, client_seed = EXCLUDED.client_seed, joined_at = now())
+         SELECT updated_at, started_at, finished_at FROM upd`,
+        [
+          gameId, expected, expected + events.length, update.status, update.currentSeat, update.currentPlayerId,
+          update.standings === null ? null : JSON.stringify(update.standings), update.started, update.finished,
+          JSON.stringify(stored.map(toRecord)),
+          JSON.stringify(update.seats.map((s) => ({ seat: s.seat, player_id: s.playerId, hot_seat: s.hotSeat, client_seed: s.clientSeed }))),
+        ],
+      );
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505') throw conflict();
+      throw err;
+    }
+    if (result.rowCount === 0 || result.rows.length === 0) {
+      this.cache.delete(gameId);
+      throw conflict();
+    }
+    const u = result.rows[0];
+    const entry = applyAll({ state: loaded.state, head: loaded.head, lastRolled: loaded.lastRolled }, stored);
+    this.remember(gameId, entry);
+    const row: GameRow = { ...loaded.row, status: entry.state.status, version: entry.state.version, updatedAt: u.updated_at, startedAt: u.started_at, finishedAt: u.finished_at };
+    return { stored, state: entry.state, head: entry.head, row, lastRolled: entry.lastRolled };
+  }
+
+  /** Events with version > after, oldest first, at most `limit`. */
+  async readEvents(gameId: string, after: number, limit: number): Promise<StoredEvent[]> {
+    const { rows } = await this.pool.query(
+      `SELECT version, type, seat, payload, prev_hash AS "prevHash", hash, created_at AS "createdAt"
+         FROM game_events WHERE game_id = $1 AND version > $2 ORDER BY version LIMIT $3`,
+      [gameId, after, limit],
+    );
+    return rows.map((e) => fromJson(gameId, e));
+  }
+
+  /** Events with version <= upTo (a full replay reads them all). */
+  async readEventsUpTo(gameId: string, upTo: number): Promise<StoredEvent[]> {
+    const { rows } = await this.pool.query(
+      `SELECT version, type, seat, payload, prev_hash AS "prevHash", hash, created_at AS "createdAt"
+         FROM game_events WHERE game_id = $1 AND version <= $2 ORDER BY version`,
+      [gameId, upTo],
+    );
+    return rows.map((e) => fromJson(gameId, e));
+  }
+
+  /** Games the player holds a seat in: those awaiting their move first, then most recently updated. */
+  async listMine(playerId: string, limit: number, offset: number): Promise<GameSummaryRow[]> {
+    const { rows } = await this.pool.query(
+      `SELECT ${SUMMARY_COLUMNS} FROM games g
+        WHERE EXISTS (SELECT 1 FROM game_seats s WHERE s.game_id = g.id AND s.player_id = $1)
+        ORDER BY (g.status = 'playing' AND g.current_player_id = $1) DESC, g.updated_at DESC, g.id
+        LIMIT $2 OFFSET $3`,
+      [playerId, limit, offset],
+    );
+    return rows.map(toSummary);
+  }
+
+  /** Open public games, newest first. */
+  async listOpen(limit: number, offset: number): Promise<GameSummaryRow[]> {
+    const { rows } = await this.pool.query(
+      `SELECT ${SUMMARY_COLUMNS} FROM games g
+        WHERE g.status = 'open' AND g.visibility = 'public'
+        ORDER BY g.created_at DESC, g.id LIMIT $1 OFFSET $2`,
+      [limit, offset],
+    );
+    return rows.map(toSummary);
+  }
+
+  /** Forgets the cached state (tests compare cache and full replay). */
+  forget(gameId?: string): void {
+    if (gameId) this.cache.delete(gameId);
+    else this.cache.clear();
+  }
+
+  private remember(gameId: string, entry: CacheEntry): void {
+    this.cache.delete(gameId);
+    this.cache.set(gameId, entry);
+    if (this.cache.size > CACHE_MAX) this.cache.delete(this.cache.keys().next().value as string);
+  }
+}
+
+const SUMMARY_COLUMNS = `g.id, g.rule_set, g.family, g.status, g.visibility, g.version, g.seat_count, g.creator_id, g.current_seat,
+  g.current_player_id, g.standings, g.created_at, g.updated_at,
+  (SELECT count(*)::int FROM game_seats s2 WHERE s2.game_id = g.id AND s2.player_id IS NOT NULL) AS seats_taken`;
+
+const conflict = () => new DomainException('VERSION_CONFLICT', 'The game changed meanwhile (another command was applied first); reload it and retry');
+
+function applyAll(entry: CacheEntry, events: readonly StoredEvent[]): CacheEntry {
+  let { state, head, lastRolled } = entry;
+  for (const e of events) {
+    if (e.version !== state.version + 1) throw new Error(`event store: version ${e.version} after ${state.version} for game ${e.gameId}`);
+    state = evolveGame(state, toGameEvent(e));
+    head = e.hash;
+    if (e.type === 'rolled') lastRolled = e.data;
+  }
+  return { state, head, lastRolled };
+}
+
+const toRecord = (e: StoredEvent) => ({
+  version: e.version,
+  type: e.type,
+  seat: e.seat,
+  payload: { data: e.data, rollNumber: e.rollNumber, command: e.command } satisfies StoredPayload,
+  prev_hash: e.prevHash,
+  hash: e.hash,
+});
+
+function fromJson(gameId: string, e: any): StoredEvent {
+  const payload = e.payload as StoredPayload;
+  return {
+    gameId,
+    version: e.version,
+    type: e.type,
+    seat: e.seat,
+    data: payload.data,
+    rollNumber: payload.rollNumber ?? null,
+    command: payload.command ?? null,
+    prevHash: e.prevHash,
+    hash: e.hash,
+    createdAt: new Date(e.createdAt),
+  };
+}
+
+const toRow = (r: any): GameRow => ({
+  id: r.id, ruleSet: r.rule_set, family: r.family, status: r.status, version: r.version, visibility: r.visibility,
+  creatorId: r.creator_id, seatCount: r.seat_count, serverSeed: r.server_seed, serverSeedHash: r.server_seed_hash,
+  createdAt: r.created_at, updatedAt: r.updated_at, startedAt: r.started_at, finishedAt: r.finished_at,
+});
+
+const toSummary = (r: any): GameSummaryRow => ({
+  id: r.id, ruleSet: r.rule_set, family: r.family, status: r.status, visibility: r.visibility, version: r.version,
+  seatCount: r.seat_count, seatsTaken: r.seats_taken, creatorId: r.creator_id, currentSeat: r.current_seat,
+  currentPlayerId: r.current_player_id, standings: r.standings, createdAt: r.created_at, updatedAt: r.updated_at,
+});

@@ -1,0 +1,90 @@
+import type { SeatStanding } from '../rules/core/family';
+import type { GameCommand, GameEvent, GameStatus } from '../rules/game';
+
+/** One stored event as read back from game_events. */
+export interface StoredEvent {
+  gameId: string;
+  version: number;
+  type: string;
+  seat: number | null;
+  /** The aggregate's event data (the hashed `data` of the fairness envelope). */
+  data: Record<string, unknown>;
+  rollNumber: number | null;
+  /** The command that produced the batch (first event of a batch only). Not hashed yet. */
+  command: GameCommand | null;
+  prevHash: string;
+  hash: string;
+  createdAt: Date;
+}
+
+/** What game_events.payload holds: everything of the event that has no column of its own. */
+export interface StoredPayload {
+  data: Record<string, unknown>;
+  rollNumber: number | null;
+  command: GameCommand | null;
+}
+
+export const toGameEvent = (e: StoredEvent): GameEvent => ({ type: e.type, seat: e.seat, data: e.data, rollNumber: e.rollNumber, command: e.command });
+
+/** The immutable facts of a game kept in the `games` row (never in events: the server seed). */
+export interface GameRow {
+  id: string;
+  ruleSet: string;
+  family: string;
+  status: GameStatus;
+  version: number;
+  visibility: 'public' | 'private';
+  creatorId: string;
+  seatCount: number;
+  /** hex; secret until the game is finished or abandoned. */
+  serverSeed: string;
+  serverSeedHash: string;
+  createdAt: Date;
+  updatedAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+/** The read-model columns a command updates together with its events. */
+export interface ReadModelUpdate {
+  status: GameStatus;
+  currentSeat: number | null;
+  currentPlayerId: string | null;
+  standings: SeatStanding[] | null;
+  started: boolean;
+  finished: boolean;
+  /** Seats whose holder changed (upserted into game_seats). */
+  seats: Array<{ seat: number; playerId: string | null; hotSeat: boolean; clientSeed: string | null }>;
+}
+
+export interface NewGame {
+  id: string;
+  ruleSet: string;
+  family: string;
+  options: Record<string, unknown>;
+  seatCount: number;
+  visibility: 'public' | 'private';
+  creatorId: string;
+  turnTimeLimitSeconds: number | null;
+  serverSeed: string;
+  serverSeedHash: string;
+  organizerSeed: string | null;
+}
+
+/** A row of the game lists (read model only, no replay). */
+export interface GameSummaryRow {
+  id: string;
+  ruleSet: string;
+  family: string;
+  status: GameStatus;
+  visibility: 'public' | 'private';
+  version: number;
+  seatCount: number;
+  seatsTaken: number;
+  creatorId: string;
+  currentSeat: number | null;
+  currentPlayerId: string | null;
+  standings: SeatStanding[] | null;
+  createdAt: Date;
+  updatedAt: Date;
+}

@@ -1,0 +1,3 @@
+export * from './event-store.types';
+export * from './event-store.service';
+export * from './event-store.module';

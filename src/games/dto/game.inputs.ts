@@ -1,0 +1,185 @@
+/** Inputs shared by REST (class-validator + OpenAPI) and GraphQL (@InputType). */
+import { Field, InputType, Int } from '@nestjs/graphql';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, registerDecorator, ValidationArguments,
+} from 'class-validator';
+import { DomainException } from '../../common/errors';
+import { validateClientSeed } from '../../fairness/seeds';
+import { RULE_SET_NAMES } from '../../rules/registry';
+import { JSONScalar } from './json.scalar';
+
+/** 1..128 visible ASCII characters (fairness/seeds.ts validateClientSeed). */
+export function IsClientSeed() {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isClientSeed',
+      target: object.constructor,
+      propertyName,
+      validator: {
+        validate: (value: unknown) => validateClientSeed(value) === null,
+        defaultMessage: (args: ValidationArguments) => `${args.property}: ${validateClientSeed(args.value) ?? 'invalid'}`,
+      },
+    });
+}
+
+@InputType({ description: 'A new game.' })
+export class CreateGameInput {
+  @Field({ description: 'Rule-set preset: penta, simple, bonus or farkle.' })
+  @ApiProperty({ enum: RULE_SET_NAMES, example: 'penta' })
+  @IsString()
+  @IsIn(RULE_SET_NAMES)
+  ruleSet: string;
+
+  @Field(() => JSONScalar, { nullable: true, description: "Overrides of the preset's options (validated by the family: INVALID_OPTIONS)." })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { target: 2000, entryThreshold: 0 } })
+  @IsOptional()
+  @IsObject()
+  options?: Record<string, unknown>;
+
+  @Field(() => Int, { description: 'Number of seats, 1 to 8.' })
+  @ApiProperty({ minimum: 1, maximum: 8, example: 2 })
+  @IsInt()
+  @Min(1)
+  @Max(8)
+  seats: number;
+
+  @Field({ nullable: true, description: 'public (default: listed, readable by anyone) or private (only its seats see it).' })
+  @ApiPropertyOptional({ enum: ['public', 'private'], default: 'public' })
+  @IsOptional()
+  @IsIn(['public', 'private'])
+  visibility?: 'public' | 'private';
+
+  @Field(() => Int, { nullable: true, description: 'Seats after the creator played by the creator on the same screen (default 0).' })
+  @ApiPropertyOptional({ minimum: 0, maximum: 7, default: 0 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(7)
+  hotSeats?: number;
+
+  @Field(() => Int, { nullable: true, description: 'Turn time limit in seconds (10 to 604800); enforced later.' })
+  @ApiPropertyOptional({ minimum: 10, maximum: 604800 })
+  @IsOptional()
+  @IsInt()
+  @Min(10)
+  @Max(604800)
+  turnTimeLimitSeconds?: number;
+
+  @Field({ nullable: true, description: "The creator's client seed (1-128 visible ASCII); generated when absent." })
+  @ApiPropertyOptional({ example: 'my-lucky-seed' })
+  @IsOptional()
+  @IsClientSeed()
+  clientSeed?: string;
+
+  @Field({ nullable: true, description: 'An organizer seed mixed into every roll (1-128 visible ASCII).' })
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsClientSeed()
+  organizerSeed?: string;
+}
+
+@InputType({ description: 'Joining a game.' })
+export class JoinGameInput {
+  @Field(() => Int, { nullable: true, description: 'The seat to take (from 0); the first open one when absent.' })
+  @ApiPropertyOptional({ minimum: 0, maximum: 7 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(7)
+  seat?: number;
+
+  @Field({ nullable: true, description: 'Your client seed (1-128 visible ASCII); generated when absent and shown in the game.' })
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsClientSeed()
+  clientSeed?: string;
+}
+
+export class RollInput {
+  @ApiPropertyOptional({ type: [Number], description: 'Five dice: indices 0-4 of the dice to keep (empty on the first roll).', example: [0, 2] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(6)
+  @IsInt({ each: true })
+  hold?: number[];
+}
+
+export class ScoreInput {
+  @ApiProperty({ example: 'fullHouse', description: 'ones, twos, threes, fours, fives, sixes, threeOfAKind, fourOfAKind, fullHouse, smallStraight, largeStraight, fiveOfAKind, chance' })
+  @IsString()
+  @MaxLength(40)
+  box: string;
+}
+
+export class SetAsideInput {
+  @ApiProperty({ type: [Number], description: 'Farkle: indices into the current roll of the scoring dice to set aside.', example: [0, 3] })
+  @IsArray()
+  @ArrayMaxSize(6)
+  @IsInt({ each: true })
+  dice: number[];
+}
+
+/** Commands without parameters accept no body fields: any field is unknown (400 VALIDATION_FAILED). */
+export class NoFieldsPipe {
+  transform(value: unknown): Record<string, never> {
+    if (value === undefined || value === null || value === '') return {};
+    if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0) return {};
+    const fields = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
+    throw new DomainException('VALIDATION_FAILED', fields.length ? `property ${fields.join(', ')} should not exist` : 'the body must be an empty JSON object', {
+      errors: fields.map((field) => ({ field, problems: [`property ${field} should not exist`] })),
+    });
+  }
+}
+
+export class ListGamesQuery {
+  @ApiPropertyOptional({ enum: ['mine', 'open'], default: 'mine', description: 'mine (needs a token): games I sit in, awaiting my move first; open: open public games.' })
+  @IsOptional()
+  @IsIn(['mine', 'open'])
+  scope?: 'mine' | 'open';
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  offset?: number;
+}
+
+export class EventsQuery {
+  @ApiPropertyOptional({ minimum: 0, default: 0, description: 'Return events with a version greater than this.' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(2_147_483_647)
+  after?: number;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+}
+
+export class StreamQuery {
+  @ApiPropertyOptional({ minimum: 0, description: 'Resume after this version (Last-Event-ID takes precedence).' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(2_147_483_647)
+  after?: number;
+}

@@ -1,0 +1,119 @@
+import type { LoadedGame } from '../event-store/event-store.service';
+import type { GameRow, StoredEvent } from '../event-store/event-store.types';
+import { bestSelection, scoringSelections } from '../rules/farkle/scoring';
+import type { FarkleState } from '../rules/farkle/types';
+import { scoreOptionsFor, totals } from '../rules/five-dice/scoring';
+import { BOX_IDS, FiveDiceState, ROLLS_PER_TURN } from '../rules/five-dice/types';
+import { familyById } from '../rules/registry';
+import type { GameState } from '../rules/game';
+import type { Die } from '../rules/core/dice';
+import type { FarkleView, FiveDiceView, GameEventView, GameView } from './dto/game-view.model';
+
+/** Is the server seed public yet? Only once the game is over (finished or abandoned). */
+export const seedRevealed = (status: string) => status === 'finished' || status === 'abandoned';
+
+/**
+ * The client's view of a game. `revealStatus` decides whether the server seed is shown (the
+ * game's CURRENT status, also for a view at an older version).
+ */
+export function buildGameView(row: GameRow, state: GameState, head: string, lastRolled: Record<string, unknown> | null, names: Record<string, string>, revealStatus: string = state.status): GameView {
+  const family = state.play === null ? null : familyById(state.family);
+  const currentSeat = family ? family.currentSeat(state.play) : null;
+  const currentPlayerId = currentSeat === null ? null : (state.seats[currentSeat]?.playerId ?? null);
+  const nameOf = (id: string | null) => (id === null ? null : (names[id] ?? null));
+  let dice: number[] = [];
+  let held: number[] = [];
+  let rollsLeft: number | null = null;
+  let fiveDice: FiveDiceView | null = null;
+  let farkle: FarkleView | null = null;
+  if (state.play !== null && state.family === 'five-dice') {
+    const p = state.play as FiveDiceState;
+    const turn = p.turn;
+    dice = turn ? [...turn.dice] : [];
+    rollsLeft = turn ? ROLLS_PER_TURN - turn.rollInTurn : 0;
+    if (turn && turn.rollInTurn > 0 && lastRolled && lastRolled.seat === turn.seat && lastRolled.rollInTurn === turn.rollInTurn) {
+      held = [...(lastRolled.held as number[])];
+    }
+    const options = p.options;
+    fiveDice = {
+      rollInTurn: turn ? turn.rollInTurn : 0,
+      sheets: p.sheets.map((sheet, seat) => {
+        const t = totals(sheet, options);
+        return {
+          seat,
+          boxes: BOX_IDS.map((box) => ({ box, points: sheet.boxes[box] ?? null })),
+          upper: t.upper, upperBonus: t.upperBonus, lower: t.lower, extraBonus: t.extraBonus, total: t.total,
+          quit: p.quit[seat],
+        };
+      }),
+      scoreOptions: turn && turn.dice.length > 0 ? scoreOptionsFor(p.sheets[turn.seat], turn.dice, options) : null,
+    };
+  } else if (state.play !== null && state.family === 'farkle') {
+    const p = state.play as FarkleState;
+    const turn = p.turn;
+    const roll = turn?.roll ?? null;
+    dice = roll ? [...roll] : [];
+    held = turn?.setAside ? [...turn.setAside] : [];
+    const selections = roll && !turn!.setAside ? scoringSelections(roll as Die[], p.options) : [];
+    farkle = {
+      target: p.options.target,
+      entryThreshold: p.options.entryThreshold,
+      players: p.totals.map((total, seat) => ({ seat, total, onBoard: p.onBoard[seat], quit: p.quit[seat], farkleStreak: p.farkleStreak[seat] })),
+      turnPoints: turn ? turn.points : 0,
+      diceLeft: turn ? (turn.diceLeft === 0 ? 6 : turn.diceLeft) : 0,
+      setAside: held,
+      setAsideFaces: roll && turn!.setAside ? turn!.setAside.map((i) => roll[i]) : [],
+      selections: selections.map((s) => ({ dice: [...s.dice], faces: [...s.faces], points: s.points })),
+      bestSelection: roll && !turn!.setAside ? toSel(bestSelection(roll as Die[], p.options)) : null,
+      lastRoundSeats: p.lastRound ? [...p.lastRound.remaining] : null,
+    };
+  }
+  return {
+    id: row.id,
+    ruleSet: state.ruleSet,
+    family: state.family,
+    options: state.options,
+    status: state.status,
+    visibility: state.visibility,
+    version: state.version,
+    seatCount: state.seatCount,
+    creatorId: state.creatorId,
+    seats: state.seats.map((s) => ({ seat: s.seat, playerId: s.playerId, displayName: nameOf(s.playerId), hotSeat: s.hotSeat, clientSeed: s.clientSeed })),
+    currentSeat,
+    currentPlayerId,
+    dice,
+    held,
+    rollsLeft,
+    fiveDice,
+    farkle,
+    standings: state.standings
+      ? state.standings.map((s) => ({ ...s, playerId: state.seats[s.seat]?.playerId ?? null, displayName: nameOf(state.seats[s.seat]?.playerId ?? null) }))
+      : null,
+    turnTimeLimitSeconds: state.turnTimeLimitSeconds,
+    organizerSeed: state.organizerSeed,
+    commitment: state.commitment || row.serverSeedHash,
+    chainHead: head,
+    serverSeed: seedRevealed(revealStatus) ? row.serverSeed : null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
+  };
+}
+
+const toSel = (s: { dice: number[]; faces: Die[]; points: number } | null) => (s ? { dice: [...s.dice], faces: [...s.faces], points: s.points } : null);
+
+export const viewOfLoaded = (g: LoadedGame): GameView => buildGameView(g.row, g.state, g.head, g.lastRolled, g.names);
+
+export const toEventView = (e: StoredEvent): GameEventView => ({
+  gameId: e.gameId,
+  version: e.version,
+  type: e.type,
+  seat: e.seat,
+  data: e.data,
+  rollNumber: e.rollNumber,
+  command: e.command as unknown as Record<string, unknown> | null,
+  prevHash: e.prevHash,
+  hash: e.hash,
+  createdAt: e.createdAt,
+});

@@ -1,0 +1,186 @@
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AuthGuard, CurrentPlayer, OptionalAuth } from '../common/auth/auth.guard';
+import { DomainException } from '../common/errors';
+import type { AuthenticatedPlayer } from '../players/players.types';
+import { GameEventPage, GamePage, GameView } from './dto/game-view.model';
+import { CreateGameInput, EventsQuery, JoinGameInput, ListGamesQuery, NoFieldsPipe, RollInput, ScoreInput, SetAsideInput, StreamQuery } from './dto/game.inputs';
+import { toEventView } from './game-view';
+import { checkGameId, GamesService } from './games.service';
+
+/** Heartbeat comment interval on the SSE stream. */
+export const SSE_HEARTBEAT_MS = 15_000;
+
+type Me = AuthenticatedPlayer;
+
+@ApiTags('games')
+@ApiBearerAuth()
+@UseGuards(AuthGuard)
+@Controller('games')
+export class GamesController {
+  constructor(private readonly games: GamesService) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Create a game', description: 'The creator takes seat 0 (seats are numbered from 0); hot seats take seats 1..n.' })
+  @ApiCreatedResponse({ type: GameView })
+  create(@CurrentPlayer() me: Me, @Body() input: CreateGameInput) {
+    return this.games.create(me, input);
+  }
+
+  @Get()
+  @OptionalAuth()
+  @ApiOperation({ summary: 'List games', description: 'scope=mine (token needed): my games, awaiting my move first, then most recently updated. scope=open: open public games.' })
+  @ApiOkResponse({ type: GamePage })
+  list(@CurrentPlayer() me: Me | null, @Query() q: ListGamesQuery) {
+    if ((q.scope ?? 'mine') === 'open') return this.games.listOpen(me, q.limit, q.offset);
+    if (!me) throw new DomainException('UNAUTHENTICATED', 'scope=mine needs "Authorization: Bearer <token>"');
+    return this.games.listMine(me, q.limit, q.offset);
+  }
+
+  @Get(':id')
+  @OptionalAuth()
+  @ApiOperation({ summary: 'A game (public games: anyone; private games: their seats only)' })
+  @ApiOkResponse({ type: GameView })
+  get(@CurrentPlayer() me: Me | null, @Param('id') id: string) {
+    return this.games.get(me, id);
+  }
+
+  @Get(':id/events')
+  @OptionalAuth()
+  @ApiOperation({ summary: "The game's events, oldest first (version > after)" })
+  @ApiOkResponse({ type: GameEventPage })
+  events(@CurrentPlayer() me: Me | null, @Param('id') id: string, @Query() q: EventsQuery) {
+    return this.games.history(me, id, q.after, q.limit);
+  }
+
+  @Get(':id/versions/:version')
+  @OptionalAuth()
+  @ApiOperation({ summary: 'The game as it was right after event `version`' })
+  @ApiOkResponse({ type: GameView })
+  atVersion(@CurrentPlayer() me: Me | null, @Param('id') id: string, @Param('version') version: string) {
+    checkGameId(id);
+    if (!/^\d{1,9}$/.test(version)) throw new DomainException('VALIDATION_FAILED', 'version must be a positive integer');
+    return this.games.atVersion(me, id, Number(version));
+  }
+
+  @Get(':id/stream')
+  @OptionalAuth()
+  @ApiProduces('text/event-stream')
+  @ApiOperation({
+    summary: 'Server-Sent Events: every event of the game (backlog, then live)',
+    description: 'Each message: `id: <version>`, `event: <type>`, `data: <event JSON>`. Resume with the Last-Event-ID header or ?after=. A comment heartbeat every 15 s. The stream ends after the game ends.',
+  })
+  async stream(
+    @CurrentPlayer() me: Me | null,
+    @Param('id') id: string,
+    @Query() q: StreamQuery,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    let after = q.after ?? 0;
+    if (lastEventId !== undefined && lastEventId !== '') {
+      if (!/^\d{1,9}$/.test(lastEventId)) throw new DomainException('VALIDATION_FAILED', 'Last-Event-ID must be an event version');
+      after = Number(lastEventId);
+    }
+    const events = await this.games.stream(me, id, after);
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      'x-request-id': String(req.id),
+    });
+    raw.write(': connected\n\n');
+    const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), SSE_HEARTBEAT_MS);
+    const stop = () => {
+      clearInterval(heartbeat);
+      events.close();
+    };
+    req.raw.on('close', stop);
+    raw.on('close', stop);
+    try {
+      for await (const e of events) {
+        raw.write(`id: ${e.version}\nevent: ${e.type}\ndata: ${JSON.stringify(toEventView(e))}\n\n`);
+      }
+    } finally {
+      stop();
+      if (!raw.writableEnded) raw.end();
+    }
+  }
+
+  @Post(':id/join')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Take an open seat (the first one, or `seat`)' })
+  @ApiOkResponse({ type: GameView })
+  join(@CurrentPlayer() me: Me, @Param('id') id: string, @Body() input: JoinGameInput) {
+    return this.games.join(me, id, input);
+  }
+
+  @Post(':id/leave')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Give up my seat before the start' })
+  @ApiOkResponse({ type: GameView })
+  leave(@CurrentPlayer() me: Me, @Param('id') id: string, @Body(new NoFieldsPipe()) _b: Record<string, unknown>) {
+    return this.games.leave(me, id);
+  }
+
+  @Post(':id/start')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Start the game (creator; every seat filled)' })
+  @ApiOkResponse({ type: GameView })
+  start(@CurrentPlayer() me: Me, @Param('id') id: string, @Body(new NoFieldsPipe()) _b: Record<string, unknown>) {
+    return this.games.start(me, id);
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Cancel the game before the start (creator): it is abandoned' })
+  @ApiOkResponse({ type: GameView })
+  cancel(@CurrentPlayer() me: Me, @Param('id') id: string, @Body(new NoFieldsPipe()) _b: Record<string, unknown>) {
+    return this.games.cancel(me, id);
+  }
+
+  @Post(':id/roll')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Roll the dice (five dice: keep `hold`; Farkle: roll the dice not set aside)' })
+  @ApiOkResponse({ type: GameView })
+  roll(@CurrentPlayer() me: Me, @Param('id') id: string, @Body() input: RollInput) {
+    return this.games.roll(me, id, input.hold);
+  }
+
+  @Post(':id/score')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Five dice: enter the dice in a box' })
+  @ApiOkResponse({ type: GameView })
+  score(@CurrentPlayer() me: Me, @Param('id') id: string, @Body() input: ScoreInput) {
+    return this.games.score(me, id, input.box);
+  }
+
+  @Post(':id/set-aside')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Farkle: set scoring dice of the current roll aside' })
+  @ApiOkResponse({ type: GameView })
+  setAside(@CurrentPlayer() me: Me, @Param('id') id: string, @Body() input: SetAsideInput) {
+    return this.games.setAside(me, id, input.dice);
+  }
+
+  @Post(':id/bank')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Farkle: bank the turn's points" })
+  @ApiOkResponse({ type: GameView })
+  bank(@CurrentPlayer() me: Me, @Param('id') id: string, @Body(new NoFieldsPipe()) _b: Record<string, unknown>) {
+    return this.games.bank(me, id);
+  }
+
+  @Post(':id/quit')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Quit the game on my turn (my total stays; I rank after the finishers)' })
+  @ApiOkResponse({ type: GameView })
+  quit(@CurrentPlayer() me: Me, @Param('id') id: string, @Body(new NoFieldsPipe()) _b: Record<string, unknown>) {
+    return this.games.quit(me, id);
+  }
+}

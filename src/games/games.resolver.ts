@@ -1,0 +1,143 @@
+import { UseGuards } from '@nestjs/common';
+import { Args, ID, Int, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
+import { AuthGuard, CurrentPlayer, OptionalAuth } from '../common/auth/auth.guard';
+import { DomainException } from '../common/errors';
+import type { AuthenticatedPlayer } from '../players/players.types';
+import { GameEventPage, GameEventView, GamePage, GameView } from './dto/game-view.model';
+import { CreateGameInput, JoinGameInput } from './dto/game.inputs';
+import { toEventView } from './game-view';
+import { GamesService } from './games.service';
+
+type Me = AuthenticatedPlayer;
+
+function limitOf(limit: number | undefined): number {
+  const l = limit ?? 20;
+  if (!Number.isInteger(l) || l < 1 || l > 100) throw new DomainException('VALIDATION_FAILED', 'limit must be from 1 to 100');
+  return l;
+}
+function nonNegative(name: string, v: number | undefined): number {
+  const n = v ?? 0;
+  if (!Number.isInteger(n) || n < 0) throw new DomainException('VALIDATION_FAILED', `${name} must be a non-negative integer`);
+  return n;
+}
+
+/** Same operations, semantics and error codes as the REST controller (one service). */
+@Resolver(() => GameView)
+@UseGuards(AuthGuard)
+export class GamesResolver {
+  constructor(private readonly games: GamesService) {}
+
+  @Query(() => GameView, { description: 'A game (public: anyone; private: its seats only).' })
+  @OptionalAuth()
+  game(@CurrentPlayer() me: Me | null, @Args('id', { type: () => ID }) id: string) {
+    return this.games.get(me, id);
+  }
+
+  @Query(() => GamePage, { description: 'My games: awaiting my move first, then most recently updated.' })
+  myGames(@CurrentPlayer() me: Me, @Args('limit', { type: () => Int, nullable: true }) limit?: number, @Args('offset', { type: () => Int, nullable: true }) offset?: number) {
+    return this.games.listMine(me, limitOf(limit), nonNegative('offset', offset));
+  }
+
+  @Query(() => GamePage, { description: 'Open public games to join.' })
+  @OptionalAuth()
+  openGames(@CurrentPlayer() me: Me | null, @Args('limit', { type: () => Int, nullable: true }) limit?: number, @Args('offset', { type: () => Int, nullable: true }) offset?: number) {
+    return this.games.listOpen(me, limitOf(limit), nonNegative('offset', offset));
+  }
+
+  @Query(() => GameEventPage, { description: "The game's events with version > after." })
+  @OptionalAuth()
+  gameHistory(
+    @CurrentPlayer() me: Me | null,
+    @Args('gameId', { type: () => ID }) gameId: string,
+    @Args('after', { type: () => Int, nullable: true }) after?: number,
+    @Args('limit', { type: () => Int, nullable: true }) limit?: number,
+  ) {
+    return this.games.history(me, gameId, nonNegative('after', after), limitOf(limit));
+  }
+
+  @Query(() => GameView, { description: 'The game right after event `version`.' })
+  @OptionalAuth()
+  gameAtVersion(@CurrentPlayer() me: Me | null, @Args('gameId', { type: () => ID }) gameId: string, @Args('version', { type: () => Int }) version: number) {
+    return this.games.atVersion(me, gameId, version);
+  }
+
+  @Mutation(() => GameView, { description: 'Create a game; the creator takes seat 0.' })
+  createGame(@CurrentPlayer() me: Me, @Args('input') input: CreateGameInput) {
+    return this.games.create(me, input);
+  }
+
+  @Mutation(() => GameView)
+  joinGame(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('input', { nullable: true }) input?: JoinGameInput) {
+    return this.games.join(me, gameId, input ?? {});
+  }
+
+  @Mutation(() => GameView)
+  leaveGame(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string) {
+    return this.games.leave(me, gameId);
+  }
+
+  @Mutation(() => GameView)
+  startGame(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string) {
+    return this.games.start(me, gameId);
+  }
+
+  @Mutation(() => GameView)
+  cancelGame(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string) {
+    return this.games.cancel(me, gameId);
+  }
+
+  @Mutation(() => GameView, { description: 'Five dice: keep `hold` (indices 0-4); Farkle: roll the dice not set aside.' })
+  roll(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('hold', { type: () => [Int], nullable: true }) hold?: number[]) {
+    return this.games.roll(me, gameId, hold ?? undefined);
+  }
+
+  @Mutation(() => GameView)
+  scoreBox(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('box') box: string) {
+    return this.games.score(me, gameId, box);
+  }
+
+  @Mutation(() => GameView)
+  setAside(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('dice', { type: () => [Int] }) dice: number[]) {
+    return this.games.setAside(me, gameId, dice);
+  }
+
+  @Mutation(() => GameView)
+  bank(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string) {
+    return this.games.bank(me, gameId);
+  }
+
+  @Mutation(() => GameView)
+  quitGame(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string) {
+    return this.games.quit(me, gameId);
+  }
+
+  @Subscription(() => GameEventView, {
+    description: 'Every event of a game after `afterVersion` (backlog, then live; completes after the game ends). Auth: connectionParams.authorization = "Bearer <token>".',
+    resolve: (event: unknown) => event,
+  })
+  @OptionalAuth()
+  async gameEvents(
+    @CurrentPlayer() me: Me | null,
+    @Args('gameId', { type: () => ID }) gameId: string,
+    @Args('afterVersion', { type: () => Int, nullable: true }) afterVersion?: number,
+  ) {
+    const stream = await this.games.stream(me, gameId, nonNegative('afterVersion', afterVersion));
+    return mapIterator(stream, toEventView);
+  }
+}
+
+function mapIterator<A, B>(source: AsyncIterableIterator<A>, f: (a: A) => B): AsyncIterableIterator<B> {
+  return {
+    async next() {
+      const r = await source.next();
+      return r.done ? { value: undefined, done: true } : { value: f(r.value), done: false };
+    },
+    async return() {
+      await source.return?.();
+      return { value: undefined, done: true };
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}

@@ -1,0 +1,250 @@
+/**
+ * The games application service: the ONE entry point of REST and GraphQL for games.
+ * A command reads as: load (cache + new events, one round trip) → check access → decide on the
+ * replayed state with the game's dice → append with the expected version (one statement) →
+ * publish after commit → return the new view.
+ */
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DomainException } from '../common/errors';
+import { EventStore, LoadedGame } from '../event-store/event-store.service';
+import { ReadModelUpdate } from '../event-store/event-store.types';
+import { commitmentOf, generateClientSeed, generateServerSeed } from '../fairness/seeds';
+import { noDice } from '../rules/core/dice';
+import { isRuleError } from '../rules/core/errors';
+import { familyById, RuleSetName } from '../rules/registry';
+import { CreateCommand, decideGame, emptyGame, evolveGame, GameCommand, GameEvent, GameState, replayGame } from '../rules/game';
+import { toGameEvent } from '../event-store/event-store.types';
+import type { AuthenticatedPlayer } from '../players/players.types';
+import { DiceService } from './dice.service';
+import { GameEventBus } from './game-event-bus';
+import { GameEventStream } from './game-stream';
+import { buildGameView, toEventView, viewOfLoaded } from './game-view';
+import type { GameEventPage, GamePage, GameView } from './dto/game-view.model';
+import type { CreateGameInput, JoinGameInput } from './dto/game.inputs';
+
+type Player = AuthenticatedPlayer;
+type MoveBuilder = (g: LoadedGame) => GameCommand;
+
+const notFound = () => new DomainException('GAME_NOT_FOUND', 'No such game');
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids are checked before any query: a malformed one is VALIDATION_FAILED. */
+export function checkGameId(id: unknown): string {
+  if (typeof id !== 'string' || !UUID.test(id)) {
+    throw new DomainException('VALIDATION_FAILED', 'gameId must be a UUID', { errors: [{ field: 'gameId', problems: ['gameId must be a UUID'] }] });
+  }
+  return id.toLowerCase();
+}
+
+@Injectable()
+export class GamesService {
+  constructor(
+    private readonly store: EventStore,
+    private readonly dice: DiceService,
+    private readonly bus: GameEventBus,
+  ) {}
+
+  // ------------------------------------------------------------------ commands
+
+  async create(player: Player, input: CreateGameInput): Promise<GameView> {
+    const id = randomUUID();
+    const seed = generateServerSeed();
+    const commitment = commitmentOf(seed);
+    const hotSeats = input.hotSeats ?? 0;
+    const command: CreateCommand = {
+      type: 'create',
+      gameId: id,
+      ruleSet: input.ruleSet as RuleSetName,
+      options: input.options ?? {},
+      seatCount: input.seats,
+      visibility: input.visibility ?? 'public',
+      creatorId: player.id,
+      hotSeats,
+      commitment,
+      organizerSeed: input.organizerSeed ?? null,
+      clientSeeds: [input.clientSeed ?? generateClientSeed(), ...Array.from({ length: Math.max(0, hotSeats) }, () => generateClientSeed())],
+      turnTimeLimitSeconds: input.turnTimeLimitSeconds ?? null,
+    };
+    const events = decideGame(emptyGame(id), command, noDice);
+    if (isRuleError(events)) throw DomainException.fromRule(events);
+    const state = replayGame(id, events);
+    const { row, stored } = await this.store.create(
+      {
+        id, ruleSet: state.ruleSet, family: state.family, options: state.options, seatCount: state.seatCount, visibility: state.visibility,
+        creatorId: player.id, turnTimeLimitSeconds: state.turnTimeLimitSeconds, serverSeed: seed.toString('hex'), serverSeedHash: commitment,
+        organizerSeed: state.organizerSeed,
+      },
+      events,
+      state,
+    );
+    this.bus.publish(id, stored);
+    return buildGameView(row, state, stored[stored.length - 1].hash, null, { [player.id]: player.displayName });
+  }
+
+  join(player: Player, gameId: string, input: JoinGameInput): Promise<GameView> {
+    return this.execute(player, gameId, () => ({ type: 'join', playerId: player.id, clientSeed: input.clientSeed ?? generateClientSeed(), ...(input.seat !== undefined ? { seat: input.seat } : {}) }), true);
+  }
+
+  leave(player: Player, gameId: string): Promise<GameView> {
+    return this.execute(player, gameId, () => ({ type: 'leave', playerId: player.id }));
+  }
+
+  start(player: Player, gameId: string): Promise<GameView> {
+    return this.execute(player, gameId, () => ({ type: 'start', playerId: player.id }));
+  }
+
+  cancel(player: Player, gameId: string): Promise<GameView> {
+    return this.execute(player, gameId, () => ({ type: 'cancel', playerId: player.id }));
+  }
+
+  roll(player: Player, gameId: string, hold: number[] | undefined): Promise<GameView> {
+    return this.execute(player, gameId, (g) => {
+      if (g.state.family === 'farkle') {
+        if (hold !== undefined && hold.length > 0) throw new DomainException('INVALID_COMMAND', 'Farkle has no holds: set scoring dice aside (set-aside), then roll the rest');
+        return this.play(player, { type: 'roll' });
+      }
+      return this.play(player, hold === undefined ? { type: 'roll' } : { type: 'roll', hold });
+    });
+  }
+
+  score(player: Player, gameId: string, box: string): Promise<GameView> {
+    return this.execute(player, gameId, (g) => {
+      this.requireFamily(g, 'five-dice', 'score a box');
+      return this.play(player, { type: 'score', box });
+    });
+  }
+
+  setAside(player: Player, gameId: string, dice: number[]): Promise<GameView> {
+    return this.execute(player, gameId, (g) => {
+      this.requireFamily(g, 'farkle', 'set dice aside');
+      return this.play(player, { type: 'setAside', dice });
+    });
+  }
+
+  bank(player: Player, gameId: string): Promise<GameView> {
+    return this.execute(player, gameId, (g) => {
+      this.requireFamily(g, 'farkle', 'bank');
+      return this.play(player, { type: 'bank' });
+    });
+  }
+
+  quit(player: Player, gameId: string): Promise<GameView> {
+    return this.execute(player, gameId, () => this.play(player, { type: 'quit' }));
+  }
+
+  // ------------------------------------------------------------------ queries
+
+  async get(player: Player | null, gameId: string): Promise<GameView> {
+    return viewOfLoaded(await this.loadVisible(player, checkGameId(gameId)));
+  }
+
+  async listMine(player: Player, limit = 20, offset = 0): Promise<GamePage> {
+    const rows = await this.store.listMine(player.id, limit + 1, offset);
+    return this.page(rows, limit, offset, player);
+  }
+
+  async listOpen(player: Player | null, limit = 20, offset = 0): Promise<GamePage> {
+    const rows = await this.store.listOpen(limit + 1, offset);
+    return this.page(rows, limit, offset, player);
+  }
+
+  async history(player: Player | null, gameId: string, after = 0, limit = 20): Promise<GameEventPage> {
+    const g = await this.loadVisible(player, checkGameId(gameId));
+    const events = await this.store.readEvents(g.row.id, after, limit);
+    const lastVersion = events.length ? events[events.length - 1].version : after;
+    return { items: events.map(toEventView), nextAfter: lastVersion < g.state.version && events.length > 0 ? lastVersion : null };
+  }
+
+  /** The state right after event `version` (replayed from the stored events up to it). */
+  async atVersion(player: Player | null, gameId: string, version: number): Promise<GameView> {
+    const g = await this.loadVisible(player, checkGameId(gameId));
+    if (!Number.isInteger(version) || version < 1 || version > g.state.version) {
+      throw new DomainException('VERSION_NOT_FOUND', `The game has versions 1 to ${g.state.version}`, { latestVersion: g.state.version });
+    }
+    const events = await this.store.readEventsUpTo(g.row.id, version);
+    let state = emptyGame(g.row.id);
+    let lastRolled: Record<string, unknown> | null = null;
+    for (const e of events) {
+      state = evolveGame(state, toGameEvent(e));
+      if (e.type === 'rolled') lastRolled = e.data;
+    }
+    const head = events[events.length - 1].hash;
+    const row = { ...g.row, updatedAt: events[events.length - 1].createdAt, finishedAt: state.status === 'finished' || state.status === 'abandoned' ? g.row.finishedAt : null, startedAt: state.status === 'open' ? null : g.row.startedAt };
+    return buildGameView(row, state, head, lastRolled, g.names, g.state.status);
+  }
+
+  /** Live events after `after` (backlog first), for SSE and GraphQL subscriptions. */
+  async stream(player: Player | null, gameId: string, after = 0): Promise<GameEventStream> {
+    const g = await this.loadVisible(player, checkGameId(gameId));
+    return new GameEventStream(this.store, this.bus, g.row.id, after).start();
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  private async loadVisible(player: Player | null, gameId: string): Promise<LoadedGame> {
+    const g = await this.store.load(gameId);
+    if (!g || !this.canSee(g, player)) throw notFound();
+    return g;
+  }
+
+  /** Public games: anyone. Private games: only their seated players (others get GAME_NOT_FOUND). */
+  private canSee(g: LoadedGame, player: Player | null): boolean {
+    if (g.state.visibility === 'public') return true;
+    return player !== null && (g.state.creatorId === player.id || g.state.seats.some((s) => s.playerId === player.id));
+  }
+
+  private play(player: Player, move: Record<string, unknown> & { type: string }): GameCommand {
+    return { type: 'play', playerId: player.id, move };
+  }
+
+  private requireFamily(g: LoadedGame, family: 'five-dice' | 'farkle', what: string): void {
+    if (g.state.family !== family) throw new DomainException('INVALID_COMMAND', `You cannot ${what} in ${g.state.ruleSet}`);
+  }
+
+  /**
+   * Load, decide, append, publish. `outsiderMayAct`: a private game's id works as an invitation
+   * for joining while it is open; any other command from an outsider is GAME_NOT_FOUND.
+   */
+  private async execute(player: Player, rawId: string, build: MoveBuilder, outsiderMayAct = false): Promise<GameView> {
+    const gameId = checkGameId(rawId);
+    const g = await this.store.load(gameId);
+    if (!g) throw notFound();
+    if (!this.canSee(g, player) && !(outsiderMayAct && g.state.status === 'open')) throw notFound();
+    const command = build(g);
+    const events = decideGame(g.state, command, this.dice.rollerFor({ serverSeed: g.row.serverSeed, state: g.state }));
+    if (isRuleError(events)) throw DomainException.fromRule(events);
+    const after = events.reduce(evolveGame, g.state);
+    const res = await this.store.append(g, events, readModel(g.state, after, events));
+    this.bus.publish(gameId, res.stored);
+    return buildGameView(res.row, res.state, res.head, res.lastRolled, { ...g.names, [player.id]: player.displayName });
+  }
+
+  private page(rows: Awaited<ReturnType<EventStore['listOpen']>>, limit: number, offset: number, player: Player | null): GamePage {
+    const more = rows.length > limit;
+    return {
+      items: rows.slice(0, limit).map((r) => ({
+        id: r.id, ruleSet: r.ruleSet, family: r.family, status: r.status, visibility: r.visibility, version: r.version,
+        seatCount: r.seatCount, seatsTaken: r.seatsTaken, creatorId: r.creatorId, currentSeat: r.currentSeat, currentPlayerId: r.currentPlayerId,
+        awaitingMyMove: player !== null && r.status === 'playing' && r.currentPlayerId === player.id,
+        createdAt: r.createdAt, updatedAt: r.updatedAt,
+      })),
+      nextOffset: more ? offset + limit : null,
+    };
+  }
+}
+
+/** The read-model columns after a command (kept in step with the events, same statement). */
+export function readModel(before: GameState, after: GameState, _events: readonly GameEvent[]): ReadModelUpdate {
+  const family = after.play === null ? null : familyById(after.family);
+  const currentSeat = family && after.status === 'playing' ? family.currentSeat(after.play) : null;
+  return {
+    status: after.status,
+    currentSeat,
+    currentPlayerId: currentSeat === null ? null : (after.seats[currentSeat]?.playerId ?? null),
+    standings: after.standings,
+    started: before.status === 'open' && after.status !== 'open' && after.play !== null,
+    finished: after.status === 'finished' || after.status === 'abandoned',
+    seats: after.seats.filter((s, i) => JSON.stringify(s) !== JSON.stringify(before.seats[i])),
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * Helpers for the games e2e tests: REST and GraphQL command runners sharing one strategy that
+ * reads the GameView and picks a legal move.
+ */
+import { EventStore } from '../../src/event-store/event-store.service';
+import { toGameEvent } from '../../src/event-store/event-store.types';
+import { PG_POOL } from '../../src/database/prisma.service';
+import { replayGame, GameState } from '../../src/rules/game';
+import { gql, TestApp } from './app';
+import type { Pool } from 'pg';
+
+export type Action = 'roll' | 'score' | 'set-aside' | 'bank' | 'quit';
+export interface Move {
+  action: Action;
+  body: Record<string, unknown>;
+}
+
+/** A legal move for the current player, from the view alone. */
+export function chooseMove(view: any): Move {
+  if (view.family === 'five-dice') {
+    const fd = view.fiveDice;
+    if (fd.rollInTurn === 0) return { action: 'roll', body: {} };
+    const allowed = fd.scoreOptions.boxes.filter((b: any) => b.allowed);
+    const best = allowed.reduce((a: any, b: any) => (b.points > a.points ? b : a), allowed[0]);
+    if (view.rollsLeft > 0 && best.points < 20) {
+      const counts = new Map<number, number>();
+      view.dice.forEach((d: number) => counts.set(d, (counts.get(d) ?? 0) + 1));
+      const face = [...counts.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0][0];
+      const hold = view.dice.map((d: number, i: number) => (d === face ? i : -1)).filter((i: number) => i >= 0);
+      if (hold.length < 5) return { action: 'roll', body: { hold } };
+    }
+    return { action: 'score', body: { box: best.box } };
+  }
+  const f = view.farkle;
+  if (view.dice.length === 0) return { action: 'roll', body: {} };
+  if (f.setAside.length === 0) return { action: 'set-aside', body: { dice: f.bestSelection.dice } };
+  const leftAfter = f.diceLeft;
+  if (f.turnPoints >= 350 || (leftAfter <= 2 && leftAfter !== 6)) return { action: 'bank', body: {} };
+  return { action: 'roll', body: {} };
+}
+
+export interface Client {
+  create(token: string, input: Record<string, unknown>): Promise<any>;
+  join(token: string, id: string, input?: Record<string, unknown>): Promise<any>;
+  start(token: string, id: string): Promise<any>;
+  get(token: string | null, id: string): Promise<any>;
+  move(token: string, id: string, move: Move): Promise<any>;
+  /** Raw response texts, for asserting what was (not) sent. */
+  texts: string[];
+}
+
+const VIEW_FIELDS = `id ruleSet family options status visibility version seatCount creatorId
+  seats { seat playerId displayName hotSeat clientSeed } currentSeat currentPlayerId dice held rollsLeft
+  fiveDice { rollInTurn sheets { seat boxes { box points } upper upperBonus lower extraBonus total quit }
+    scoreOptions { boxes { box points bonus allowed } mustSacrifice jokerActive fiveOfAKind } }
+  farkle { target entryThreshold players { seat total onBoard quit farkleStreak } turnPoints diceLeft setAside setAsideFaces
+    selections { dice faces points } bestSelection { dice faces points } lastRoundSeats }
+  standings { seat playerId displayName total rank quit } turnTimeLimitSeconds organizerSeed commitment chainHead serverSeed
+  createdAt updatedAt startedAt finishedAt`;
+export const GAME_VIEW_FIELDS = VIEW_FIELDS;
+
+export function restClient(t: TestApp): Client {
+  const texts: string[] = [];
+  const ok = (res: any, status = 200) => {
+    texts.push(res.text);
+    if (res.status !== status) throw new Error(`HTTP ${res.status}: ${res.text}`);
+    return res.body;
+  };
+  const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+  return {
+    texts,
+    create: async (token, input) => ok(await t.http().post('/v1/games').set(auth(token)).send(input), 201),
+    join: async (token, id, input = {}) => ok(await t.http().post(`/v1/games/${id}/join`).set(auth(token)).send(input)),
+    start: async (token, id) => ok(await t.http().post(`/v1/games/${id}/start`).set(auth(token)).send({})),
+    get: async (token, id) => ok(await (token ? t.http().get(`/v1/games/${id}`).set(auth(token)) : t.http().get(`/v1/games/${id}`))),
+    move: async (token, id, move) => ok(await t.http().post(`/v1/games/${id}/${move.action}`).set(auth(token)).send(move.body)),
+  };
+}
+
+export function gqlClient(t: TestApp): Client {
+  const texts: string[] = [];
+  const run = async (query: string, variables: Record<string, unknown>, token?: string) => {
+    const req = t.http().post('/graphql').set('content-type', 'application/json');
+    if (token) req.set('authorization', `Bearer ${token}`);
+    const res = await req.send({ query, variables });
+    texts.push(res.text);
+    if (res.body.errors) throw new Error(JSON.stringify(res.body.errors));
+    return Object.values(res.body.data)[0] as any;
+  };
+  const mutations: Record<Action, (id: string, body: any) => [string, Record<string, unknown>]> = {
+    roll: (id, b) => [`mutation($id: ID!, $hold: [Int!]) { roll(gameId: $id, hold: $hold) { ${VIEW_FIELDS} } }`, { id, hold: b.hold ?? null }],
+    score: (id, b) => [`mutation($id: ID!, $box: String!) { scoreBox(gameId: $id, box: $box) { ${VIEW_FIELDS} } }`, { id, box: b.box }],
+    'set-aside': (id, b) => [`mutation($id: ID!, $dice: [Int!]!) { setAside(gameId: $id, dice: $dice) { ${VIEW_FIELDS} } }`, { id, dice: b.dice }],
+    bank: (id) => [`mutation($id: ID!) { bank(gameId: $id) { ${VIEW_FIELDS} } }`, { id }],
+    quit: (id) => [`mutation($id: ID!) { quitGame(gameId: $id) { ${VIEW_FIELDS} } }`, { id }],
+  };
+  return {
+    texts,
+    create: (token, input) => run(`mutation($input: CreateGameInput!) { createGame(input: $input) { ${VIEW_FIELDS} } }`, { input }, token),
+    join: (token, id, input) => run(`mutation($id: ID!, $input: JoinGameInput) { joinGame(gameId: $id, input: $input) { ${VIEW_FIELDS} } }`, { id, input: input ?? null }, token),
+    start: (token, id) => run(`mutation($id: ID!) { startGame(gameId: $id) { ${VIEW_FIELDS} } }`, { id }, token),
+    get: (token, id) => run(`query($id: ID!) { game(id: $id) { ${VIEW_FIELDS} } }`, { id }, token ?? undefined),
+    move: (token, id, move) => {
+      const [q, v] = mutations[move.action](id, move.body);
+      return run(q, v, token);
+    },
+  };
+}
+
+export function poolOf(t: TestApp): Pool {
+  return t.app.get(PG_POOL);
+}
+
+export async function countEvents(t: TestApp, gameId?: string): Promise<number> {
+  const { rows } = gameId
+    ? await poolOf(t).query('SELECT count(*)::int AS n FROM game_events WHERE game_id = $1', [gameId])
+    : await poolOf(t).query('SELECT count(*)::int AS n FROM game_events');
+  return rows[0].n;
+}
+
+/** The state replayed from every stored event of the game (the truth). */
+export async function replayFromDb(t: TestApp, gameId: string): Promise<GameState> {
+  const events = await t.app.get(EventStore).readEventsUpTo(gameId, 2_147_483_647);
+  return replayGame(gameId, events.map(toGameEvent));
+}
+
+/** The cached/incremental state of the store. */
+export async function cachedState(t: TestApp, gameId: string): Promise<GameState> {
+  const g = await t.app.get(EventStore).load(gameId);
+  return g!.state;
+}
+
+/**
+ * Plays a started game to the end with `chooseMove`, each move by the token of the seat whose
+ * turn it is (hot seats: the creator's). Optionally checks cache == replay after every step.
+ */
+export async function playToEnd(
+  t: TestApp,
+  client: Client,
+  view: any,
+  tokenOf: (playerId: string) => string,
+  opts: { checkReplayEveryStep?: boolean; maxMoves?: number } = {},
+): Promise<any> {
+  let v = view;
+  for (let i = 0; v.status === 'playing'; i++) {
+    if (i > (opts.maxMoves ?? 3000)) throw new Error('game did not end');
+    v = await client.move(tokenOf(v.currentPlayerId), v.id, chooseMove(v));
+    if (opts.checkReplayEveryStep) {
+      expect(await cachedState(t, v.id)).toEqual(await replayFromDb(t, v.id));
+    }
+  }
+  return v;
+}
