@@ -1,0 +1,105 @@
+/**
+ * The benchmark's database: a fresh `fairdice_bench_<ts>` on the server named by DATABASE_URL
+ * (migrated with the project's own step, dropped afterwards), and ceiling (b): PostgreSQL's own
+ * rate for inserting one row of game_events' shape with plain `pg`.
+ */
+import { randomUUID } from 'node:crypto';
+import { Client, Pool } from 'pg';
+import { migrate } from '../src/database/migrate';
+import type { VirtualClient } from './load';
+
+export const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+export async function adminQuery<T = any>(adminUrl: string, sql: string): Promise<T[]> {
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+export interface BenchDatabase {
+  name: string;
+  url: string;
+  serverVersion: string;
+  drop(): Promise<void>;
+}
+
+/** Creates and migrates fairdice_bench_<ts>; `drop()` removes it (WITH (FORCE): stray sessions too). */
+export async function createBenchDatabase(adminUrl: string, log: (line: string) => void): Promise<BenchDatabase> {
+  const ts = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+  const name = `fairdice_bench_${ts}_${process.pid}`;
+  await adminQuery(adminUrl, `CREATE DATABASE "${name}"`);
+  const url = withDatabase(adminUrl, name);
+  const drop = async () => {
+    await adminQuery(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  };
+  try {
+    await migrate(url, { log });
+    const [{ server_version }] = await adminQuery<{ server_version: string }>(url, 'SHOW server_version');
+    const [{ version }] = await adminQuery<{ version: string }>(url, 'SELECT version()');
+    return { name, url, serverVersion: `${server_version} (${version.split(',')[0]})`, drop };
+  } catch (err) {
+    await drop().catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * Scratch table with game_events' columns, types and primary key (game_id, version). Not the
+ * real table: no foreign key to games (no games row is needed) and no append-only trigger
+ * (it fires on UPDATE/DELETE only, so it would not cost an INSERT anything anyway).
+ */
+export const SCRATCH_TABLE_DDL = `CREATE TABLE IF NOT EXISTS bench_event_insert (
+    game_id UUID NOT NULL,
+    version INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    seat INTEGER,
+    payload JSONB NOT NULL,
+    prev_hash TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    created_at TIMESTAMPTZ(6) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    CONSTRAINT bench_event_insert_pkey PRIMARY KEY (game_id, version)
+)`;
+
+/** A payload the size and shape of a real 'rolled' event's (data + rollNumber + command). */
+const SAMPLE_PAYLOAD = JSON.stringify({
+  data: { seat: 0, dice: [3, 1, 6, 6, 2], held: [2, 3], rollInTurn: 2 },
+  rollNumber: 41,
+  command: { type: 'play', playerId: '6f1c2b8e-9a41-4c3e-8d0a-2b7f1e5c9d10', move: { type: 'roll', hold: [2, 3] } },
+});
+const SAMPLE_HASH = 'a'.repeat(64);
+
+export async function prepareInsertCeiling(url: string): Promise<void> {
+  await adminQuery(url, SCRATCH_TABLE_DDL);
+  await adminQuery(url, 'TRUNCATE bench_event_insert');
+}
+
+/** One closed-loop client: INSERTs one event row per step (its own game id, version + 1). */
+export function insertClient(pool: Pool): VirtualClient {
+  const gameId = randomUUID();
+  let version = 0;
+  return {
+    async step() {
+      version++;
+      await pool.query(
+        'INSERT INTO bench_event_insert (game_id, version, type, seat, payload, prev_hash, hash) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)',
+        [gameId, version, 'rolled', 0, SAMPLE_PAYLOAD, SAMPLE_HASH, SAMPLE_HASH],
+      );
+    },
+  };
+}
+
+export function insertPool(url: string, max: number): Pool {
+  const pool = new Pool({ connectionString: url, max, application_name: 'fairdice-bench' });
+  pool.on('error', () => undefined);
+  return pool;
+}

@@ -1,0 +1,449 @@
+/**
+ * `npm run bench`: the whole benchmark in one run (about 2.5 minutes with the defaults).
+ *
+ *   npm run bench -- [--clients 64] [--seconds 10] [--warmup 5] [--pool 10] [--micro-ms 300]
+ *                    [--profile] [--no-readme] [--skip-micro]
+ *
+ * 1. Micro-benchmarks (in this process, before any server runs): the existing family and
+ *    fairness suites plus the game aggregate (bench/game-aggregate.bench.ts).
+ * 2. A fresh database fairdice_bench_<ts> on DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/postgres),
+ *    migrated with src/database/migrate.ts, dropped at the end.
+ * 3. Ceilings, same run, same load generator, same K:
+ *    (a) bare Fastify hello world (child process);
+ *    (b) INSERT of one game_events-shaped row with plain `pg` (scratch table, same PK), over a
+ *        pool the size of the server's (DATABASE_POOL_MAX, --pool) and, for reference, over a
+ *        pool of K.
+ * 4. The server (`node dist/src/main.js`, LOG_LEVEL=warn, NODE_ENV=production, child process):
+ *    REST actions, GraphQL actions, REST reads (GET /v1/games/:id), K closed-loop clients each.
+ * 5. Table + ratios printed, report written to bench/results/<YYYY-MM-DD>.md, and the README's
+ *    Benchmarks table refreshed (between the bench:table markers).
+ *
+ * --profile starts the server with `node --cpu-prof --cpu-prof-dir=bench/results/profiles` and
+ * appends the self-time summary (bench/profile-summary.ts) to the report (named
+ * <date>-profile.md, since a profiled server is slower; the README is not touched).
+ */
+import { execSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { runFairnessMicroBenchmarks } from './fairness.bench';
+import { runGameAggregateMicroBenchmarks } from './game-aggregate.bench';
+import { runFarkleMicroBenchmarks } from './rules-farkle.bench';
+import { runFiveDiceMicroBenchmarks } from './rules-five-dice.bench';
+import { createBenchDatabase, DEFAULT_DATABASE_URL, insertClient, insertPool, prepareInsertCeiling } from './db';
+import { HttpClient, LoadResult, runClosedLoop, VirtualClient } from './load';
+import { GraphqlPlayer, helloClient, newPlayStats, PlayStats, Reader, registerPlayer, Registered, RestPlayer } from './players';
+import { formatSummary, summarizeProfileFile } from './profile-summary';
+import { freePort, ServerProcess } from './server-process';
+
+const ROOT = resolve(__dirname, '..', '..');
+const RESULTS_DIR = join(ROOT, 'bench', 'results');
+const PROFILE_DIR = join(RESULTS_DIR, 'profiles');
+
+// ---------------------------------------------------------------- options
+
+interface Options {
+  clients: number;
+  seconds: number;
+  warmup: number;
+  pool: number;
+  microMs: number;
+  profile: boolean;
+  readme: boolean;
+  micro: boolean;
+}
+
+function parseArgs(argv: string[]): Options {
+  const o: Options = { clients: 64, seconds: 10, warmup: 5, pool: Number(process.env.DATABASE_POOL_MAX ?? 10), microMs: 300, profile: false, readme: true, micro: true };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const value = () => {
+      const v = inline ?? argv[++i];
+      const n = Number(v);
+      if (!Number.isFinite(n) || n <= 0) throw new Error(`${flag} needs a positive number (got ${v})`);
+      return n;
+    };
+    switch (flag) {
+      case '--clients': o.clients = Math.floor(value()); break;
+      case '--seconds': o.seconds = value(); break;
+      case '--warmup': o.warmup = value(); break;
+      case '--pool': o.pool = Math.floor(value()); break;
+      case '--micro-ms': o.microMs = value(); break;
+      case '--profile': o.profile = true; break;
+      case '--no-readme': o.readme = false; break;
+      case '--skip-micro': o.micro = false; break;
+      case '--help':
+      case '-h':
+        console.log('npm run bench -- [--clients 64] [--seconds 10] [--warmup 5] [--pool 10] [--micro-ms 300] [--profile] [--no-readme] [--skip-micro]');
+        process.exit(0);
+        break;
+      default:
+        throw new Error(`unknown option ${a} (see --help)`);
+    }
+  }
+  return o;
+}
+
+// ---------------------------------------------------------------- helpers
+
+const log = (line: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+const f0 = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–');
+const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '–');
+const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '–');
+const f3 = (n: number) => (Number.isFinite(n) ? n.toFixed(3) : '–');
+
+interface ScenarioRow {
+  id: string;
+  name: string;
+  what: string;
+  result: LoadResult;
+  peakMiB: number | null;
+  peakSource: string;
+  extra?: string;
+}
+
+interface MicroRow {
+  suite: string;
+  name: string;
+  opsPerSec: number;
+  usPerOp: number;
+}
+
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
+function machine(pgVersion: string): Record<string, string> {
+  const cpus = os.cpus();
+  let commit = '';
+  try {
+    commit = execSync('git rev-parse --short HEAD', { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    const dirty = execSync('git status --porcelain --untracked-files=no', { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    if (dirty) commit += ' (working tree has uncommitted changes)';
+  } catch {
+    commit = 'unknown';
+  }
+  return {
+    CPU: `${cpus[0]?.model ?? 'unknown'} × ${cpus.length} (${os.availableParallelism()} available to Node)`,
+    Memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    OS: `${os.type()} ${os.release()} ${os.arch()}`,
+    Node: process.version,
+    PostgreSQL: pgVersion,
+    Commit: commit,
+  };
+}
+
+async function withServer<T>(server: ServerProcess, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } finally {
+    await server.stop();
+  }
+}
+
+async function scenario(
+  id: string,
+  name: string,
+  what: string,
+  opts: Options,
+  makeClient: (i: number) => VirtualClient,
+  server: ServerProcess | null,
+): Promise<ScenarioRow> {
+  log(`${id} ${name}: ${opts.clients} clients, ${opts.warmup} s warm-up + ${opts.seconds} s measured`);
+  const result = await runClosedLoop(makeClient, {
+    clients: opts.clients,
+    warmupMs: opts.warmup * 1000,
+    durationMs: opts.seconds * 1000,
+    onMeasureStart: () => server?.beginWindow(),
+  });
+  const mem = server ? server.endWindow() : null;
+  log(`  → ${f0(result.perSec)} /s, p50 ${f2(result.p50Ms)} ms, p99 ${f2(result.p99Ms)} ms, errors ${result.errors}${mem ? `, peak RSS ${f1(mem.peakMiB)} MiB` : ''}`);
+  for (const e of result.errorSamples) log(`  error: ${e}`);
+  return { id, name, what, result, peakMiB: mem ? mem.peakMiB : null, peakSource: mem ? mem.source : 'n/a (in the bench process)' };
+}
+
+// ---------------------------------------------------------------- micro
+
+async function runMicro(opts: Options): Promise<{ rows: MicroRow[]; failures: string[] }> {
+  const rows: MicroRow[] = [];
+  const failures: string[] = [];
+  const suites: Array<[string, () => Promise<Array<{ name: string; opsPerSec: number; usPerOp: number }>>]> = [
+    ['five-dice', () => runFiveDiceMicroBenchmarks()],
+    ['farkle', () => runFarkleMicroBenchmarks({ durationMs: opts.microMs })],
+    ['fairness', () => runFairnessMicroBenchmarks({ durationMs: opts.microMs })],
+    ['game aggregate', () => runGameAggregateMicroBenchmarks({ durationMs: opts.microMs })],
+  ];
+  for (const [suite, run] of suites) {
+    log(`micro: ${suite}`);
+    try {
+      for (const r of await run()) rows.push({ suite, name: r.name, opsPerSec: r.opsPerSec, usPerOp: r.usPerOp });
+    } catch (err) {
+      const msg = `${suite}: ${err instanceof Error ? err.message : String(err)}`;
+      failures.push(msg);
+      log(`  micro suite failed: ${msg}`);
+    }
+  }
+  return { rows, failures };
+}
+
+// ---------------------------------------------------------------- report
+
+interface Target {
+  name: string;
+  value: number;
+  target: string;
+  met: boolean | null;
+  show: string;
+}
+
+function targets(rows: Map<string, ScenarioRow>, micro: MicroRow[]): Target[] {
+  const v = (id: string) => rows.get(id)?.result.perSec ?? NaN;
+  const rest = rows.get('rest');
+  const out: Target[] = [];
+  const ratio = (name: string, a: number, b: number, min: number): Target => {
+    const r = a / b;
+    return { name, value: r, target: `≥ ${min}`, met: Number.isFinite(r) ? r >= min : null, show: f3(r) };
+  };
+  out.push(ratio('REST actions/s ÷ ceiling (b) insert/s (server pool)', v('rest'), v('b'), 0.5));
+  out.push(ratio('REST reads/s ÷ ceiling (a) hello/s', v('reads'), v('a'), 0.3));
+  out.push(ratio('GraphQL actions/s ÷ REST actions/s', v('graphql'), v('rest'), 0.6));
+  const p99 = rest?.result.p99Ms ?? NaN;
+  out.push({ name: 'REST actions p99 at K clients (ms)', value: p99, target: '≤ 25', met: Number.isFinite(p99) ? p99 <= 25 : null, show: f2(p99) });
+  const replay = micro.find((m) => m.suite === 'game aggregate' && m.name.startsWith('replayGame, simple solo'));
+  const us = replay?.usPerOp ?? NaN;
+  out.push({ name: 'replayGame µs per event (simple solo game)', value: us, target: '≤ 2', met: Number.isFinite(us) ? us <= 2 : null, show: f3(us) });
+  out.push(ratio('(info) REST actions/s ÷ ceiling (b′) insert/s (pool of K)', v('rest'), v('bK'), 0));
+  out[out.length - 1].target = '–';
+  out[out.length - 1].met = null;
+  return out;
+}
+
+function scenarioTable(rows: ScenarioRow[]): string {
+  const lines = [
+    '| scenario | what one request does | req/s | p50 ms | p95 ms | p99 ms | max ms | errors | server peak RSS MiB |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of rows) {
+    const x = r.result;
+    lines.push(`| ${r.id === 'a' || r.id === 'b' || r.id === 'bK' ? `ceiling (${r.id === 'bK' ? 'b′' : r.id}) ` : ''}${r.name} | ${r.what} | ${f0(x.perSec)} | ${f2(x.p50Ms)} | ${f2(x.p95Ms)} | ${f2(x.p99Ms)} | ${f1(x.maxMs)} | ${x.errors} | ${r.peakMiB === null ? '–' : f1(r.peakMiB)} |`);
+  }
+  return lines.join('\n');
+}
+
+function targetTable(ts: Target[]): string {
+  const lines = ['| ratio / figure | value | target | |', '|---|---:|---:|---|'];
+  for (const t of ts) lines.push(`| ${t.name} | ${t.show} | ${t.target} | ${t.met === null ? '' : t.met ? 'met' : '**missed**'} |`);
+  return lines.join('\n');
+}
+
+function microTable(rows: MicroRow[]): string {
+  const lines = ['| suite | benchmark | ops/s | µs/op |', '|---|---|---:|---:|'];
+  for (const r of rows) lines.push(`| ${r.suite} | ${r.name} | ${f0(r.opsPerSec)} | ${f3(r.usPerOp)} |`);
+  return lines.join('\n');
+}
+
+function plainTable(rows: ScenarioRow[], ts: Target[]): string {
+  const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+  const lpad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
+  const out = [`${pad('scenario', 40)}${lpad('req/s', 10)}${lpad('p50', 9)}${lpad('p95', 9)}${lpad('p99', 9)}${lpad('errors', 8)}${lpad('RSS MiB', 9)}`];
+  for (const r of rows) {
+    const x = r.result;
+    const label = `${r.id === 'a' ? '(a) ' : r.id === 'b' ? '(b) ' : r.id === 'bK' ? "(b') " : ''}${r.name}`;
+    out.push(`${pad(label, 40)}${lpad(f0(x.perSec), 10)}${lpad(f2(x.p50Ms), 9)}${lpad(f2(x.p95Ms), 9)}${lpad(f2(x.p99Ms), 9)}${lpad(String(x.errors), 8)}${lpad(r.peakMiB === null ? '-' : f1(r.peakMiB), 9)}`);
+  }
+  out.push('');
+  for (const t of ts) out.push(`${pad(t.name, 60)}${lpad(t.show, 10)}  target ${pad(t.target, 7)} ${t.met === null ? '' : t.met ? 'met' : 'MISSED'}`);
+  return out.join('\n');
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  const opts = parseArgs(process.argv.slice(2));
+  const began = performance.now();
+  const adminUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  const serverScript = join(ROOT, 'dist', 'src', 'main.js');
+  const helloScript = join(__dirname, 'hello-server.js');
+  if (!existsSync(serverScript)) throw new Error(`${serverScript} is missing: run npm run build first`);
+  mkdirSync(RESULTS_DIR, { recursive: true });
+
+  const micro = opts.micro ? await runMicro(opts) : { rows: [], failures: [] };
+
+  log(`database: creating a fresh database on ${redact(adminUrl)}`);
+  const db = await createBenchDatabase(adminUrl, (l) => log(`  migrate: ${l}`));
+  log(`database: ${db.name} (${db.serverVersion})`);
+  const rows: ScenarioRow[] = [];
+  const stats: Record<string, PlayStats> = {};
+  let profileSection = '';
+  let serverStartupMs = 0;
+  try {
+    // ---- ceiling (a): bare Fastify
+    {
+      const port = await freePort();
+      const hello = await ServerProcess.start({ name: 'hello-server', script: helloScript, port, readyPath: '/' });
+      await withServer(hello, async () => {
+        const http = new HttpClient('127.0.0.1', port, opts.clients);
+        rows.push(await scenario('a', 'bare Fastify hello world', 'GET / → {"hello":"world"}', opts, () => helloClient(http), hello));
+        http.close();
+      });
+    }
+
+    // ---- ceiling (b): one-row INSERT with plain pg
+    await prepareInsertCeiling(db.url);
+    for (const [id, size] of [['b', opts.pool], ['bK', opts.clients]] as const) {
+      const pool = insertPool(db.url, size);
+      try {
+        rows.push(await scenario(id, `pg INSERT one event row, pool ${size}`, 'INSERT one game_events-shaped row (scratch table, same PK), autocommit', opts, () => insertClient(pool), null));
+      } finally {
+        await pool.end();
+      }
+    }
+
+    // ---- the server
+    const port = await freePort();
+    const nodeArgs = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+    if (opts.profile) mkdirSync(PROFILE_DIR, { recursive: true });
+    const before = new Set(existsSync(PROFILE_DIR) ? readdirSync(PROFILE_DIR) : []);
+    log(`server: node ${nodeArgs.join(' ')} dist/src/main.js (pool ${opts.pool})`);
+    const server = await ServerProcess.start({
+      name: 'fairdice',
+      script: serverScript,
+      nodeArgs,
+      port,
+      readyPath: '/health/ready',
+      env: {
+        DATABASE_URL: db.url,
+        DATABASE_POOL_MAX: String(opts.pool),
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        MIGRATE_ON_START: 'false',
+      },
+    });
+    serverStartupMs = server.startupMs;
+    log(`server: ready in ${f0(server.startupMs)} ms (pid ${server.pid})`);
+    await withServer(server, async () => {
+      const http = new HttpClient('127.0.0.1', port, opts.clients);
+      const players: Registered[] = [];
+      for (let i = 0; i < opts.clients; i++) players.push(await registerPlayer(http, i));
+
+      stats.rest = newPlayStats();
+      rows.push(await scenario('rest', 'REST actions', 'one game command: create / start / roll / score (solo five-dice "simple")', opts, (i) => new RestPlayer(http, players[i], stats.rest), server));
+      stats.graphql = newPlayStats();
+      rows.push(await scenario('graphql', 'GraphQL actions', 'the same commands as GraphQL mutations (createGame / startGame / roll / scoreBox)', opts, (i) => new GraphqlPlayer(http, players[i], stats.graphql), server));
+      const readers: Reader[] = [];
+      for (let i = 0; i < opts.clients; i++) readers.push(await Reader.prepare(http, players[i]));
+      rows.push(await scenario('reads', 'REST reads', 'GET /v1/games/:id (own game in progress, with token)', opts, (i) => readers[i], server));
+      http.close();
+    });
+    if (opts.profile) {
+      const fresh = readdirSync(PROFILE_DIR)
+        .filter((f) => f.endsWith('.cpuprofile') && !before.has(f))
+        .map((f) => join(PROFILE_DIR, f))
+        .sort((x, y) => statSync(y).mtimeMs - statSync(x).mtimeMs);
+      if (fresh.length === 0) {
+        profileSection = 'No .cpuprofile was written (did the server exit cleanly?).';
+      } else {
+        const summary = summarizeProfileFile(fresh[0], { skipMs: serverStartupMs, top: 30 });
+        profileSection = `Profile file: \`${fresh[0].slice(ROOT.length + 1)}\` (not committed). Start-up (${f0(serverStartupMs)} ms) skipped.\n\n${formatSummary(summary)}`;
+        log(`profile: ${fresh[0]}`);
+      }
+    }
+  } finally {
+    log(`database: dropping ${db.name}`);
+    await db.drop().catch((err) => log(`  could not drop ${db.name}: ${err instanceof Error ? err.message : String(err)}`));
+  }
+
+  // ---- report
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const ts = targets(byId, micro.rows);
+  const date = new Date().toISOString().slice(0, 10);
+  const elapsedS = (performance.now() - began) / 1000;
+  const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+  const m = machine(db.serverVersion);
+  const mix = (s: PlayStats | undefined) =>
+    s ? `${s.byKind.create} create, ${s.byKind.start} start, ${s.byKind.roll} roll, ${s.byKind.score} score; ${s.gamesFinished} games finished (counts include the warm-up)` : '';
+
+  console.log('');
+  console.log(plainTable(rows, ts));
+  console.log('');
+
+  const scenarioMd = scenarioTable(rows);
+  const targetMd = targetTable(ts);
+  const report = [
+    `# fairdice benchmark, ${date}${opts.profile ? ' (PROFILED run: the server ran with --cpu-prof, figures are lower than a clean run)' : ''}`,
+    '',
+    `Generated by \`bench/run.ts\` in ${f0(elapsedS)} s.`,
+    '',
+    '## Machine',
+    '',
+    ...Object.entries(m).map(([k, v]) => `- **${k}**: ${v}`),
+    '- Client (load generator, in the bench process), server (child process) and PostgreSQL all share these CPUs: every figure includes the load generator\'s own CPU use.',
+    '',
+    '## Commands',
+    '',
+    '```sh',
+    `${process.env.DATABASE_URL ? `DATABASE_URL=${redact(process.env.DATABASE_URL)} ` : ''}${command}`,
+    '```',
+    '',
+    `- K = ${opts.clients} closed-loop clients per scenario (node:http, keep-alive agent, maxSockets = K); ${opts.warmup} s warm-up, then ${opts.seconds} s measured. Latency: exact percentiles of every request completed in the window.`,
+    `- Server: \`node ${opts.profile ? '--cpu-prof --cpu-prof-dir=bench/results/profiles ' : ''}dist/src/main.js\` with LOG_LEVEL=warn, NODE_ENV=production, DATABASE_POOL_MAX=${opts.pool}, fresh database \`fairdice_bench_<ts>\` (migrated by src/database/migrate.ts, dropped afterwards). Start-up took ${f0(serverStartupMs)} ms.`,
+    `- Ceiling (b) uses a pg pool of ${opts.pool} connections, the server's own pool size, so it is the most the server's pool could push; (b′) uses a pool of K = ${opts.clients} for reference.`,
+    '- Peak RSS: the server child\'s VmHWM from /proc/<pid>/status, reset at the start of each measured window (clear_refs); "–" for (b), which runs in the bench process.',
+    '',
+    '## Load (same run)',
+    '',
+    scenarioMd,
+    '',
+    `Request mix, REST: ${mix(stats.rest)}.  `,
+    `Request mix, GraphQL: ${mix(stats.graphql)}.`,
+    '',
+    '## Ratios and targets',
+    '',
+    targetMd,
+    '',
+    '## Micro-benchmarks (bench process, before the load)',
+    '',
+    micro.rows.length ? microTable(micro.rows) : '_skipped_',
+    ...(micro.failures.length ? ['', 'Suites that failed:', '', ...micro.failures.map((f) => `- ${f}`)] : []),
+    '',
+    ...(rows.some((r) => r.result.errorSamples.length)
+      ? ['## Errors seen', '', ...rows.flatMap((r) => r.result.errorSamples.map((e) => `- ${r.name}: \`${e.replace(/`/g, "'").slice(0, 300)}\``)), '']
+      : []),
+    ...(opts.profile ? ['## Server CPU profile', '', profileSection, ''] : []),
+  ].join('\n');
+  const file = join(RESULTS_DIR, `${date}${opts.profile ? '-profile' : ''}.md`);
+  writeFileSync(file, report);
+  log(`report: ${file.slice(ROOT.length + 1)}`);
+
+  if (opts.readme && !opts.profile) {
+    const readme = join(ROOT, 'README.md');
+    if (existsSync(readme)) {
+      const text = readFileSync(readme, 'utf8');
+      const start = '<!-- bench:table:start -->';
+      const end = '<!-- bench:table:end -->';
+      const a = text.indexOf(start);
+      const b = text.indexOf(end);
+      if (a >= 0 && b > a) {
+        const block = `${start}\n_Latest run: ${date}, ${m.CPU}, Node ${m.Node}, PostgreSQL ${db.serverVersion.split(' ')[0]}, K = ${opts.clients}, ${opts.seconds} s per scenario ([full report](bench/results/${date}.md))._\n\n${scenarioMd}\n\n${targetMd}\n${end}`;
+        writeFileSync(readme, text.slice(0, a) + block + text.slice(b + end.length));
+        log('README.md: Benchmarks table refreshed');
+      }
+    }
+  }
+  log(`done in ${f0(elapsedS)} s`);
+  const errors = rows.reduce((n, r) => n + r.result.errors, 0);
+  if (errors > 0) log(`note: ${errors} request errors in total (see the report)`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

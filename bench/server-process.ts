@@ -1,0 +1,145 @@
+/**
+ * Servers under test run as child processes (`node <script>`), so their CPU and memory are
+ * their own. Peak memory: the kernel's VmHWM from /proc/<pid>/status, reset at the start of
+ * each measured window by writing 5 to /proc/<pid>/clear_refs (Linux ≥ 4.0); VmRSS is also
+ * sampled every 100 ms as a fallback where the reset is not allowed.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function get(port: number, path: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = http.get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', () => resolve(0));
+    req.setTimeout(2000, () => req.destroy());
+  });
+}
+
+function statusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
+  try {
+    const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface ServerOptions {
+  name: string;
+  script: string;
+  env?: Record<string, string>;
+  nodeArgs?: string[];
+  port: number;
+  readyPath: string;
+  timeoutMs?: number;
+}
+
+export class ServerProcess {
+  readonly child: ChildProcess;
+  private output: string[] = [];
+  private exited: Promise<number | null>;
+  private sampler: NodeJS.Timeout | null = null;
+  private sampledPeakKb = 0;
+  private resetWorked = false;
+  /** Milliseconds from spawn to the first successful ready check. */
+  startupMs = 0;
+
+  private constructor(readonly options: ServerOptions) {
+    this.child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.script], {
+      env: { ...process.env, ...options.env, PORT: String(options.port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const keep = (d: Buffer) => {
+      this.output.push(d.toString());
+      if (this.output.length > 200) this.output.splice(0, 100);
+    };
+    this.child.stdout!.on('data', keep);
+    this.child.stderr!.on('data', keep);
+    this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
+  }
+
+  static async start(options: ServerOptions): Promise<ServerProcess> {
+    const t0 = performance.now();
+    const server = new ServerProcess(options);
+    let dead = false;
+    void server.exited.then(() => (dead = true));
+    const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+    for (;;) {
+      if (dead) throw new Error(`${options.name} exited during start-up:\n${server.log()}`);
+      if ((await get(options.port, options.readyPath)) === 200) break;
+      if (Date.now() > deadline) {
+        await server.stop();
+        throw new Error(`${options.name} not ready after ${options.timeoutMs ?? 60_000} ms:\n${server.log()}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    server.startupMs = performance.now() - t0;
+    return server;
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  log(): string {
+    return this.output.join('').slice(-4000);
+  }
+
+  /** Starts a measured window: resets the kernel's peak RSS and starts sampling. */
+  beginWindow(): void {
+    try {
+      writeFileSync(`/proc/${this.pid}/clear_refs`, '5');
+      this.resetWorked = true;
+    } catch {
+      this.resetWorked = false;
+    }
+    this.sampledPeakKb = statusKb(this.pid, 'VmRSS') ?? 0;
+    if (this.sampler) clearInterval(this.sampler);
+    this.sampler = setInterval(() => {
+      const rss = statusKb(this.pid, 'VmRSS');
+      if (rss !== null && rss > this.sampledPeakKb) this.sampledPeakKb = rss;
+    }, 100);
+    this.sampler.unref();
+  }
+
+  /** Ends the window: the peak RSS in MiB during it (VmHWM since the reset, or the sampled peak). */
+  endWindow(): { peakMiB: number; source: 'VmHWM' | 'VmHWM since start' | 'sampled VmRSS' } {
+    if (this.sampler) clearInterval(this.sampler);
+    this.sampler = null;
+    const hwm = statusKb(this.pid, 'VmHWM');
+    if (hwm !== null) {
+      const kb = Math.max(hwm, this.sampledPeakKb);
+      return { peakMiB: kb / 1024, source: this.resetWorked ? 'VmHWM' : 'VmHWM since start' };
+    }
+    return { peakMiB: this.sampledPeakKb / 1024, source: 'sampled VmRSS' };
+  }
+
+  /** SIGTERM (graceful; lets --cpu-prof write its file), SIGKILL after `graceMs`. */
+  async stop(graceMs = 15_000): Promise<number | null> {
+    if (this.sampler) clearInterval(this.sampler);
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return this.child.exitCode;
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+    const code = await this.exited;
+    clearTimeout(timer);
+    return code;
+  }
+}
