@@ -8,6 +8,9 @@ import { AppModule, AppModuleOptions } from './app.module';
 import { AllExceptionsFilter, strictValidationPipe } from './common/errors';
 import { createPinoLogger, PinoNestLogger } from './common/logging/logger';
 import { registerGraphiql } from './graphiql/graphiql';
+import { PG_POOL } from './database/prisma.service';
+import { registerSecurity } from './reliability/http/security';
+import { registerRateLimit } from './reliability/rate-limit/rate-limit';
 import { serviceInfo } from './service-info/service-info';
 
 /** Largest request body accepted (bytes). Commands are tiny; this stops abuse early. */
@@ -50,6 +53,11 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // Secure headers, CORS (CORS_ORIGINS) and rate limits (RATE_LIMIT_*): src/reliability, docs/operations.md.
+  await registerSecurity(app, { corsOrigins: options.config.CORS_ORIGINS });
+  if (options.config.RATE_LIMIT_ENABLED) {
+    registerRateLimit(fastify, app.get(PG_POOL), { perMinute: options.config.RATE_LIMIT_PER_MINUTE }, logger);
+  }
   registerGraphiql(fastify);
 
   const document = buildOpenApiDocument(app);

@@ -9,6 +9,8 @@ import { PlayersModule } from './players/players.module';
 import { GamesModule } from './games/games.module';
 import { ScoringModule } from './scoring/scoring.module';
 import { toGraphQLError } from './common/errors';
+import { ReliabilityModule } from './reliability/reliability.module';
+import { GRAPHQL_MAX_TOKENS, graphqlLimitRules, isTokenLimitError, QUERY_TOO_COMPLEX } from './reliability/graphql/limits';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -30,7 +32,22 @@ export const graphqlOptions = (config: AppConfig): ApolloDriverConfig => ({
   introspection: true,
   includeStacktraceInErrorResponses: false,
   subscriptions: { 'graphql-ws': true },
+  // Limits (docs/operations.md): one operation per HTTP request, bounded size, depth, cost and
+  // aliases, all refused before execution.
+  allowBatchedHttpRequests: false,
+  parseOptions: { maxTokens: GRAPHQL_MAX_TOKENS },
+  validationRules: graphqlLimitRules({ maxDepth: config.GRAPHQL_MAX_DEPTH, maxCost: config.GRAPHQL_MAX_COST, maxAliases: config.GRAPHQL_MAX_ALIASES }),
+  // Production: no "Did you mean ...?" field suggestions (they reveal the schema bit by bit).
+  hideSchemaDetailsFromClientErrors: config.NODE_ENV === 'production',
   formatError: (formatted, error) => {
+    const tooComplex = (error as any)?.originalError?.extensions?.code === QUERY_TOO_COMPLEX || isTokenLimitError(formatted.message);
+    if (tooComplex) {
+      const { code: _c, http: _h, stacktrace: _s, ...limit } = { ...((error as any)?.originalError?.extensions ?? {}) };
+      return { message: formatted.message, locations: formatted.locations, extensions: { ...limit, code: QUERY_TOO_COMPLEX, status: 400 } };
+    }
+    if (config.NODE_ENV === 'production' && typeof formatted.message === 'string') {
+      formatted = { ...formatted, message: formatted.message.replace(/\s*Did you mean .*$/s, '') };
+    }
     // Errors from inside resolvers already passed through AllExceptionsFilter; this catches
     // the rest (parse/validation errors, errors thrown by Apollo itself).
     const code = formatted.extensions?.code;
@@ -52,8 +69,15 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        DatabaseModule.forRoot({ url: options.databaseUrl, poolMax: options.poolMax }),
+        DatabaseModule.forRoot({
+          url: options.databaseUrl,
+          poolMax: options.poolMax,
+          // With one connection (embedded) the wait is for the pool slot, not the network: be patient.
+          connectTimeoutMs: options.poolMax === 1 ? Math.max(options.config.DATABASE_CONNECT_TIMEOUT_MS, 30_000) : options.config.DATABASE_CONNECT_TIMEOUT_MS,
+          queryTimeoutMs: options.config.DATABASE_QUERY_TIMEOUT_MS,
+        }),
         GraphQLModule.forRoot<ApolloDriverConfig>(graphqlOptions(options.config)),
+        ReliabilityModule,
         HealthModule,
         ServiceInfoModule,
         PlayersModule,

@@ -8,6 +8,17 @@ describe('loadConfig', () => {
     expect(config.MIGRATE_ON_START).toBe(true);
   });
 
+  it('reliability settings: rate limiting on by default (off under NODE_ENV=test), CORS closed', () => {
+    const config = loadConfig({});
+    expect(config.RATE_LIMIT_ENABLED).toBe(true);
+    expect(config.RATE_LIMIT_PER_MINUTE).toBe(600);
+    expect(config.CORS_ORIGINS).toBeUndefined();
+    expect(config.IDEMPOTENCY_TTL_HOURS).toBe(24);
+    expect(loadConfig({ NODE_ENV: 'test' }).RATE_LIMIT_ENABLED).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test', RATE_LIMIT_ENABLED: 'true' }).RATE_LIMIT_ENABLED).toBe(true);
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:5173' }).CORS_ORIGINS).toBe('https://a.example, http://localhost:5173');
+  });
+
   it('accepts a PostgreSQL URL', () => {
     const config = loadConfig({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/test', PORT: '8080' });
     expect(config.embeddedDatabase).toBe(false);
@@ -22,6 +33,11 @@ describe('loadConfig', () => {
     [{ MIGRATE_ON_START: 'maybe' }, 'MIGRATE_ON_START'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ DATABASE_POOL_MAX: '0' }, 'DATABASE_POOL_MAX'],
+    [{ RATE_LIMIT_PER_MINUTE: '0' }, 'RATE_LIMIT_PER_MINUTE'],
+    [{ RATE_LIMIT_ENABLED: 'sometimes' }, 'RATE_LIMIT_ENABLED'],
+    [{ CORS_ORIGINS: 'example.com' }, 'CORS_ORIGINS'],
+    [{ GRAPHQL_MAX_DEPTH: '-1' }, 'GRAPHQL_MAX_DEPTH'],
+    [{ DATABASE_CONNECT_TIMEOUT_MS: 'soon' }, 'DATABASE_CONNECT_TIMEOUT_MS'],
   ])('rejects %p with one line naming %s', (env, name) => {
     let error: unknown;
     try {

@@ -42,11 +42,44 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'must be one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
   SHUTDOWN_TIMEOUT_MS: positiveInt('SHUTDOWN_TIMEOUT_MS').default(10000),
   GRAPHIQL: booleanFlag.optional(),
+  // --- reliability (docs/operations.md) ---
+  /** Rate limiting on/off. Default: on, except NODE_ENV=test. */
+  RATE_LIMIT_ENABLED: booleanFlag.optional(),
+  /** Requests per token (per client IP when anonymous) per fixed one-minute window. */
+  RATE_LIMIT_PER_MINUTE: positiveInt('RATE_LIMIT_PER_MINUTE').default(600),
+  /** Comma-separated allowed CORS origins ("*" = any); unset = no cross-origin access. */
+  CORS_ORIGINS: z
+    .string()
+    .refine((v) => v.split(',').map((o) => o.trim()).filter(Boolean).every((o) => o === '*' || /^https?:\/\/[^/\s]+$/.test(o)), 'must be "*" or a comma-separated list of origins such as https://app.example.com')
+    .optional(),
+  /** GraphQL: deepest field nesting, estimated cost and aliases allowed in one document. */
+  GRAPHQL_MAX_DEPTH: positiveInt('GRAPHQL_MAX_DEPTH').default(10),
+  GRAPHQL_MAX_COST: positiveInt('GRAPHQL_MAX_COST').default(1000),
+  GRAPHQL_MAX_ALIASES: positiveInt('GRAPHQL_MAX_ALIASES').default(20),
+  /** pg pool: time to wait for a connection (a down database fails fast) and per-query limit. */
+  DATABASE_CONNECT_TIMEOUT_MS: positiveInt('DATABASE_CONNECT_TIMEOUT_MS').default(1500),
+  DATABASE_QUERY_TIMEOUT_MS: positiveInt('DATABASE_QUERY_TIMEOUT_MS').default(10000),
+  /** How long an idempotency key's outcome is kept and replayed. */
+  IDEMPOTENCY_TTL_HOURS: positiveInt('IDEMPOTENCY_TTL_HOURS').default(24),
+  // --- async play: deadlines, push, webhooks (docs/async.md) ---
+  /** Run the job worker (turn deadlines, webhook deliveries) in this instance. */
+  JOBS_ENABLED: booleanFlag.default(true),
+  /** How often the worker looks for due jobs. */
+  JOBS_POLL_INTERVAL_MS: positiveInt('JOBS_POLL_INTERVAL_MS').default(1000),
+  /** A claimed job is invisible to other workers this long (it runs again after a crash). */
+  JOBS_LEASE_SECONDS: positiveInt('JOBS_LEASE_SECONDS').default(60),
+  /** Live push between instances: auto = PostgreSQL LISTEN/NOTIFY unless the database is the embedded one. */
+  EVENT_BUS: z.enum(['auto', 'memory', 'postgres'], { message: 'must be auto, memory or postgres' }).default('auto'),
+  /** Webhook deliveries: attempts in all, first retry delay (doubling), per-request timeout. */
+  WEBHOOK_MAX_ATTEMPTS: positiveInt('WEBHOOK_MAX_ATTEMPTS').default(8),
+  WEBHOOK_BACKOFF_BASE_MS: positiveInt('WEBHOOK_BACKOFF_BASE_MS').default(1000),
+  WEBHOOK_TIMEOUT_MS: positiveInt('WEBHOOK_TIMEOUT_MS').default(10000),
 });
 
-export type AppConfig = z.output<typeof configSchema> & {
+export type AppConfig = Omit<z.output<typeof configSchema>, 'RATE_LIMIT_ENABLED'> & {
   /** True when no DATABASE_URL is set: the embedded PGlite database is used. */
   embeddedDatabase: boolean;
+  RATE_LIMIT_ENABLED: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -62,7 +95,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     const shown = env[name] === undefined ? '' : ` (got "${String(env[name]).slice(0, 60)}")`;
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message}${shown}`);
   }
-  return { ...parsed.data, embeddedDatabase: parsed.data.DATABASE_URL === undefined };
+  return {
+    ...parsed.data,
+    embeddedDatabase: parsed.data.DATABASE_URL === undefined,
+    RATE_LIMIT_ENABLED: parsed.data.RATE_LIMIT_ENABLED ?? parsed.data.NODE_ENV !== 'test',
+  };
 }
 
 /** Injection token for the typed configuration. */

@@ -17,6 +17,10 @@ export interface DatabaseOptions {
   url: string;
   /** pg pool size; must be 1 for the embedded database. Default 10. */
   poolMax?: number;
+  /** Wait at most this long for a connection, so a down database fails fast (default 1500). */
+  connectTimeoutMs?: number;
+  /** Client-side limit per query; the client is then discarded (default 10000). */
+  queryTimeoutMs?: number;
 }
 
 /** Creates the pool PrismaService and raw queries share. */
@@ -25,8 +29,17 @@ export function createPgPool(options: DatabaseOptions): Pool {
     connectionString: options.url,
     max: options.poolMax ?? 10,
     application_name: 'fairdice',
+    // Fail fast while the database is unreachable (503 + Retry-After, see normalizeError);
+    // covers both opening a connection and waiting for a free pool slot.
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 1500,
+    // A query that hangs (half-open TCP after a network fault) is abandoned; pg then releases the
+    // client with the error and the pool destroys it instead of reusing it.
+    query_timeout: options.queryTimeoutMs ?? 10000,
+    keepAlive: true,
+    idleTimeoutMillis: 10000,
   });
-  // An idle client losing its connection (server restart) must not crash the process.
+  // An idle client losing its connection (server restart) must not crash the process; the pool
+  // removes it and opens a new one on demand, so the service recovers without a restart.
   pool.on('error', () => undefined);
   return pool;
 }

@@ -1,0 +1,66 @@
+/**
+ * Secure headers (@fastify/helmet) and CORS (@fastify/cors).
+ *
+ * - Every response gets helmet's headers with a strict Content-Security-Policy for an API
+ *   (default-src 'none'; frame-ancestors 'none'). The two HTML tools, Swagger UI (/docs) and
+ *   GraphiQL (/graphiql), get a relaxed policy limited to their own origin: they need inline
+ *   bootstrap scripts and styles, data: images and (GraphiQL) fetch/WebSocket to /graphql.
+ * - CORS is closed unless CORS_ORIGINS lists origins ("*" = any). Bearer tokens are sent in a
+ *   header, so credentials (cookies) are never allowed.
+ */
+import fastifyCors from '@fastify/cors';
+import fastifyHelmet from '@fastify/helmet';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+export const TOOLS_CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-inline'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self' ws: wss:",
+  "worker-src 'self' blob:",
+  "frame-ancestors 'self'",
+  "base-uri 'self'",
+  "form-action 'self'",
+].join('; ');
+
+const TOOLS = /^\/(docs|graphiql)(\/|$|\?)/;
+
+/** Headers CORS lets browsers read and send. */
+const EXPOSED = ['ETag', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Location'];
+const ALLOWED = ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-Match', 'If-None-Match', 'X-Request-Id', 'Last-Event-ID', 'apollo-require-preflight'];
+
+export function parseCorsOrigins(value: string | undefined): string[] | '*' | null {
+  if (!value) return null;
+  const origins = value.split(',').map((o) => o.trim()).filter(Boolean);
+  return origins.includes('*') ? '*' : origins;
+}
+
+export async function registerSecurity(app: NestFastifyApplication, options: { corsOrigins?: string }): Promise<void> {
+  const origins = parseCorsOrigins(options.corsOrigins);
+  await app.register(fastifyHelmet as any, {
+    // Set per response below (strict for the API, relaxed for the HTML tools).
+    contentSecurityPolicy: false,
+    // The HTML tools load only same-origin resources; keep cross-origin isolation headers off
+    // so that API responses stay readable by allowed CORS origins.
+    crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: { policy: origins === null ? 'same-origin' : 'cross-origin' },
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onSend', async (request, reply) => {
+    reply.header('content-security-policy', TOOLS.test(request.url) ? TOOLS_CSP : API_CSP);
+  });
+
+  if (origins !== null) {
+    await app.register(fastifyCors as any, {
+      origin: origins === '*' ? '*' : origins,
+      credentials: false,
+      methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+      allowedHeaders: ALLOWED,
+      exposedHeaders: EXPOSED,
+      maxAge: 600,
+    });
+  }
+}

@@ -1,0 +1,5 @@
+export * from './idempotency/idempotency-key';
+export * from './idempotency/idempotency.service';
+export * from './http/etag';
+export * from './http/uuid.pipe';
+export * from './reliability.module';
