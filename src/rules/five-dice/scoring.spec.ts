@@ -217,6 +217,11 @@ describe('scoreOptions(state) and the calculator', () => {
     const r = scoreOptions(initialState(penta, 1));
     expect(isRuleError(r) && r.code).toBe('ROLL_REQUIRED');
   });
+  it('refuses after the end of the game', () => {
+    const s = { ...initialState(penta, 1), turn: null, finished: true };
+    const r = scoreOptions(s);
+    expect(isRuleError(r) && r.code).toBe('GAME_FINISHED');
+  });
   it('lists open boxes for the current dice', () => {
     const s = { ...initialState(penta, 1), turn: { seat: 0, rollInTurn: 1, dice: [2, 3, 4, 5, 5] as Die[] } };
     const r = scoreOptions(s);

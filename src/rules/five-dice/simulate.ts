@@ -12,7 +12,7 @@ export interface SimulationResult {
   readonly max: number;
   /** Share of games that earned the upper bonus. */
   readonly upperBonusRate: number;
-  /** Average number of five-of-a-kind rolls scored per game (box or bonus). */
+  /** Average number of turns per game scored with five of a kind showing (any box). */
   readonly fiveOfAKindPerGame: number;
 }
 
@@ -67,8 +67,10 @@ export function simulateComputer(options: FiveDiceOptions, roll: RollDice, games
     if (t.total < min) min = t.total;
     if (t.total > max) max = t.total;
     if (t.upperBonus > 0) bonusGames++;
+    let last: readonly number[] = [];
     for (const e of events) {
-      if (e.type === 'scored' && (e.bonus > 0 || (e.box === 'fiveOfAKind' && e.points > 0))) fives++;
+      if (e.type === 'rolled') last = e.dice;
+      else if (e.type === 'scored' && last.every((d) => d === last[0])) fives++;
     }
   }
   return {
