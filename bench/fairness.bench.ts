@@ -47,6 +47,7 @@ export async function runFairnessMicroBenchmarks(options: { durationMs?: number 
     seat: 1,
     data: { dice: [3, 1, 6, 6, 2], kept: [2, 3], rollIndex: 2, turn: 7, note: 'Zoë 🎲' },
     rollNumber: 41,
+    command: { type: 'play', playerId: 'p-bob', move: { type: 'roll', hold: [2, 3] } },
     prevHash: commitmentOf(serverSeed),
   };
   const message = Buffer.alloc(144, 0x2a);

@@ -9,6 +9,8 @@ import { canonicalJson } from './canonical';
 import { deriveDice, deriveDiceWithTrace, rollMessage, StreamParams } from './derivation';
 import { envelopeFields, eventHash, HashedEventEnvelope, verifyChain } from './hash-chain';
 import { commitmentOf } from './seeds';
+import { decideGame, emptyGame, evolveGame, GameCommand } from '../rules/game';
+import { familyById } from '../rules/registry';
 
 const DOC_PATH = join(__dirname, '..', '..', 'docs', 'fairness.md');
 const doc = readFileSync(DOC_PATH, 'utf8');
@@ -130,7 +132,7 @@ describe('docs/fairness.md test vectors', () => {
     expect(Buffer.from(bytes).toString('hex')).toBe(expected.toString('hex'));
   });
 
-  it('has a correct hash chain vector, anchored at vector A and carrying its dice', () => {
+  it('has a correct hash chain vector, anchored at vector A, carrying its dice and re-runnable by the rules', () => {
     const [chainText] = blocks('fairdice-chain-vector');
     const chain = JSON.parse(chainText) as { commitment: string; events: HashedEventEnvelope[]; head: string };
     const a = byName.get('A')!;
@@ -140,14 +142,33 @@ describe('docs/fairness.md test vectors', () => {
       head: chain.head,
       eventCount: chain.events.length,
     });
-    for (const e of chain.events) {
+    let state = emptyGame(a.stream.gameId);
+    let rolls = 0;
+    for (let i = 0; i < chain.events.length; i++) {
+      const e = chain.events[i];
       expect(eventHash(e)).toBe(e.hash);
+      expect(e).toHaveProperty('command');
       if (e.rollNumber !== null) {
-        const dice = e.data.dice as number[];
-        expect(deriveDice({ ...a.stream, rollNumber: e.rollNumber, count: dice.length })).toEqual(dice);
+        // the roll's faces are those the family says it rolled (five dice: the non-held positions)
+        const faces = familyById(state.family).rolledDice!(e.data as never)!;
+        expect(deriveDice({ ...a.stream, rollNumber: e.rollNumber, count: faces.length })).toEqual(faces);
+        rolls++;
       }
+      if (e.command !== null) {
+        // re-running the batch's command yields exactly the stored batch
+        let j = i + 1;
+        while (j < chain.events.length && chain.events[j].command === null) j++;
+        let n = 0;
+        const before = state;
+        const produced = decideGame(before, e.command as GameCommand, (count) => deriveDice({ ...a.stream, rollNumber: before.rollCount + n++, count }));
+        expect(produced).toEqual(chain.events.slice(i, j).map((x) => ({ type: x.type, seat: x.seat, data: x.data, rollNumber: x.rollNumber, command: x.command })));
+      }
+      state = evolveGame(state, { type: e.type, seat: e.seat, data: e.data, rollNumber: e.rollNumber, command: e.command as GameCommand | null });
     }
+    expect(rolls).toBeGreaterThanOrEqual(2);
+    // a five-dice re-roll with held dice, to illustrate §4.2
+    expect(chain.events.some((e) => e.type === 'rolled' && (e.data.held as number[]).length > 0)).toBe(true);
     const [canonicalText] = blocks('fairdice-canonical-vector');
-    expect(canonicalJson(envelopeFields(chain.events[1]))).toBe(canonicalText.trimEnd());
+    expect(canonicalJson(envelopeFields(chain.events[2]))).toBe(canonicalText.trimEnd());
   });
 });

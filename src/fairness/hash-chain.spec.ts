@@ -7,7 +7,7 @@ const gameId = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
 const commitment = commitmentOf(Buffer.from([...Array(32).keys()]));
 
 function buildChain(): HashedEventEnvelope[] {
-  const specs: Array<Omit<EventEnvelope, 'prevHash'>> = [
+  const specs: Array<Omit<EventEnvelope, 'prevHash' | 'command'>> = [
     { gameId, version: 1, type: 'GameCreated', seat: null, data: { ruleSet: 'farkle' }, rollNumber: null },
     { gameId, version: 2, type: 'PlayerJoined', seat: 0, data: { clientSeed: 'a', displayName: 'Zoë' }, rollNumber: null },
     { gameId, version: 3, type: 'PlayerJoined', seat: 1, data: { clientSeed: 'b', displayName: 'Bob' }, rollNumber: null },
@@ -20,7 +20,9 @@ function buildChain(): HashedEventEnvelope[] {
   const out: HashedEventEnvelope[] = [];
   let prev = commitment;
   for (const s of specs) {
-    const e = appendEvent(prev, s);
+    // the first event of each "batch" carries its command (illustrative commands)
+    const command = s.version === 1 ? { type: 'create', ruleSet: 'farkle' } : s.type === 'DiceRolled' ? { type: 'play', move: { type: 'roll' } } : null;
+    const e = appendEvent(prev, { ...s, command });
     out.push(e);
     prev = e.hash;
   }
@@ -40,19 +42,27 @@ function relink(events: EventEnvelope[]): HashedEventEnvelope[] {
 const strip = ({ hash: _hash, ...rest }: HashedEventEnvelope): EventEnvelope => rest;
 
 describe('eventHash', () => {
-  it('is the SHA-256 hex of the canonical JSON of the seven envelope fields', () => {
-    const e: EventEnvelope = { gameId, version: 1, type: 'T', seat: null, data: { b: 1, a: 'é' }, rollNumber: null, prevHash: commitment };
+  it('is the SHA-256 hex of the canonical JSON of the eight envelope fields', () => {
+    const e: EventEnvelope = { gameId, version: 1, type: 'T', seat: null, data: { b: 1, a: 'é' }, rollNumber: null, command: { z: [1], type: 'c' }, prevHash: commitment };
     const expected = createHash('sha256')
-      .update(`{"data":{"a":"é","b":1},"gameId":"${gameId}","prevHash":"${commitment}","rollNumber":null,"seat":null,"type":"T","version":1}`, 'utf8')
+      .update(`{"command":{"type":"c","z":[1]},"data":{"a":"é","b":1},"gameId":"${gameId}","prevHash":"${commitment}","rollNumber":null,"seat":null,"type":"T","version":1}`, 'utf8')
       .digest('hex');
     expect(eventHash(e)).toBe(expected);
+    expect(eventHash({ ...e, command: null })).toBe(
+      createHash('sha256')
+        .update(`{"command":null,"data":{"a":"é","b":1},"gameId":"${gameId}","prevHash":"${commitment}","rollNumber":null,"seat":null,"type":"T","version":1}`, 'utf8')
+        .digest('hex'),
+    );
     expect(eventHash({ ...e, hash: 'ignored', extra: 1 } as EventEnvelope)).toBe(expected);
     expect(canonicalJson(e)).toContain('"prevHash"');
   });
 
   it('rejects malformed envelopes and non-integer payload numbers', () => {
-    const e: EventEnvelope = { gameId, version: 1, type: 'T', seat: null, data: {}, rollNumber: null, prevHash: commitment };
+    const e: EventEnvelope = { gameId, version: 1, type: 'T', seat: null, data: {}, rollNumber: null, command: null, prevHash: commitment };
     expect(() => eventHash({ ...e, version: 0 })).toThrow(/version/);
+    expect(() => eventHash({ ...e, command: undefined } as unknown as EventEnvelope)).toThrow(/command/);
+    expect(() => eventHash({ ...e, command: [] })).toThrow(/command/);
+    expect(() => eventHash({ ...e, command: { n: 0.5 } })).toThrow(/non-integer/);
     expect(() => eventHash({ ...e, seat: -1 })).toThrow(/seat/);
     expect(() => eventHash({ ...e, rollNumber: 0.5 })).toThrow(/rollNumber/);
     expect(() => eventHash({ ...e, prevHash: commitment.toUpperCase() })).toThrow(/prevHash/);
@@ -111,7 +121,7 @@ describe('verifyChain', () => {
 
   it('detects an inserted event', () => {
     const chain = buildChain();
-    const extra = appendEvent(chain[2].hash, { gameId, version: 4, type: 'PlayerJoined', seat: 2, data: { clientSeed: 'c' }, rollNumber: null });
+    const extra = appendEvent(chain[2].hash, { gameId, version: 4, type: 'PlayerJoined', seat: 2, data: { clientSeed: 'c' }, rollNumber: null, command: null });
     const inserted = [...chain.slice(0, 3), extra, ...chain.slice(3)];
     expect(verifyChain(commitment, inserted)).toMatchObject({ ok: false, version: 4, index: 4 });
   });
@@ -161,5 +171,20 @@ describe('verifyChain', () => {
     const truncated = chain.slice(0, 6);
     expect(verifyChain(commitment, truncated)).toMatchObject({ ok: true, head: chain[5].hash });
     expect(verifyChain(commitment, truncated, { expectedHead: chain[7].hash })).toMatchObject({ ok: false, reason: expect.stringMatching(/published head/) });
+  });
+});
+
+describe('command in the envelope', () => {
+  it('is covered by the hash: changing, adding or removing a command breaks the chain', () => {
+    const chain = buildChain();
+    const changed = [...chain];
+    changed[4] = { ...chain[4], command: { type: 'play', move: { type: 'roll', hold: [0] } } };
+    expect(verifyChain(commitment, changed)).toMatchObject({ ok: false, version: 5, reason: expect.stringMatching(/stored hash/) });
+    const removed = [...chain];
+    removed[0] = { ...chain[0], command: null };
+    expect(verifyChain(commitment, removed)).toMatchObject({ ok: false, version: 1 });
+    const added = [...chain];
+    added[1] = { ...chain[1], command: { type: 'join' } };
+    expect(verifyChain(commitment, added)).toMatchObject({ ok: false, version: 2 });
   });
 });

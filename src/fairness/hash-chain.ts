@@ -1,7 +1,7 @@
 /**
  * Tamper-evident event log (docs/fairness.md §4).
  *
- *   hash(e) = lowercase hex SHA-256 of canonicalJson({ gameId, version, type, seat, data, rollNumber, prevHash })
+ *   hash(e) = lowercase hex SHA-256 of canonicalJson({ gameId, version, type, seat, data, rollNumber, command, prevHash })
  *   e[0].prevHash = the game's commitment (hex SHA-256 of the server seed);  e[i].prevHash = hash(e[i-1])
  *   head = hash(last event)
  */
@@ -23,13 +23,18 @@ export interface EventEnvelope {
   data: Record<string, unknown>;
   /** The roll number whose dice this event records, or null when the event records no roll. */
   rollNumber: number | null;
+  /**
+   * The command that produced this event's batch, on the batch's FIRST event (a plain JSON
+   * object), or null on every other event. Hashed, so commands are covered by the chain.
+   */
+  command: object | null;
   /** hash of the previous event; for the first event, the game's commitment. */
   prevHash: string;
 }
 
 export type HashedEventEnvelope = EventEnvelope & { hash: string };
 
-/** Exactly the seven envelope fields, in a fresh object (other properties such as `hash` are not hashed). */
+/** Exactly the eight envelope fields, in a fresh object (other properties such as `hash` are not hashed). */
 export function envelopeFields(e: EventEnvelope): EventEnvelope {
   return {
     gameId: e.gameId,
@@ -38,6 +43,7 @@ export function envelopeFields(e: EventEnvelope): EventEnvelope {
     seat: e.seat,
     data: e.data,
     rollNumber: e.rollNumber,
+    command: e.command,
     prevHash: e.prevHash,
   };
 }
@@ -54,11 +60,13 @@ export function envelopeShapeError(e: unknown): string | null {
   if (v.rollNumber !== null && (!Number.isSafeInteger(v.rollNumber) || (v.rollNumber as number) < 0)) {
     return 'rollNumber must be a non-negative integer or null';
   }
+  if (v.command === undefined) return 'command must be present (an object, or null)';
+  if (v.command !== null && (typeof v.command !== 'object' || Array.isArray(v.command))) return 'command must be an object or null';
   if (typeof v.prevHash !== 'string' || !HEX_SHA256_PATTERN.test(v.prevHash)) return 'prevHash must be 64 lowercase hex digits';
   return null;
 }
 
-/** Lowercase hex SHA-256 of the canonical JSON of the envelope's seven fields. Throws on a malformed envelope. */
+/** Lowercase hex SHA-256 of the canonical JSON of the envelope's eight fields. Throws on a malformed envelope. */
 export function eventHash(envelope: EventEnvelope): string {
   const err = envelopeShapeError(envelope);
   if (err) throw new TypeError(`invalid event envelope: ${err}`);

@@ -1,0 +1,151 @@
+/**
+ * Complete games played purely in memory, as audit bundles: the rules engine decides every
+ * command with dice from the commit–reveal stream, and the events are hashed exactly as the
+ * server stores them (appendEvent with the batch's command on its first event). For the
+ * verifier's tests, the CLI's tests and the spec's examples. No database, no Nest.
+ */
+import type { Die, RollDice } from '../rules/core/dice';
+import { noDice } from '../rules/core/dice';
+import { isRuleError } from '../rules/core/errors';
+import type { FarkleState } from '../rules/farkle/types';
+import { computerChoice, computerHold } from '../rules/five-dice/computer';
+import type { FiveDiceState } from '../rules/five-dice/types';
+import { decideGame, emptyGame, evolveGame, GameCommand, GameState } from '../rules/game';
+import { familyById, RuleSetName } from '../rules/registry';
+import { assembleBundle, AuditBundle } from './audit-bundle';
+import { diceRoller } from './derivation';
+import { appendEvent, HashedEventEnvelope } from './hash-chain';
+import { commitmentOf, orderedClientSeeds } from './seeds';
+
+export interface SimulateOptions {
+  ruleSet: RuleSetName;
+  /** Number of seats (players p-0, p-1, ...; seat 0 is the creator). Default 2. */
+  seats?: number;
+  serverSeed?: Buffer;
+  gameId?: string;
+  organizerSeed?: string | null;
+  /** Client seed of each seat (default: "seed-<seat>"). */
+  clientSeeds?: string[];
+  /** Option overrides of the preset. */
+  options?: Record<string, unknown>;
+  /** Play every n-th turn of Farkle through the `timeout` command (0: never). Default 3. */
+  timeoutEvery?: number;
+  /** Stop after this many commands after the start (the game stays in play). */
+  maxCommands?: number;
+}
+
+export interface SimulatedGame {
+  bundle: AuditBundle;
+  state: GameState;
+  serverSeed: Buffer;
+}
+
+const DEFAULT_SEED = Buffer.from('000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f', 'hex');
+
+/** The roller the server uses for the next command on `state` (src/games/dice.service.ts). */
+export function rollerFor(serverSeed: Buffer, state: GameState): RollDice {
+  let roll: RollDice | null = null;
+  return (count) => {
+    roll ??= diceRoller({
+      serverSeed,
+      clientSeeds: orderedClientSeeds({ organizerSeed: state.organizerSeed, seats: state.seats.map((s) => ({ seat: s.seat, clientSeed: s.clientSeed as string })) }),
+      gameId: state.id,
+      firstRollNumber: state.rollCount,
+    }).roll;
+    return roll(count);
+  };
+}
+
+/** A legal move for the seat whose turn it is (a simple deterministic strategy). */
+function nextCommand(state: GameState, turnNo: number, timeoutEvery: number): GameCommand {
+  const family = familyById(state.family);
+  const seat = family.currentSeat(state.play) as number;
+  const playerId = state.seats[seat].playerId as string;
+  if (state.family === 'five-dice') {
+    const p = state.play as FiveDiceState;
+    const turn = p.turn!;
+    if (turn.rollInTurn === 0) return { type: 'play', playerId, move: { type: 'roll' } };
+    const sheet = p.sheets[seat];
+    if (turn.rollInTurn < 3) {
+      const hold = computerHold(sheet, turn.dice as Die[], turn.rollInTurn, p.options);
+      if (hold.length < 5) return { type: 'play', playerId, move: { type: 'roll', hold } };
+    }
+    return { type: 'play', playerId, move: { type: 'score', box: computerChoice(sheet, turn.dice as Die[], p.options) } };
+  }
+  const f = state.play as FarkleState;
+  if (timeoutEvery > 0 && turnNo % timeoutEvery === timeoutEvery - 1 && f.turn && !f.turn.roll) return { type: 'timeout', seat };
+  const move = family.timeoutMove!(state.play) as Record<string, unknown> & { type: string };
+  return { type: 'play', playerId, move };
+}
+
+/** Plays a complete game (or `maxCommands` commands of it) and returns its audit bundle. */
+export function simulateGame(o: SimulateOptions): SimulatedGame {
+  const seats = o.seats ?? 2;
+  const serverSeed = o.serverSeed ?? DEFAULT_SEED;
+  const gameId = o.gameId ?? '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
+  const seeds = o.clientSeeds ?? Array.from({ length: seats }, (_, i) => `seed-${i}`);
+  const players = Array.from({ length: seats }, (_, i) => `p-${i}`);
+  const events: HashedEventEnvelope[] = [];
+  let state = emptyGame(gameId);
+  let head = commitmentOf(serverSeed);
+
+  const run = (command: GameCommand) => {
+    const produced = decideGame(state, command, state.status === 'playing' || command.type === 'start' ? rollerFor(serverSeed, state) : noDice);
+    if (isRuleError(produced)) throw new Error(`simulation: ${command.type} rejected: ${produced.code} ${produced.message}`);
+    for (const e of produced) {
+      const env = appendEvent(head, { gameId, version: state.version + 1, type: e.type, seat: e.seat, data: JSON.parse(JSON.stringify(e.data)), rollNumber: e.rollNumber, command: e.command === null ? null : JSON.parse(JSON.stringify(e.command)) });
+      events.push(env);
+      head = env.hash;
+      state = evolveGame(state, e);
+    }
+  };
+
+  run({
+    type: 'create', gameId, ruleSet: o.ruleSet, options: o.options ?? {}, seatCount: seats, visibility: 'public', creatorId: players[0],
+    hotSeats: 0, commitment: head, organizerSeed: o.organizerSeed ?? null, clientSeeds: [seeds[0]], turnTimeLimitSeconds: null,
+  });
+  for (let s = 1; s < seats; s++) run({ type: 'join', playerId: players[s], clientSeed: seeds[s] });
+  run({ type: 'start', playerId: players[0] });
+  const family = familyById(state.family);
+  let turnNo = 0;
+  let lastSeat: number | null = null;
+  for (let n = 0; state.status === 'playing'; n++) {
+    if (o.maxCommands !== undefined && n >= o.maxCommands) break;
+    if (n > 20_000) throw new Error('simulation: the game does not end');
+    const seat = family.currentSeat(state.play);
+    if (seat !== lastSeat) {
+      turnNo++;
+      lastSeat = seat;
+    }
+    run(nextCommand(state, turnNo, o.timeoutEvery ?? 3));
+  }
+  const bundle = assembleBundle({
+    gameId,
+    events,
+    serverSeed: serverSeed.toString('hex'),
+    displayNames: Object.fromEntries(players.map((p, i) => [p, `Player ${i}`])),
+    clientSeedGenerated: () => false,
+    createdAt: '2026-11-29T10:00:00.000Z',
+    endedAt: state.status === 'finished' ? '2026-11-29T10:41:07.000Z' : null,
+    generatedAt: '2026-11-29T10:45:00.000Z',
+  });
+  return { bundle, state, serverSeed };
+}
+
+/** A deep copy (tests alter copies). */
+export const cloneBundle = (b: AuditBundle): AuditBundle => JSON.parse(JSON.stringify(b));
+
+/**
+ * Re-links the chain after a forger's edit: recomputes every prevHash and hash from version 1
+ * and the bundle's chainHead (what a forger controlling the database would do).
+ */
+export function relinkBundle(b: AuditBundle): AuditBundle {
+  let prev = b.commitment;
+  b.events = b.events.map((e, i) => {
+    const next = appendEvent(prev, { gameId: e.gameId, version: i + 1, type: e.type, seat: e.seat, data: e.data, rollNumber: e.rollNumber, command: e.command });
+    prev = next.hash;
+    return next;
+  });
+  b.chainHead = prev;
+  return b;
+}
