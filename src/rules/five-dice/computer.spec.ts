@@ -1,5 +1,7 @@
 import { Die } from '../core/dice';
-import { computerChoice, computerHold, futureValue } from './computer';
+import { computerChoice, computerHold, futureValue, timeoutMove } from './computer';
+import { decide, evolve, fiveDiceFamily, initialState } from './decider';
+import { isRuleError } from '../core/errors';
 import { bonus, penta, simple } from './options';
 import { scoreOptionsFor } from './scoring';
 import { playComputerGame, simulateComputer } from './simulate';
@@ -115,5 +117,36 @@ describe('simulation', () => {
     expect(a).toEqual(b);
     expect(a.average).toBeGreaterThan(180);
     expect(a.max).toBeLessThanOrEqual(375);
+  });
+});
+
+describe('timeoutMove and rolledDice (used by the game aggregate)', () => {
+  it('completes a timed-out turn one legal move at a time, then the next seat is on turn', () => {
+    const roll = lcgRoller(11);
+    for (let g = 0; g < 50; g++) {
+      let state = initialState(penta, 2);
+      const seen: string[] = [];
+      while (state.turn && state.turn.seat === 0) {
+        const move = timeoutMove(state)!;
+        seen.push(move.type);
+        const events = decide(state, { ...move, seat: 0 }, roll);
+        if (isRuleError(events)) throw new Error(events.code);
+        for (const e of events) state = evolve(state, e);
+      }
+      expect(seen[0]).toBe('roll');
+      expect(seen[seen.length - 1]).toBe('score');
+      expect(seen.filter((t) => t === 'roll').length).toBeLessThanOrEqual(3);
+      expect(Object.keys(state.sheets[0].boxes)).toHaveLength(1);
+    }
+    expect(fiveDiceFamily.timeoutMove).toBe(timeoutMove);
+  });
+  it('after the third roll it scores the computer\'s box; null once finished', () => {
+    const s = { ...initialState(simple, 1), turn: { seat: 0, rollInTurn: 3, dice: d(1, 2, 3, 4, 5) } };
+    expect(timeoutMove(s)).toEqual({ type: 'score', box: 'largeStraight' });
+    expect(timeoutMove({ ...s, turn: null, finished: true })).toBeNull();
+  });
+  it('rolledDice gives the re-rolled faces in position order', () => {
+    expect(fiveDiceFamily.rolledDice!({ type: 'rolled', seat: 0, dice: d(6, 2, 5, 4, 6), held: [1, 3], rollInTurn: 2 })).toEqual([6, 5, 6]);
+    expect(fiveDiceFamily.rolledDice!({ type: 'quit', seat: 0 })).toBeNull();
   });
 });

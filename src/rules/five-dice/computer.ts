@@ -5,6 +5,7 @@ import {
   BoxId,
   DICE_COUNT,
   FiveDiceOptions,
+  FiveDiceState,
   ROLLS_PER_TURN,
   UPPER_BOXES,
   isUpperBox,
@@ -168,4 +169,23 @@ export function computerHold(sheet: SheetLike, dice: readonly Die[], rollInTurn:
   }
   if (run.length >= 3 && straightOpen) return indicesOf(dice, run.slice(-3));
   return [];
+}
+
+/**
+ * The move the computer makes for the seat on turn when its turn timed out, one move at a time
+ * (the caller applies it and asks again while the same seat is on turn), or null once the game is
+ * over. Roll if nothing was rolled this turn; otherwise follow `computerHold` — roll again with its
+ * hold, or, when it says stop (always after the third roll, the case 000 describes), score the box
+ * of `computerChoice`.
+ */
+export function timeoutMove(
+  state: FiveDiceState,
+): { type: 'roll'; hold: number[] } | { type: 'score'; box: BoxId } | null {
+  const turn = state.turn;
+  if (state.finished || turn === null) return null;
+  if (turn.rollInTurn === 0) return { type: 'roll', hold: [] };
+  const sheet = state.sheets[turn.seat];
+  const hold = computerHold(sheet, turn.dice, turn.rollInTurn, state.options);
+  if (hold.length < DICE_COUNT) return { type: 'roll', hold };
+  return { type: 'score', box: computerChoice(sheet, turn.dice, state.options) };
 }

@@ -2,6 +2,7 @@ import { Die, RollDice, isDie } from '../core/dice';
 import { RuleError, ruleError } from '../core/errors';
 import { GameFamily, SeatStanding } from '../core/family';
 import { replay as coreReplay } from '../core/replay';
+import { timeoutMove } from './computer';
 import { resolveOptions } from './options';
 import { scoreOptionsFor, totals } from './scoring';
 import {
@@ -236,4 +237,6 @@ export const fiveDiceFamily: GameFamily<FiveDiceOptions, FiveDiceState, FiveDice
   standings,
   /** The re-rolled faces of a 'rolled' event: the non-held positions, in index order. */
   rolledDice: (event) => (event.type === 'rolled' ? event.dice.filter((_, i) => !event.held.includes(i)) : null),
+  /** The computer completes a timed-out turn (see `timeoutMove` in computer.ts). */
+  timeoutMove,
 };
