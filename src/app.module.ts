@@ -7,6 +7,7 @@ import { HealthModule } from './health/health.module';
 import { ServiceInfoModule } from './service-info/service-info.module';
 import { PlayersModule } from './players/players.module';
 import { GamesModule } from './games/games.module';
+import { AuditModule } from './audit/audit.module';
 import { ScoringModule } from './scoring/scoring.module';
 import { toGraphQLError } from './common/errors';
 import { ReliabilityModule } from './reliability/reliability.module';
@@ -82,6 +83,7 @@ export class AppModule {
         ServiceInfoModule,
         PlayersModule,
         GamesModule,
+        AuditModule,
         ScoringModule,
       ],
       providers: [{ provide: APP_CONFIG, useValue: options.config }],

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { DomainException } from '../common/errors';
+import { PrismaService } from '../database/prisma.service';
+import { EventStore } from '../event-store/event-store.service';
+import { assembleBundle, AuditBundle, isSeedRevealable } from '../fairness/audit-bundle';
+import type { HashedEventEnvelope } from '../fairness/hash-chain';
+import type { AuthenticatedPlayer } from '../players/players.types';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const notFound = () => new DomainException('GAME_NOT_FOUND', 'No such game');
+
+/**
+ * Builds a game's audit bundle (docs/fairness.md §5): the game row via Prisma, the events via the
+ * event store, everything else by replaying the events (assembleBundle). The server seed leaves the
+ * database row only when the game has ended (and assembleBundle checks the replayed status again).
+ */
+@Injectable()
+export class AuditService {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly store: EventStore,
+  ) {}
+
+  async bundle(player: AuthenticatedPlayer | null, rawId: string): Promise<AuditBundle> {
+    if (typeof rawId !== 'string' || !UUID.test(rawId)) {
+      throw new DomainException('VALIDATION_FAILED', 'gameId must be a UUID', { errors: [{ field: 'gameId', problems: ['gameId must be a UUID'] }] });
+    }
+    const id = rawId.toLowerCase();
+    const game = await this.prisma.game.findUnique({
+      where: { id },
+      select: {
+        id: true, visibility: true, creatorId: true, status: true, version: true, serverSeed: true, createdAt: true, finishedAt: true,
+        seats: { select: { seat: true, playerId: true, player: { select: { displayName: true } } } },
+      },
+    });
+    if (!game) throw notFound();
+    // Private games: only their seated players (and the creator); everyone else sees no such game.
+    if (game.visibility !== 'public' && !(player && (game.creatorId === player.id || game.seats.some((s) => s.playerId === player.id)))) {
+      throw notFound();
+    }
+    // Events up to the row's version: a consistent snapshot even if a move lands meanwhile.
+    const stored = await this.store.readEventsUpTo(id, game.version);
+    const events: HashedEventEnvelope[] = stored.map((e) => ({
+      gameId: id, version: e.version, type: e.type, seat: e.seat, data: e.data, rollNumber: e.rollNumber,
+      command: e.command, prevHash: e.prevHash, hash: e.hash,
+    }));
+    const ended = isSeedRevealable(game.status);
+    const displayNames: Record<string, string> = {};
+    for (const s of game.seats) if (s.playerId && s.player) displayNames[s.playerId] = s.player.displayName;
+    return assembleBundle({
+      gameId: id,
+      events,
+      serverSeed: ended ? game.serverSeed : null,
+      displayNames,
+      createdAt: game.createdAt.toISOString(),
+      endedAt: ended && game.finishedAt ? game.finishedAt.toISOString() : null,
+      generatedAt: new Date().toISOString(),
+    });
+  }
+}
