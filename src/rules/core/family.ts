@@ -53,4 +53,6 @@ export interface GameFamily<O, S, C extends SeatCommand, E extends FamilyEvent> 
    * the turn is complete. Deterministic (see the family's docs).
    */
   timeoutMove?(state: S): Omit<C, 'seat'> | null;
+  /** True while the current seat has not acted yet in this turn (used to stop a timeout after one turn). */
+  isTurnStart?(state: S): boolean;
 }

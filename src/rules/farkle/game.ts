@@ -359,4 +359,5 @@ export const farkleFamily: GameFamily<FarkleOptions, FarkleState, FarkleCommand,
   /** 'rolled' and 'rollOff' events record one physical roll each. */
   rolledDice: (event) => (event.type === 'rolled' || event.type === 'rollOff' ? event.dice.slice() : null),
   timeoutMove,
+  isTurnStart: (state) => state.turn !== null && state.turn.roll === null && state.turn.points === 0,
 };

@@ -239,4 +239,5 @@ export const fiveDiceFamily: GameFamily<FiveDiceOptions, FiveDiceState, FiveDice
   rolledDice: (event) => (event.type === 'rolled' ? event.dice.filter((_, i) => !event.held.includes(i)) : null),
   /** The computer completes a timed-out turn (see `timeoutMove` in computer.ts). */
   timeoutMove,
+  isTurnStart: (state) => state.turn !== null && state.turn.rollInTurn === 0,
 };

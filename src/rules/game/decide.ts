@@ -89,8 +89,11 @@ function decideEvents(state: GameState, command: GameCommand, roll: RollDice): G
       // The computer completes the turn: one move at a time, each decided on the state so far.
       const all: GameEvent[] = [];
       let s = state;
+      // It stops when the turn passed: another seat, the end, or (same seat again, as in a solo
+      // game) the state is back at the start of a turn after at least one move.
       for (let guard = 0; guard < 64; guard++) {
         if (family.currentSeat(s.play) !== command.seat || family.isFinished(s.play)) break;
+        if (all.length > 0 && family.isTurnStart?.(s.play)) break;
         const next = family.timeoutMove(s.play) as (Record<string, unknown> & { type: string }) | null;
         if (next === null) break;
         const events = tagRolls(s, (r) => family.decide(s.play, { ...next, seat: command.seat }, r), roll);

@@ -1,0 +1,155 @@
+import { Die, RollDice, scriptedDice } from '../core/dice';
+import { RuleError } from '../core/errors';
+import { decideGame } from './decide';
+import { emptyGame, evolveGame, replayGame } from './evolve';
+import { GameCommand, GameEvent, GameState } from './types';
+
+const GAME = '00000000-0000-4000-8000-000000000001';
+const ALICE = 'a0000000-0000-4000-8000-000000000000';
+const BOB = 'b0000000-0000-4000-8000-000000000000';
+const COMMITMENT = 'c'.repeat(64);
+
+/** Applies a command; fails the test on a rule error. */
+function run(state: GameState, command: GameCommand, roll: RollDice = () => { throw new Error('no roll expected'); }) {
+  const events = decideGame(state, command, roll);
+  if (events instanceof RuleError) throw new Error(`${events.code}: ${events.message}`);
+  return { state: events.reduce(evolveGame, state), events };
+}
+
+const create = (overrides: Partial<Extract<GameCommand, { type: 'create' }>> = {}): Extract<GameCommand, { type: 'create' }> => ({
+  type: 'create', gameId: GAME, ruleSet: 'simple', options: {}, seatCount: 2, visibility: 'public', creatorId: ALICE,
+  hotSeats: 0, commitment: COMMITMENT, organizerSeed: null, clientSeeds: ['alice-seed'], turnTimeLimitSeconds: null, ...overrides,
+});
+
+const counting = (): RollDice & { calls: number } => {
+  let face = 0;
+  const roll = ((count: number) => {
+    roll.calls++;
+    return Array.from({ length: count }, () => ((face++ % 6) + 1) as Die);
+  }) as RollDice & { calls: number };
+  roll.calls = 0;
+  return roll;
+};
+
+describe('game aggregate: lobby', () => {
+  it('create takes seat 0 for the creator and records the command on the first event', () => {
+    const { state, events } = run(emptyGame(GAME), create());
+    expect(events.map((e) => e.type)).toEqual(['gameCreated', 'seatTaken']);
+    expect(events[0].command).toMatchObject({ type: 'create' });
+    expect(events[1].command).toBeNull();
+    expect(state.seats[0]).toMatchObject({ playerId: ALICE, clientSeed: 'alice-seed', hotSeat: false });
+    expect(state.status).toBe('open');
+  });
+
+  it('hot seats are held by the creator', () => {
+    const { state } = run(emptyGame(GAME), create({ seatCount: 3, hotSeats: 2, clientSeeds: ['s0', 's1', 's2'] }));
+    expect(state.seats.map((s) => [s.playerId, s.hotSeat])).toEqual([[ALICE, false], [ALICE, true], [ALICE, true]]);
+  });
+
+  it.each([
+    [{ seatCount: 0 }, 'INVALID_OPTIONS'],
+    [{ seatCount: 9 }, 'INVALID_OPTIONS'],
+    [{ hotSeats: 2 }, 'INVALID_OPTIONS'],
+    [{ ruleSet: 'yahtzee' as never }, 'INVALID_OPTIONS'],
+    [{ options: { joker: 'maybe' } }, 'INVALID_OPTIONS'],
+  ])('create rejects %p with %s', (overrides, code) => {
+    const result = decideGame(emptyGame(GAME), create(overrides), scriptedDice([]));
+    expect(result).toBeInstanceOf(RuleError);
+    expect((result as RuleError).code).toBe(code);
+  });
+
+  it('join, leave, start and cancel follow the lobby rules', () => {
+    let { state } = run(emptyGame(GAME), create());
+    const err = (command: GameCommand) => (decideGame(state, command, scriptedDice([])) as RuleError).code;
+    expect(err({ type: 'start', playerId: ALICE })).toBe('NOT_ENOUGH_PLAYERS');
+    expect(err({ type: 'join', playerId: ALICE, clientSeed: 'x' })).toBe('ALREADY_SEATED');
+    expect(err({ type: 'join', playerId: BOB, clientSeed: 'x', seat: 0 })).toBe('SEAT_TAKEN');
+    expect(err({ type: 'leave', playerId: BOB })).toBe('NOT_SEATED');
+    ({ state } = run(state, { type: 'join', playerId: BOB, clientSeed: 'bob-seed' }));
+    expect(err({ type: 'join', playerId: 'c0000000-0000-4000-8000-000000000000', clientSeed: 'x' })).toBe('NO_OPEN_SEAT');
+    expect(err({ type: 'start', playerId: BOB })).toBe('NOT_CREATOR');
+    expect(err({ type: 'leave', playerId: ALICE })).toBe('NOT_CREATOR');
+    const left = run(state, { type: 'leave', playerId: BOB }).state;
+    expect(left.seats[1].playerId).toBeNull();
+    const cancelled = run(left, { type: 'cancel', playerId: ALICE }).state;
+    expect(cancelled.status).toBe('abandoned');
+    expect((decideGame(cancelled, { type: 'join', playerId: BOB, clientSeed: 'x' }, scriptedDice([])) as RuleError).code).toBe('GAME_FINISHED');
+    const started = run(state, { type: 'start', playerId: ALICE }).state;
+    expect(started.status).toBe('playing');
+    expect((decideGame(started, { type: 'leave', playerId: BOB }, scriptedDice([])) as RuleError).code).toBe('GAME_ALREADY_STARTED');
+  });
+});
+
+describe('game aggregate: play', () => {
+  function startedSolo(ruleSet: 'simple' | 'farkle' = 'simple') {
+    let { state } = run(emptyGame(GAME), create({ ruleSet, seatCount: 1 }));
+    ({ state } = run(state, { type: 'start', playerId: ALICE }));
+    return state;
+  }
+
+  it('only a seated player acts, only on their turn, and the seat comes from the player', () => {
+    let { state } = run(emptyGame(GAME), create());
+    ({ state } = run(state, { type: 'join', playerId: BOB, clientSeed: 'b' }));
+    ({ state } = run(state, { type: 'start', playerId: ALICE }));
+    const code = (command: GameCommand) => (decideGame(state, command, counting()) as RuleError).code;
+    expect(code({ type: 'play', playerId: 'c0000000-0000-4000-8000-000000000000', move: { type: 'roll' } })).toBe('NOT_SEATED');
+    expect(code({ type: 'play', playerId: BOB, move: { type: 'roll' } })).toBe('NOT_YOUR_TURN');
+    expect(code({ type: 'play', playerId: ALICE, move: { type: 'roll', seat: 1 } })).toBe('INVALID_COMMAND');
+  });
+
+  it('numbers every physical roll in order and records it on the event with its dice', () => {
+    let state = startedSolo();
+    const roll = counting();
+    const first = run(state, { type: 'play', playerId: ALICE, move: { type: 'roll', hold: [] } }, roll);
+    state = first.state;
+    const second = run(state, { type: 'play', playerId: ALICE, move: { type: 'roll', hold: [0, 1] } }, roll);
+    expect(first.events[0].rollNumber).toBe(0);
+    expect(second.events[0].rollNumber).toBe(1);
+    expect(second.state.rollCount).toBe(2);
+    const scored = run(second.state, { type: 'play', playerId: ALICE, move: { type: 'score', box: 'chance' } });
+    expect(scored.events[0].rollNumber).toBeNull();
+  });
+
+  it('a timeout completes exactly one turn, even in a solo game, marking its events', () => {
+    const state = startedSolo();
+    const { state: after, events } = run(state, { type: 'timeout', seat: 0 }, counting());
+    expect(events.some((e) => e.type === 'scored')).toBe(true);
+    expect(events.filter((e) => e.type === 'scored')).toHaveLength(1);
+    expect(events.every((e) => e.data.reason === 'timeout')).toBe(true);
+    expect(events[0].command).toEqual({ type: 'timeout', seat: 0 });
+    expect(after.version).toBe(state.version + events.length);
+  });
+
+  it('a Farkle timeout ends the turn too (bank, or the turn points are lost)', () => {
+    const state = startedSolo('farkle');
+    const { events } = run(state, { type: 'timeout', seat: 0 }, counting());
+    const ends = events.filter((e) => e.type === 'banked' || e.type === 'farkled');
+    expect(ends).toHaveLength(1);
+  });
+
+  it('the last move appends gameFinished with the standings, and nothing can follow', () => {
+    let state = startedSolo();
+    const roll = counting();
+    let last: GameEvent[] = [];
+    while (state.status === 'playing') {
+      const r = run(state, { type: 'timeout', seat: 0 }, roll);
+      state = r.state;
+      last = r.events;
+    }
+    expect(last[last.length - 1].type).toBe('gameFinished');
+    expect(state.standings).toEqual([expect.objectContaining({ seat: 0, rank: 1 })]);
+    expect((decideGame(state, { type: 'timeout', seat: 0 }, roll) as RuleError).code).toBe('GAME_FINISHED');
+  });
+
+  it('replaying the stored events rebuilds the same state', () => {
+    let state = emptyGame(GAME);
+    const all: GameEvent[] = [];
+    const roll = counting();
+    for (const command of [create({ seatCount: 1 }), { type: 'start', playerId: ALICE }, { type: 'timeout', seat: 0 }, { type: 'timeout', seat: 0 }] as GameCommand[]) {
+      const r = run(state, command, roll);
+      state = r.state;
+      all.push(...r.events);
+    }
+    expect(replayGame(GAME, JSON.parse(JSON.stringify(all)))).toEqual(state);
+  });
+});
