@@ -4,7 +4,7 @@ import { RuleError, ruleError } from '../core/errors';
 export interface FarkleStraights {
   /** 1-2-3-4-5 in one roll (the brief: 1,250). */
   readonly low: number | null;
-  /** 2-3-4-5-6 in one roll (the brief says "50", which is garbled: see docs/rules-farkle.md). */
+  /** 2-3-4-5-6 in one roll (the brief says "50", which is garbled: see docs/rules.md (Farkle)). */
   readonly high: number | null;
   /** 1-2-3-4-5-6 in one roll (not in the brief; common house value 1,500). */
   readonly full: number | null;
@@ -32,7 +32,7 @@ export const farkle: FarkleOptions = Object.freeze({
 });
 
 /**
- * House variant with straights (docs/rules-farkle.md): low 1,250 as the brief says, high 1,250
+ * House variant with straights (docs/rules.md (Farkle)): low 1,250 as the brief says, high 1,250
  * (the brief's "50" is garbled; a high straight is exactly as likely as a low one), full 1,500
  * (kept above high straight + single 1 = 1,350 so the full straight is worth reading as one).
  */
