@@ -1,0 +1,109 @@
+/**
+ * The `fairdice` binary as users run it: `node dist/src/fairness/cli.js verify <file>` (after
+ * `npm run build`; rebuilt here when the compiled CLI is older than its sources). Exit 0 on a good
+ * bundle, 1 naming the event on a tampered one, 3 (0 with --allow-unrevealed) before the reveal,
+ * 2 on bad input. It loads nothing from @nestjs, @prisma, src/database or src/games.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cloneBundle, relinkBundle, simulateGame } from '../../src/fairness/bundle-fixtures';
+
+jest.setTimeout(300_000);
+
+const ROOT = join(__dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'src', 'fairness', 'cli.js');
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(p));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function run(args: string[]) {
+  const res = spawnSync(process.execPath, ['-r', join(dir, 'guard.js'), CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { code: res.status, out: res.stdout, err: res.stderr };
+}
+
+let dir: string;
+
+beforeAll(() => {
+  let built = 0;
+  try {
+    built = statSync(CLI).mtimeMs;
+  } catch {
+    built = 0;
+  }
+  if (built < Math.max(newestSource(join(ROOT, 'src', 'fairness')), newestSource(join(ROOT, 'src', 'rules')))) {
+    execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'pipe', timeout: 280_000 });
+  }
+  dir = mkdtempSync(join(tmpdir(), 'fairdice-cli-'));
+  // Fails the process if the CLI loads anything it must not depend on.
+  writeFileSync(
+    join(dir, 'guard.js'),
+    `const M = require('module'); const load = M._load;
+     M._load = function (request, parent, isMain) {
+       const banned = /^@nestjs\\/|^@prisma\\/|[\\\\/]src[\\\\/](database|games|event-store|audit)[\\\\/]|^pg$/;
+       if (banned.test(request) || (parent && banned.test(String(parent.filename)) )) { console.error('BANNED IMPORT ' + request); process.exit(99); }
+       return load.apply(this, arguments);
+     };`,
+  );
+});
+
+describe('fairdice verify (compiled CLI)', () => {
+  const game = simulateGame({ ruleSet: 'farkle', seats: 2, options: { target: 2000, entryThreshold: 0 }, organizerSeed: 'org' }).bundle;
+
+  it('exits 0 on a good bundle and prints the summary', () => {
+    const file = join(dir, 'good.json');
+    writeFileSync(file, JSON.stringify(game));
+    const r = run(['verify', file]);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`game      ${game.gameId}`);
+    expect(r.out).toContain('rule set  farkle (farkle), status finished');
+    expect(r.out).toContain(`head      ${game.chainHead}`);
+    expect(r.out).toMatch(/ranking   1\. seat \d/);
+    expect(r.out).toContain('VERIFIED');
+    expect(run(['verify', file, '--head', game.chainHead]).code).toBe(0);
+    const json = run(['verify', file, '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.out)).toMatchObject({ exitCode: 0, ok: true, diceChecked: true, summary: { gameId: game.gameId } });
+  });
+
+  it('exits 1 naming the version of a tampered event', () => {
+    const forged = cloneBundle(game);
+    const i = forged.events.findIndex((e) => e.type === 'banked');
+    forged.events[i].data.points = (forged.events[i].data.points as number) + 50;
+    relinkBundle(forged);
+    const file = join(dir, 'forged.json');
+    writeFileSync(file, JSON.stringify(forged));
+    const r = run(['verify', file]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`FAILED: event version ${i + 1} does not check out`);
+    expect(JSON.parse(run(['verify', file, '--json']).out)).toMatchObject({ exitCode: 1, ok: false, firstBadVersion: i + 1 });
+    // a good bundle against another published head
+    const good = join(dir, 'good2.json');
+    writeFileSync(good, JSON.stringify(game));
+    expect(run(['verify', good, '--head', game.events[5].hash]).code).toBe(1);
+  });
+
+  it('exits 3 before the reveal (0 with --allow-unrevealed), 2 on bad input', () => {
+    const open = simulateGame({ ruleSet: 'simple', seats: 2, maxCommands: 8 }).bundle;
+    const file = join(dir, 'open.json');
+    writeFileSync(file, JSON.stringify(open));
+    const r = run(['verify', file]);
+    expect(r.code).toBe(3);
+    expect(r.out).toContain('cannot be checked yet');
+    expect(run(['verify', file, '--allow-unrevealed']).code).toBe(0);
+    expect(run(['verify', join(dir, 'missing.json')]).code).toBe(2);
+    writeFileSync(join(dir, 'bad.json'), '{not json');
+    expect(run(['verify', join(dir, 'bad.json')]).code).toBe(2);
+    expect(run(['frobnicate']).code).toBe(2);
+    expect(run(['verify']).code).toBe(2);
+  });
+});
