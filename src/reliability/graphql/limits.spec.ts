@@ -41,7 +41,8 @@ describe('GraphQL limit rules', () => {
 
   it('estimate cost: lists multiply by their literal limit (or 20), mutations cost 10', () => {
     const rule = costLimitRule(100);
-    expect(validate(schema, parse('{ games(limit: 5) { items { id dice } } }'), [rule])).toEqual([]); // 1 + (1 + 2*5)
+    expect(validate(schema, parse("{ games(limit: 5) { items { id dice } } }"), [rule])).toEqual([]); // 1 + 1 + 5*2
+    expect(validate(schema, parse("{ games(limit: 200) { items { id } } }"), [rule])[0].extensions).toMatchObject({ limit: "cost" });
     const costly = validate(schema, parse('{ games(limit: 100) { items { id seats { player { friends { id } } } } } }'), [rule]);
     expect(costly[0].extensions).toMatchObject({ code: QUERY_TOO_COMPLEX, limit: 'cost' });
     const mutations = `mutation { ${Array.from({ length: 11 }, (_, i) => `r${i}: roll(gameId: "g") { id }`).join(' ')} }`;

@@ -21,17 +21,8 @@ import type { Pool, PoolClient } from 'pg';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { DomainException, ERROR_MAP, ErrorCode, isErrorCode, normalizeError } from '../../common/errors';
 import { PG_POOL } from '../../database/prisma.service';
+import { runInUnitOfWork } from './unit-of-work';
 
-/** What the work runs its SQL on: the transaction's client (or the pool without a key). */
-export type Queryable = Pick<Pool, 'query'>;
-
-export interface UnitOfWork {
-  db: Queryable;
-  /** Runs `fn` once the transaction committed (publish events, update caches). */
-  afterCommit(fn: () => void): void;
-  /** True inside a transaction (the caller's statements commit together with the outcome). */
-  transactional: boolean;
-}
 
 export interface IdempotentRequest {
   playerId: string;
@@ -63,15 +54,12 @@ export class IdempotencyService {
 
   /**
    * Runs `work` at most once per (player, key). Returns its value, or the stored value of the
-   * first run (dates revived); a stored 4xx error is thrown again.
+   * first run (dates revived); a stored 4xx error is thrown again. Inside `work`, dbOr() and
+   * afterCommit() (unit-of-work.ts) give the transaction, so the work's statements commit
+   * together with the outcome. Without a key, `work` just runs (on the pool).
    */
-  async run<T>(request: IdempotentRequest, work: (uow: UnitOfWork) => Promise<T>): Promise<T> {
-    if (request.key === undefined) {
-      const callbacks: Array<() => void> = [];
-      const value = await work({ db: this.pool, afterCommit: (fn) => callbacks.push(fn), transactional: false });
-      callbacks.forEach((fn) => fn());
-      return value;
-    }
+  async run<T>(request: IdempotentRequest, work: () => Promise<T>): Promise<T> {
+    if (request.key === undefined) return work();
     this.maybePurge();
     const client = await this.pool.connect();
     let broken: Error | undefined;
@@ -104,7 +92,7 @@ export class IdempotencyService {
       );
       await client.query('SAVEPOINT work');
       try {
-        value = await work({ db: client, afterCommit: (fn) => callbacks.push(fn), transactional: true });
+        value = await runInUnitOfWork({ db: client, afterCommit: (fn) => callbacks.push(fn) }, work);
       } catch (err) {
         if (!isStorableError(err)) throw err;
         // A domain error (4xx) is an outcome too: undo the work's statements, keep the record.

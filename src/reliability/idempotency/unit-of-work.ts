@@ -1,0 +1,33 @@
+/**
+ * The ambient unit of work: while IdempotencyService runs a command inside a transaction, code
+ * further down (the event store) finds the transaction's client here instead of taking its own
+ * pool connection, and defers in-memory side effects (cache updates, in-process publishing)
+ * until the transaction has committed. Outside a transaction: the pool, effects run at once.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Pool } from 'pg';
+
+/** What SQL runs on: a pg Pool or the transaction's PoolClient. */
+export type Queryable = Pick<Pool, 'query'>;
+
+export interface UnitOfWork {
+  db: Queryable;
+  /** Runs `fn` once the transaction has committed; dropped if it rolls back. */
+  afterCommit(fn: () => void): void;
+}
+
+const storage = new AsyncLocalStorage<UnitOfWork>();
+
+export const currentUnitOfWork = (): UnitOfWork | undefined => storage.getStore();
+
+/** The transaction's client when inside one, else `fallback` (the pool). */
+export const dbOr = (fallback: Queryable): Queryable => storage.getStore()?.db ?? fallback;
+
+/** Runs `fn` after the current transaction commits, or now when there is none. */
+export function afterCommit(fn: () => void): void {
+  const uow = storage.getStore();
+  if (uow) uow.afterCommit(fn);
+  else fn();
+}
+
+export const runInUnitOfWork = <T>(uow: UnitOfWork, fn: () => Promise<T>): Promise<T> => storage.run(uow, fn);
