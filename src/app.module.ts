@@ -9,6 +9,7 @@ import { PlayersModule } from './players/players.module';
 import { GamesModule } from './games/games.module';
 import { AuditModule } from './audit/audit.module';
 import { ScoringModule } from './scoring/scoring.module';
+import { AsyncModule } from './async/async.module';
 import { toGraphQLError } from './common/errors';
 import { ReliabilityModule } from './reliability/reliability.module';
 import { GRAPHQL_MAX_TOKENS, graphqlLimitRules, isTokenLimitError, QUERY_TOO_COMPLEX } from './reliability/graphql/limits';
@@ -85,6 +86,7 @@ export class AppModule {
         GamesModule,
         AuditModule,
         ScoringModule,
+        AsyncModule,
       ],
       providers: [{ provide: APP_CONFIG, useValue: options.config }],
       exports: [APP_CONFIG],

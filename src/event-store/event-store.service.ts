@@ -15,6 +15,11 @@
  *   (state, version, chain head) per game; every load still reads the games row and the events
  *   after the cached version, in one round trip, so the cache is never stale.
  *
+ * - Async play (src/async): the same append statement sets games.turn_deadline, upserts the
+ *   jobs the command schedules (async_jobs: turn deadline, webhook fan-out) and sends
+ *   NOTIFY fairdice_game_events '<gameId>:<version>' (delivered on commit), so a committed
+ *   command always has its deadline, its notifications and its push signal, and a failed one none.
+ *
  * Raw SQL on the shared pg pool (PG_POOL): one pool.query per call, no client is held.
  */
 import { Inject, Injectable } from '@nestjs/common';
@@ -23,7 +28,7 @@ import { DomainException } from '../common/errors';
 import { PG_POOL } from '../database/prisma.service';
 import { appendEvent } from '../fairness/hash-chain';
 import { evolveGame, emptyGame, GameEvent, GameState } from '../rules/game';
-import { GameRow, GameSummaryRow, NewGame, ReadModelUpdate, StoredEvent, StoredPayload, toGameEvent } from './event-store.types';
+import { GAME_EVENTS_CHANNEL, GameRow, GameSummaryRow, NewGame, ReadModelUpdate, StoredEvent, StoredPayload, toGameEvent } from './event-store.types';
 
 export interface LoadedGame {
   row: GameRow;
@@ -145,9 +150,10 @@ export class EventStore {
            UPDATE games SET version = $3, status = $4, current_seat = $5, current_player_id = $6, standings = $7::jsonb,
                   started_at = CASE WHEN $8::boolean THEN coalesce(started_at, now()) ELSE started_at END,
                   finished_at = CASE WHEN $9::boolean THEN coalesce(finished_at, now()) ELSE finished_at END,
+                  turn_deadline = CASE WHEN $12::float8 IS NULL THEN NULL ELSE now() + $12::float8 * interval '1 second' END,
                   updated_at = now()
             WHERE id = $1 AND version = $2
-           RETURNING id, updated_at, started_at, finished_at),
+           RETURNING id, version, updated_at, started_at, finished_at),
          ev AS (
            INSERT INTO game_events (game_id, version, type, seat, payload, prev_hash, hash)
            SELECT upd.id, x.version, x.type, x.seat, x.payload, x.prev_hash, x.hash
@@ -157,13 +163,22 @@ export class EventStore {
            SELECT upd.id, x.seat, x.player_id, x.hot_seat, x.client_seed
              FROM upd, jsonb_to_recordset($11::jsonb) AS x(seat int, player_id uuid, hot_seat boolean, client_seed text)
            ON CONFLICT (game_id, seat) DO UPDATE
-             SET player_id = EXCLUDED.player_id, hot_seat = EXCLUDED.hot_seat, client_seed = EXCLUDED.client_seed, joined_at = now())
-         SELECT updated_at, started_at, finished_at FROM upd`,
+             SET player_id = EXCLUDED.player_id, hot_seat = EXCLUDED.hot_seat, client_seed = EXCLUDED.client_seed, joined_at = now()),
+         jb AS (
+           INSERT INTO async_jobs (queue, key, payload, run_at)
+           SELECT x.queue, x.key, x.payload, now() + x.delay_ms * interval '1 millisecond'
+             FROM upd, jsonb_to_recordset($13::jsonb) AS x(queue text, key text, payload jsonb, delay_ms float8)
+           ON CONFLICT (key) DO UPDATE
+             SET queue = EXCLUDED.queue, payload = EXCLUDED.payload, run_at = EXCLUDED.run_at, attempts = 0,
+                 revision = async_jobs.revision + 1, locked_by = NULL, last_error = NULL, updated_at = now())
+         SELECT updated_at, started_at, finished_at, pg_notify('${GAME_EVENTS_CHANNEL}', upd.id::text || ':' || upd.version::text) FROM upd`,
         [
           gameId, expected, expected + events.length, update.status, update.currentSeat, update.currentPlayerId,
           update.standings === null ? null : JSON.stringify(update.standings), update.started, update.finished,
           JSON.stringify(stored.map(toRecord)),
           JSON.stringify(update.seats.map((s) => ({ seat: s.seat, player_id: s.playerId, hot_seat: s.hotSeat, client_seed: s.clientSeed }))),
+          update.turnDeadlineSeconds ?? null,
+          JSON.stringify((update.jobs ?? []).map((j) => ({ queue: j.queue, key: j.key, payload: j.payload, delay_ms: j.delayMs }))),
         ],
       );
     } catch (err) {

@@ -55,7 +55,27 @@ export interface ReadModelUpdate {
   finished: boolean;
   /** Seats whose holder changed (upserted into game_seats). */
   seats: Array<{ seat: number; playerId: string | null; hotSeat: boolean; clientSeed: string | null }>;
+  /** Async play: games.turn_deadline = now() + this many seconds (null = no deadline). */
+  turnDeadlineSeconds?: number | null;
+  /** Async play: jobs written by the same statement as the events (see src/async/jobs). */
+  jobs?: ScheduledJob[];
 }
+
+/**
+ * A job row inserted atomically with the events (src/async/jobs). `key` is the singleton key:
+ * a job already stored under it is replaced (payload, due time; attempts reset).
+ */
+export interface ScheduledJob {
+  queue: string;
+  key: string;
+  payload: Record<string, unknown>;
+  /** Due this many milliseconds after the transaction's now(). */
+  delayMs: number;
+}
+
+/** LISTEN/NOTIFY channel of committed events; the payload is '<gameId>:<version>'. */
+export const GAME_EVENTS_CHANNEL = 'fairdice_game_events';
+
 
 export interface NewGame {
   id: string;

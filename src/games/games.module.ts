@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { DiceService } from './dice.service';
-import { GameEventBus, InProcessGameEventBus } from './game-event-bus';
+import { PostgresGameEventBus } from '../async/notifications/postgres-game-event-bus';
+import { GameEventBus } from './game-event-bus';
 import { GamesController } from './games.controller';
 import { GamesResolver } from './games.resolver';
 import { GamesService } from './games.service';
@@ -9,7 +10,8 @@ import { GamesService } from './games.service';
 @Module({
   imports: [EventStoreModule],
   controllers: [GamesController],
-  providers: [GamesService, GamesResolver, DiceService, { provide: GameEventBus, useClass: InProcessGameEventBus }],
+  // The bus pushes events made through any instance (LISTEN/NOTIFY; in-process on the embedded database).
+  providers: [GamesService, GamesResolver, DiceService, { provide: GameEventBus, useClass: PostgresGameEventBus }],
   exports: [GamesService, GameEventBus],
 })
 export class GamesModule {}

@@ -22,9 +22,21 @@ import { GameEventStream } from './game-stream';
 import { buildGameView, toEventView, viewOfLoaded } from './game-view';
 import type { GameEventPage, GamePage, GameView } from './dto/game-view.model';
 import type { CreateGameInput, JoinGameInput } from './dto/game.inputs';
+import { asyncEffects } from '../async/async-effects';
+import { afterCommit, checkIfMatch, IdempotencyService, parseIdempotencyKey, requestHash } from '../reliability';
 
 type Player = AuthenticatedPlayer;
 type MoveBuilder = (g: LoadedGame) => GameCommand;
+
+/** Per-request options of a command (src/reliability, docs/operations.md). */
+export interface CommandOptions {
+  /** Idempotency-Key header / idempotencyKey argument (validated here: 400 when malformed). */
+  idempotencyKey?: string | null;
+  /** If-Match: the versions the client expects the game at ('*' = any); 412 otherwise. */
+  ifMatch?: '*' | number[];
+  /** Called when the response is the stored outcome of an earlier request with the same key. */
+  onReplay?: () => void;
+}
 
 const notFound = () => new DomainException('GAME_NOT_FOUND', 'No such game');
 
@@ -43,11 +55,17 @@ export class GamesService {
     private readonly store: EventStore,
     private readonly dice: DiceService,
     private readonly bus: GameEventBus,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
   // ------------------------------------------------------------------ commands
 
-  async create(player: Player, input: CreateGameInput): Promise<GameView> {
+  async create(player: Player, input: CreateGameInput, opts: CommandOptions = {}): Promise<GameView> {
+    const key = parseIdempotencyKey(opts.idempotencyKey);
+    return this.idempotency.run({ playerId: player.id, key, hash: requestHash('create', null, input), successStatus: 201, onReplay: opts.onReplay }, () => this.createNow(player, input));
+  }
+
+  private async createNow(player: Player, input: CreateGameInput): Promise<GameView> {
     const id = randomUUID();
     const seed = generateServerSeed();
     const commitment = commitmentOf(seed);
@@ -78,59 +96,84 @@ export class GamesService {
       events,
       state,
     );
-    this.bus.publish(id, stored);
+    afterCommit(() => this.bus.publish(id, stored));
     return buildGameView(row, state, stored[stored.length - 1].hash, null, { [player.id]: player.displayName });
   }
 
-  join(player: Player, gameId: string, input: JoinGameInput): Promise<GameView> {
-    return this.execute(player, gameId, () => ({ type: 'join', playerId: player.id, clientSeed: input.clientSeed ?? generateClientSeed(), ...(input.seat !== undefined ? { seat: input.seat } : {}) }), true);
+  join(player: Player, gameId: string, input: JoinGameInput, opts: CommandOptions = {}): Promise<GameView> {
+    return this.execute(player, gameId, () => ({ type: 'join', playerId: player.id, clientSeed: input.clientSeed ?? generateClientSeed(), ...(input.seat !== undefined ? { seat: input.seat } : {}) }), true, opts, ['join', input]);
   }
 
-  leave(player: Player, gameId: string): Promise<GameView> {
-    return this.execute(player, gameId, () => ({ type: 'leave', playerId: player.id }));
+  leave(player: Player, gameId: string, opts: CommandOptions = {}): Promise<GameView> {
+    return this.execute(player, gameId, () => ({ type: 'leave', playerId: player.id }), false, opts, ['leave', {}]);
   }
 
-  start(player: Player, gameId: string): Promise<GameView> {
-    return this.execute(player, gameId, () => ({ type: 'start', playerId: player.id }));
+  start(player: Player, gameId: string, opts: CommandOptions = {}): Promise<GameView> {
+    return this.execute(player, gameId, () => ({ type: 'start', playerId: player.id }), false, opts, ['start', {}]);
   }
 
-  cancel(player: Player, gameId: string): Promise<GameView> {
-    return this.execute(player, gameId, () => ({ type: 'cancel', playerId: player.id }));
+  cancel(player: Player, gameId: string, opts: CommandOptions = {}): Promise<GameView> {
+    return this.execute(player, gameId, () => ({ type: 'cancel', playerId: player.id }), false, opts, ['cancel', {}]);
   }
 
-  roll(player: Player, gameId: string, hold: number[] | undefined): Promise<GameView> {
+  roll(player: Player, gameId: string, hold: number[] | undefined, opts: CommandOptions = {}): Promise<GameView> {
     return this.execute(player, gameId, (g) => {
       if (g.state.family === 'farkle') {
         if (hold !== undefined && hold.length > 0) throw new DomainException('INVALID_COMMAND', 'Farkle has no holds: set scoring dice aside (set-aside), then roll the rest');
         return this.play(player, { type: 'roll' });
       }
       return this.play(player, hold === undefined ? { type: 'roll' } : { type: 'roll', hold });
-    });
+    }, false, opts, ['roll', { hold: hold ?? null }]);
   }
 
-  score(player: Player, gameId: string, box: string): Promise<GameView> {
+  score(player: Player, gameId: string, box: string, opts: CommandOptions = {}): Promise<GameView> {
     return this.execute(player, gameId, (g) => {
       this.requireFamily(g, 'five-dice', 'score a box');
       return this.play(player, { type: 'score', box });
-    });
+    }, false, opts, ['score', { box }]);
   }
 
-  setAside(player: Player, gameId: string, dice: number[]): Promise<GameView> {
+  setAside(player: Player, gameId: string, dice: number[], opts: CommandOptions = {}): Promise<GameView> {
     return this.execute(player, gameId, (g) => {
       this.requireFamily(g, 'farkle', 'set dice aside');
       return this.play(player, { type: 'setAside', dice });
-    });
+    }, false, opts, ['set-aside', { dice }]);
   }
 
-  bank(player: Player, gameId: string): Promise<GameView> {
+  bank(player: Player, gameId: string, opts: CommandOptions = {}): Promise<GameView> {
     return this.execute(player, gameId, (g) => {
       this.requireFamily(g, 'farkle', 'bank');
       return this.play(player, { type: 'bank' });
-    });
+    }, false, opts, ['bank', {}]);
   }
 
-  quit(player: Player, gameId: string): Promise<GameView> {
-    return this.execute(player, gameId, () => this.play(player, { type: 'quit' }));
+  quit(player: Player, gameId: string, opts: CommandOptions = {}): Promise<GameView> {
+    return this.execute(player, gameId, () => this.play(player, { type: 'quit' }), false, opts, ['quit', {}]);
+  }
+
+  /**
+   * The turn deadline fired (src/async/deadlines): the computer completes the turn of the seat
+   * that was to move, as ordinary events marked reason 'timeout'. Applies only if the game is
+   * still at `version` (the version the deadline was scheduled for); otherwise, or when another
+   * command wins the race, it is a no-op and returns null. Idempotent: a retried job cannot apply twice.
+   */
+  async timeout(gameId: string, version: number): Promise<{ version: number; events: number } | null> {
+    const g = await this.store.load(checkGameId(gameId));
+    if (!g || g.state.version !== version || g.state.status !== 'playing' || g.state.play === null) return null;
+    const seat = familyById(g.state.family).currentSeat(g.state.play);
+    if (seat === null) return null;
+    const events = decideGame(g.state, { type: 'timeout', seat }, this.dice.rollerFor({ serverSeed: g.row.serverSeed, state: g.state }));
+    if (isRuleError(events)) throw DomainException.fromRule(events);
+    const after = events.reduce(evolveGame, g.state);
+    let res;
+    try {
+      res = await this.store.append(g, events, readModel(g.state, after, events));
+    } catch (err) {
+      if (err instanceof DomainException && err.code === 'VERSION_CONFLICT') return null;
+      throw err;
+    }
+    this.bus.publish(g.row.id, res.stored);
+    return { version: res.state.version, events: res.stored.length };
   }
 
   // ------------------------------------------------------------------ queries
@@ -205,18 +248,29 @@ export class GamesService {
   /**
    * Load, decide, append, publish. `outsiderMayAct`: a private game's id works as an invitation
    * for joining while it is open; any other command from an outsider is GAME_NOT_FOUND.
+   * With an idempotency key the whole command runs in one transaction that also stores its
+   * outcome (IdempotencyService); If-Match is checked on the loaded version (412).
    */
-  private async execute(player: Player, rawId: string, build: MoveBuilder, outsiderMayAct = false): Promise<GameView> {
+  private async execute(
+    player: Player, rawId: string, build: MoveBuilder, outsiderMayAct: boolean, opts: CommandOptions, [operation, args]: [string, unknown],
+  ): Promise<GameView> {
     const gameId = checkGameId(rawId);
+    const key = parseIdempotencyKey(opts.idempotencyKey);
+    const hash = requestHash(operation, gameId, args);
+    return this.idempotency.run({ playerId: player.id, key, hash, onReplay: opts.onReplay }, () => this.executeNow(player, gameId, build, outsiderMayAct, opts));
+  }
+
+  private async executeNow(player: Player, gameId: string, build: MoveBuilder, outsiderMayAct: boolean, opts: CommandOptions): Promise<GameView> {
     const g = await this.store.load(gameId);
     if (!g) throw notFound();
     if (!this.canSee(g, player) && !(outsiderMayAct && g.state.status === 'open')) throw notFound();
+    checkIfMatch(opts.ifMatch, g.state.version);
     const command = build(g);
     const events = decideGame(g.state, command, this.dice.rollerFor({ serverSeed: g.row.serverSeed, state: g.state }));
     if (isRuleError(events)) throw DomainException.fromRule(events);
     const after = events.reduce(evolveGame, g.state);
     const res = await this.store.append(g, events, readModel(g.state, after, events));
-    this.bus.publish(gameId, res.stored);
+    afterCommit(() => this.bus.publish(gameId, res.stored));
     return buildGameView(res.row, res.state, res.head, res.lastRolled, { ...g.names, [player.id]: player.displayName });
   }
 
@@ -246,5 +300,7 @@ export function readModel(before: GameState, after: GameState, _events: readonly
     started: before.status === 'open' && after.status !== 'open' && after.play !== null,
     finished: after.status === 'finished' || after.status === 'abandoned',
     seats: after.seats.filter((s, i) => JSON.stringify(s) !== JSON.stringify(before.seats[i])),
+    // Turn deadline and webhook fan-out, written by the same statement as the events (src/async).
+    ...asyncEffects(before, after),
   };
 }

@@ -20,6 +20,8 @@ export const SERVICE_ERROR_CODES = [
   'QUERY_TOO_COMPLEX',
   'DATABASE_UNAVAILABLE',
   'INTERNAL',
+  'WEBHOOK_NOT_FOUND',
+  'WEBHOOK_LIMIT_REACHED',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -80,6 +82,8 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   QUERY_TOO_COMPLEX: { status: 400, title: 'The GraphQL document is too deep, costly or wide' },
   DATABASE_UNAVAILABLE: { status: 503, title: 'The database is unavailable; retry shortly' },
   INTERNAL: { status: 500, title: 'Internal error' },
+  WEBHOOK_NOT_FOUND: { status: 404, title: 'No such webhook' },
+  WEBHOOK_LIMIT_REACHED: { status: 409, title: 'Too many webhooks; delete one first' },
 };
 
 export const isErrorCode = (value: unknown): value is ErrorCode =>

@@ -59,11 +59,11 @@ export class CreateGameInput {
   @Max(7)
   hotSeats?: number;
 
-  @Field(() => Int, { nullable: true, description: 'Turn time limit in seconds (10 to 604800); enforced later.' })
-  @ApiPropertyOptional({ minimum: 10, maximum: 604800 })
+  @Field(() => Int, { nullable: true, description: 'Time limit per move in seconds (1 to 604800 = 7 days; none by default). When it runs out, the server completes the turn with the computer\'s choice (events marked reason "timeout"); every move restarts the clock.' })
+  @ApiPropertyOptional({ minimum: 1, maximum: 604800, description: 'Time limit per move in seconds (1 s to 7 days; none by default). When it runs out, the server completes the turn with the computer\'s choice (events marked reason "timeout"); every move restarts the clock.' })
   @IsOptional()
   @IsInt()
-  @Min(10)
+  @Min(1)
   @Max(604800)
   turnTimeLimitSeconds?: number;
 

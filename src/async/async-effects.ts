@@ -1,0 +1,94 @@
+/**
+ * What a command schedules for async play, decided from the states before and after it (pure:
+ * no I/O). The games service passes the result to the event store, which writes it in the SAME
+ * statement as the events (see EventStore.append), so nothing is scheduled for a command that
+ * did not commit, and nothing is lost for one that did.
+ *
+ * - Turn deadline: while the game waits on a seat and has a turn time limit, every command
+ *   restarts that seat's clock: games.turn_deadline = now() + limit, and the job
+ *   `deadline:<gameId>` is (re)scheduled with the version after the command. The key is per game,
+ *   so scheduling again replaces the previous deadline; the version in the payload makes the
+ *   timeout a no-op when anything happened meanwhile (see DeadlinesService).
+ * - Webhooks: one fan-out job per command that starts the game, hands the turn to another player
+ *   (turn.started) or finishes the game; the fan-out worker turns it into one delivery per
+ *   registered webhook (src/async/webhooks).
+ */
+import type { ReadModelUpdate, ScheduledJob } from '../event-store/event-store.types';
+import { familyById } from '../rules/registry';
+import type { GameState } from '../rules/game';
+
+export const DEADLINE_QUEUE = 'deadline';
+export const FANOUT_QUEUE = 'webhook-fanout';
+export const DELIVERY_QUEUE = 'webhook-delivery';
+
+export const WEBHOOK_EVENT_TYPES = ['turn.started', 'game.started', 'game.finished'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export interface DeadlinePayload {
+  gameId: string;
+  /** The game's version when the deadline was scheduled: the timeout applies only at it. */
+  version: number;
+  seat: number;
+}
+
+export interface FanoutNotice {
+  type: WebhookEventType;
+  playerIds: string[];
+  data: Record<string, unknown>;
+}
+
+export interface FanoutPayload {
+  gameId: string;
+  version: number;
+  notices: FanoutNotice[];
+}
+
+function currentOf(state: GameState): { seat: number | null; playerId: string | null } {
+  if (state.status !== 'playing' || state.play === null) return { seat: null, playerId: null };
+  const seat = familyById(state.family).currentSeat(state.play);
+  return { seat, playerId: seat === null ? null : (state.seats[seat]?.playerId ?? null) };
+}
+
+const seatedPlayers = (state: GameState): string[] => [...new Set(state.seats.map((s) => s.playerId).filter((p): p is string => p !== null))];
+
+/** The deadline column and the jobs of a command that took the game from `before` to `after`. */
+export function asyncEffects(before: GameState, after: GameState, now: Date = new Date()): Pick<ReadModelUpdate, 'turnDeadlineSeconds' | 'jobs'> {
+  const jobs: ScheduledJob[] = [];
+  const next = currentOf(after);
+  const limit = after.turnTimeLimitSeconds;
+  let turnDeadlineSeconds: number | null = null;
+  if (limit !== null && limit > 0 && next.seat !== null) {
+    turnDeadlineSeconds = limit;
+    const payload: DeadlinePayload = { gameId: after.id, version: after.version, seat: next.seat };
+    jobs.push({ queue: DEADLINE_QUEUE, key: `deadline:${after.id}`, payload: { ...payload }, delayMs: limit * 1000 });
+  }
+
+  const notices: FanoutNotice[] = [];
+  const game = { gameId: after.id, ruleSet: after.ruleSet, family: after.family, version: after.version };
+  const started = before.status !== 'playing' && after.status === 'playing';
+  if (started) {
+    notices.push({ type: 'game.started', playerIds: seatedPlayers(after), data: { ...game, seats: after.seats.map((s) => ({ seat: s.seat, playerId: s.playerId })) } });
+  }
+  const prev = currentOf(before);
+  if (next.playerId !== null && (started || prev.playerId !== next.playerId)) {
+    notices.push({
+      type: 'turn.started',
+      playerIds: [next.playerId],
+      data: {
+        ...game,
+        seat: next.seat,
+        playerId: next.playerId,
+        turnTimeLimitSeconds: limit,
+        deadline: turnDeadlineSeconds === null ? null : new Date(now.getTime() + turnDeadlineSeconds * 1000).toISOString(),
+      },
+    });
+  }
+  if (before.status !== 'finished' && after.status === 'finished') {
+    notices.push({ type: 'game.finished', playerIds: seatedPlayers(after), data: { ...game, standings: after.standings } });
+  }
+  if (notices.length > 0) {
+    const payload: FanoutPayload = { gameId: after.id, version: after.version, notices };
+    jobs.push({ queue: FANOUT_QUEUE, key: `fanout:${after.id}:${after.version}`, payload: { ...payload }, delayMs: 0 });
+  }
+  return { turnDeadlineSeconds, jobs };
+}

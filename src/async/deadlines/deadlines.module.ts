@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { GamesModule } from '../../games/games.module';
+import { JobsModule } from '../jobs/jobs.module';
+import { DeadlinesService } from './deadlines.service';
+
+@Module({ imports: [JobsModule, GamesModule], providers: [DeadlinesService] })
+export class DeadlinesModule {}

@@ -1,0 +1,44 @@
+import { Field, GraphQLISODateTime, ID, Int, ObjectType } from '@nestjs/graphql';
+import { ApiProperty } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+
+@ObjectType({ description: 'A game awaiting my move.' })
+export class InboxItem {
+  @Field(() => ID) @ApiProperty({ format: 'uuid' }) gameId: string;
+  @Field() @ApiProperty({ example: 'penta' }) ruleSet: string;
+  @Field() @ApiProperty({ example: 'five-dice' }) family: string;
+  @Field(() => Int, { description: 'Version to expect (If-Match) for my next move.' }) @ApiProperty() version: number;
+  @Field(() => Int, { description: 'The seat to move (mine; a hot seat of mine for creators).' }) @ApiProperty() seat: number;
+  @Field(() => Int) @ApiProperty() seatCount: number;
+  @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) turnTimeLimitSeconds: number | null;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the server moves for me (null: no time limit).' })
+  @ApiProperty({ type: Date, nullable: true })
+  deadline: Date | null;
+  @Field(() => GraphQLISODateTime, { description: 'When the game last changed.' }) @ApiProperty() updatedAt: Date;
+}
+
+@ObjectType({ description: 'My games awaiting my move, the nearest deadline first.' })
+export class InboxPage {
+  @Field(() => [InboxItem]) @ApiProperty({ type: [InboxItem] }) items: InboxItem[];
+  @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) nextOffset: number | null;
+}
+
+export class InboxQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  offset?: number;
+}

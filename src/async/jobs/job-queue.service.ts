@@ -1,0 +1,173 @@
+/**
+ * The PostgreSQL-backed job queue of async play (table async_jobs; decision record
+ * docs/decisions/0007-postgres-job-queue.md).
+ *
+ * - A job is a row: queue, singleton `key` (unique), payload, due time `run_at`. Jobs are written
+ *   by the event store in the same statement as the events that cause them (turn deadlines,
+ *   webhook fan-out) or by a worker in one statement with the rows they belong to (deliveries).
+ *   Writing a job under an existing key replaces it (revision + 1, attempts reset).
+ * - Claiming: one statement selects due rows `FOR UPDATE SKIP LOCKED` and pushes their run_at
+ *   forward by the lease (JOBS_LEASE_SECONDS). Of several workers (instances), exactly one gets a
+ *   given job; the others skip it. The claimed job is invisible until the lease ends; a worker
+ *   that crashed mid-job therefore leaves it to be claimed again after the lease (at-least-once).
+ *   Handlers are idempotent (a deadline applies only at its version; a delivery is recorded by id),
+ *   which makes the effect exactly-once.
+ * - Done: the row is deleted, unless it was replaced meanwhile (revision changed): then the new
+ *   job stays. Failed: run_at = now() + the handler's retry delay (or an exponential default).
+ * - Works the same on the embedded PGlite (one session: statements are serialized) and on a
+ *   real PostgreSQL shared by several instances.
+ */
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
+import { Pool } from 'pg';
+import { APP_CONFIG, AppConfig } from '../../config/config';
+import { PG_POOL } from '../../database/prisma.service';
+
+export interface ClaimedJob {
+  id: string;
+  queue: string;
+  key: string;
+  payload: Record<string, unknown>;
+  /** 1 on the first run. */
+  attempts: number;
+  revision: number;
+}
+
+/** What a handler returns: nothing = done (the job is deleted); retryInMs = run again later. */
+export type JobOutcome = void | { retryInMs: number; error?: string };
+export type JobHandler = (job: ClaimedJob, signal: AbortSignal) => Promise<JobOutcome>;
+
+/** How many jobs one instance runs at once. */
+const CONCURRENCY = 8;
+/** Default retry delay after a handler threw: 1 s doubling, at most 5 minutes. */
+export const defaultRetryMs = (attempts: number) => Math.min(300_000, 1000 * 2 ** Math.max(0, attempts - 1));
+
+@Injectable()
+export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('JobQueue');
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly running = new Set<Promise<void>>();
+  private readonly abort = new AbortController();
+  private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> | null = null;
+  private stopped = true;
+  readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  readonly pollIntervalMs: number;
+  private readonly leaseSeconds: number;
+  private readonly enabled: boolean;
+
+  constructor(
+    @Inject(PG_POOL) private readonly pool: Pool,
+    @Optional() @Inject(APP_CONFIG) config?: AppConfig,
+  ) {
+    this.pollIntervalMs = config?.JOBS_POLL_INTERVAL_MS ?? 1000;
+    this.leaseSeconds = config?.JOBS_LEASE_SECONDS ?? 60;
+    this.enabled = config?.JOBS_ENABLED ?? true;
+  }
+
+  /** Registers the handler of a queue (call in onModuleInit; the worker starts after). */
+  register(queue: string, handler: JobHandler): void {
+    this.handlers.set(queue, handler);
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.enabled) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.abort.abort();
+    await this.ticking?.catch(() => undefined);
+    await Promise.allSettled([...this.running]);
+  }
+
+  /** Looks for due jobs now (instead of at the next poll). */
+  wake(): void {
+    if (!this.stopped && !this.ticking) this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.ticking = this.tick().finally(() => (this.ticking = null));
+    }, ms);
+    this.timer.unref?.();
+  }
+
+  private async tick(): Promise<void> {
+    let again = false;
+    try {
+      const free = CONCURRENCY - this.running.size;
+      if (free > 0 && this.handlers.size > 0) {
+        const jobs = await this.claim(free);
+        for (const job of jobs) this.run(job);
+        again = jobs.length === free;
+      }
+    } catch (err) {
+      // Database unreachable and the like: try again at the next poll.
+      this.logger.warn(`claiming jobs failed: ${(err as Error).message}`);
+    }
+    this.schedule(again ? 0 : this.pollIntervalMs);
+  }
+
+  /** Claims up to `limit` due jobs of the registered queues (one statement; see the file comment). */
+  async claim(limit: number): Promise<ClaimedJob[]> {
+    const { rows } = await this.pool.query(
+      `WITH due AS (
+         SELECT id FROM async_jobs
+          WHERE run_at <= now() AND queue = ANY($4::text[])
+          ORDER BY run_at
+          LIMIT $1
+          FOR UPDATE SKIP LOCKED)
+       UPDATE async_jobs j
+          SET run_at = now() + $2::int * interval '1 second', attempts = j.attempts + 1, locked_by = $3, updated_at = now()
+         FROM due WHERE j.id = due.id
+       RETURNING j.id::text AS id, j.queue, j.key, j.payload, j.attempts, j.revision`,
+      [limit, this.leaseSeconds, this.workerId, [...this.handlers.keys()]],
+    );
+    return rows as ClaimedJob[];
+  }
+
+  private run(job: ClaimedJob): void {
+    const p = this.execute(job).finally(() => {
+      this.running.delete(p);
+      // A slot freed up while jobs may be waiting.
+      if (!this.stopped && !this.ticking && !this.timer) this.schedule(0);
+    });
+    this.running.add(p);
+  }
+
+  private async execute(job: ClaimedJob): Promise<void> {
+    const handler = this.handlers.get(job.queue);
+    let outcome: JobOutcome;
+    try {
+      if (!handler) throw new Error(`no handler for queue ${job.queue}`);
+      outcome = await handler(job, this.abort.signal);
+    } catch (err) {
+      const message = (err as Error)?.message ?? String(err);
+      this.logger.warn(`job ${job.queue} ${job.key} failed (attempt ${job.attempts}): ${message}`);
+      outcome = { retryInMs: defaultRetryMs(job.attempts), error: message };
+    }
+    try {
+      if (outcome && typeof outcome.retryInMs === 'number') {
+        await this.pool.query(
+          `UPDATE async_jobs SET run_at = now() + $3::float8 * interval '1 millisecond', last_error = $4, locked_by = NULL, updated_at = now()
+            WHERE id = $1 AND revision = $2`,
+          [job.id, job.revision, outcome.retryInMs, outcome.error ?? null],
+        );
+      } else {
+        await this.pool.query('DELETE FROM async_jobs WHERE id = $1 AND revision = $2', [job.id, job.revision]);
+      }
+    } catch (err) {
+      // The lease runs out and the job is claimed again; handlers are idempotent.
+      this.logger.warn(`recording job ${job.key} failed: ${(err as Error).message}`);
+    }
+  }
+}

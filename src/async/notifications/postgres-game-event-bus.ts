@@ -1,0 +1,181 @@
+/**
+ * Cross-instance push: a GameEventBus that also delivers events committed by OTHER instances.
+ *
+ * - Local publish (this instance's commands) delivers at once, as the in-process bus does.
+ * - Every append sends NOTIFY fairdice_game_events '<gameId>:<version>' in its own statement
+ *   (EventStore.append), so the signal is sent exactly when the events commit. It carries ids,
+ *   not payloads.
+ * - Each instance holds one dedicated pg Client that LISTENs on the channel (reconnecting with
+ *   backoff). On a notification for a game that has local subscribers and a version beyond what
+ *   they were given, it reads the new events from the event store and publishes them locally.
+ *   Reads are serialized per game; GameEventStream de-duplicates by version and fills gaps from
+ *   the store, so a duplicate or an out-of-order signal is harmless.
+ * - After a reconnect, every game with subscribers is caught up from the store (notifications
+ *   sent while disconnected are lost by PostgreSQL). A client that reconnects resumes from its
+ *   last version (SSE Last-Event-ID / ?after=, GraphQL afterVersion) through the backlog.
+ *
+ * Selection (EVENT_BUS): memory = in-process only; postgres = LISTEN/NOTIFY; auto (default) =
+ * LISTEN/NOTIFY unless the database is the embedded PGlite, where every connection shares ONE
+ * session and a notification reaches only the connection that sent it (tested: docs/async.md).
+ */
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
+import { Client, Pool } from 'pg';
+import { APP_CONFIG, AppConfig } from '../../config/config';
+import { DATABASE_OPTIONS, DatabaseOptions, PG_POOL } from '../../database/prisma.service';
+import { EventStore } from '../../event-store/event-store.service';
+import { GAME_EVENTS_CHANNEL, StoredEvent } from '../../event-store/event-store.types';
+import { GameEventListener, InProcessGameEventBus } from '../../games/game-event-bus';
+
+const PAGE = 100;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+@Injectable()
+export class PostgresGameEventBus extends InProcessGameEventBus implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('GameEventBus');
+  private client: Client | null = null;
+  private closing = false;
+  private reconnectDelayMs = 100;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  /** Subscriber count per game (only games with subscribers are followed). */
+  private readonly counts = new Map<string, number>();
+  /** Highest version handed to local subscribers, per followed game. */
+  private readonly delivered = new Map<string, number>();
+  private readonly chains = new Map<string, Promise<void>>();
+  /** True when LISTEN/NOTIFY is in use. */
+  listening = false;
+
+  constructor(
+    @Inject(DATABASE_OPTIONS) private readonly db: DatabaseOptions,
+    @Inject(PG_POOL) private readonly pool: Pool,
+    private readonly store: EventStore,
+    @Optional() @Inject(APP_CONFIG) private readonly config?: AppConfig,
+  ) {
+    super();
+  }
+
+  async onModuleInit(): Promise<void> {
+    const mode = this.config?.EVENT_BUS ?? 'auto';
+    if (mode === 'memory') return;
+    if (mode === 'auto') {
+      const { rows } = await this.pool.query<{ v: string }>('SELECT version() AS v');
+      if (/pglite/i.test(rows[0]?.v ?? '')) return;
+    }
+    this.listening = true;
+    await this.connect().catch((err) => {
+      this.logger.warn(`LISTEN ${GAME_EVENTS_CHANNEL} failed (${(err as Error).message}); retrying`);
+      this.reconnectSoon();
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.closing = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    const c = this.client;
+    this.client = null;
+    await c?.end().catch(() => undefined);
+  }
+
+  override publish(gameId: string, events: readonly StoredEvent[]): void {
+    if (this.counts.has(gameId)) {
+      const top = events.reduce((m, e) => Math.max(m, e.version), 0);
+      if (top > (this.delivered.get(gameId) ?? 0)) this.delivered.set(gameId, top);
+    }
+    super.publish(gameId, events);
+  }
+
+  override subscribe(gameId: string, listener: GameEventListener): () => void {
+    this.counts.set(gameId, (this.counts.get(gameId) ?? 0) + 1);
+    const unsubscribe = super.subscribe(gameId, listener);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      unsubscribe();
+      const n = (this.counts.get(gameId) ?? 1) - 1;
+      if (n > 0) this.counts.set(gameId, n);
+      else {
+        this.counts.delete(gameId);
+        this.delivered.delete(gameId);
+      }
+    };
+  }
+
+  private async connect(): Promise<void> {
+    const client = new Client({ connectionString: this.db.url, application_name: 'fairdice-listen', keepAlive: true });
+    let failed = false;
+    const onFailure = (err?: Error) => {
+      if (failed) return;
+      failed = true;
+      if (this.client === client) this.client = null;
+      client.end().catch(() => undefined);
+      if (!this.closing) {
+        this.logger.warn(`LISTEN connection lost${err ? ` (${err.message})` : ''}; reconnecting`);
+        this.reconnectSoon();
+      }
+    };
+    client.on('error', onFailure);
+    client.on('end', () => onFailure());
+    client.on('notification', (n) => {
+      if (n.channel === GAME_EVENTS_CHANNEL && n.payload) this.onSignal(n.payload);
+    });
+    await client.connect();
+    await client.query(`LISTEN ${GAME_EVENTS_CHANNEL}`);
+    if (this.closing) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.client = client;
+    this.reconnectDelayMs = 100;
+    // Notifications sent while we were not listening are gone: catch up every followed game.
+    for (const gameId of this.counts.keys()) this.catchUp(gameId, null);
+  }
+
+  private reconnectSoon(): void {
+    if (this.closing || this.reconnectTimer) return;
+    const delay = this.reconnectDelayMs;
+    this.reconnectDelayMs = Math.min(5000, this.reconnectDelayMs * 2);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.connect().catch((err) => {
+        this.logger.warn(`LISTEN reconnect failed: ${(err as Error).message}`);
+        this.reconnectSoon();
+      });
+    }, delay);
+    this.reconnectTimer.unref?.();
+  }
+
+  /** '<gameId>:<version>' */
+  private onSignal(payload: string): void {
+    const i = payload.lastIndexOf(':');
+    const gameId = payload.slice(0, i);
+    const version = Number(payload.slice(i + 1));
+    if (!UUID.test(gameId) || !Number.isInteger(version) || !this.counts.has(gameId)) return;
+    if (version <= (this.delivered.get(gameId) ?? 0)) return;
+    this.catchUp(gameId, version);
+  }
+
+  /** Reads the events after what subscribers got and publishes them locally (serialized per game). */
+  private catchUp(gameId: string, signalled: number | null): void {
+    const prev = this.chains.get(gameId) ?? Promise.resolve();
+    const next = prev
+      .then(async () => {
+        if (!this.counts.has(gameId)) return;
+        const known = this.delivered.get(gameId);
+        if (signalled !== null && known !== undefined && signalled <= known) return;
+        // Without a known position, start just before the signalled event: the stream fills any gap.
+        let after = known ?? (signalled !== null ? signalled - 1 : 0);
+        for (;;) {
+          const page = await this.store.readEvents(gameId, after, PAGE);
+          if (page.length === 0) break;
+          after = page[page.length - 1].version;
+          this.publish(gameId, page);
+          if (page.length < PAGE) break;
+        }
+      })
+      .catch((err) => this.logger.warn(`reading events of ${gameId} failed: ${(err as Error).message}`))
+      .finally(() => {
+        if (this.chains.get(gameId) === next) this.chains.delete(gameId);
+      });
+    this.chains.set(gameId, next);
+  }
+}

@@ -1,0 +1,96 @@
+/** Webhook inputs and views, shared by REST (class-validator + OpenAPI) and GraphQL. */
+import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, registerDecorator } from 'class-validator';
+import { WEBHOOK_EVENT_TYPES } from '../../async-effects';
+
+/** An absolute http:// or https:// URL with a host and no credentials, at most 2048 characters. */
+export function isWebhookUrl(value: unknown): boolean {
+  if (typeof value !== 'string' || value.length > 2048) return false;
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.length > 0 && !u.username && !u.password;
+  } catch {
+    return false;
+  }
+}
+
+export function IsWebhookUrl() {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isWebhookUrl',
+      target: object.constructor,
+      propertyName,
+      validator: {
+        validate: isWebhookUrl,
+        defaultMessage: () => `${propertyName} must be an http:// or https:// URL (at most 2048 characters, no credentials)`,
+      },
+    });
+}
+
+@InputType({ description: 'A URL to notify about my games.' })
+export class CreateWebhookInput {
+  @Field({ description: 'http:// or https:// URL that receives POSTs signed per Standard Webhooks.' })
+  @ApiProperty({ example: 'https://bot.example.com/fairdice', maxLength: 2048 })
+  @IsWebhookUrl()
+  url: string;
+
+  @Field(() => [String], { nullable: true, description: 'Event types to receive: turn.started, game.started, game.finished (default: all).' })
+  @ApiPropertyOptional({ type: [String], enum: WEBHOOK_EVENT_TYPES, example: ['turn.started'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(WEBHOOK_EVENT_TYPES.length)
+  @IsIn(WEBHOOK_EVENT_TYPES, { each: true })
+  events?: string[];
+
+  @Field({ nullable: true, description: 'A note for yourself (at most 200 characters).' })
+  @ApiPropertyOptional({ maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  description?: string;
+}
+
+export class DeliveriesQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+}
+
+@ObjectType('Webhook', { description: 'A registered webhook (the secret is shown only at registration).' })
+export class WebhookView {
+  @Field(() => ID) @ApiProperty({ format: 'uuid' }) id: string;
+  @Field() @ApiProperty() url: string;
+  @Field(() => [String]) @ApiProperty({ type: [String], enum: WEBHOOK_EVENT_TYPES }) events: string[];
+  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) description: string | null;
+  @Field(() => GraphQLISODateTime) @ApiProperty() createdAt: Date;
+}
+
+@ObjectType({ description: 'A new webhook and its signing secret, shown this once.' })
+export class WebhookRegistration {
+  @Field(() => WebhookView) @ApiProperty({ type: WebhookView }) webhook: WebhookView;
+  @Field({ description: 'Standard Webhooks secret (whsec_<base64>): verify the webhook-signature header with it. Shown only once.' })
+  @ApiProperty({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
+  secret: string;
+}
+
+@ObjectType({ description: 'One notification to a webhook and its delivery attempts.' })
+export class WebhookDeliveryView {
+  @Field(() => ID, { description: 'Also the webhook-id header (the same on every attempt).' }) @ApiProperty({ format: 'uuid' }) id: string;
+  @Field() @ApiProperty({ enum: WEBHOOK_EVENT_TYPES }) eventType: string;
+  @Field(() => ID) @ApiProperty({ format: 'uuid' }) gameId: string;
+  @Field(() => Int) @ApiProperty() gameVersion: number;
+  @Field({ description: 'pending, delivered or failed (after the last attempt).' }) @ApiProperty({ enum: ['pending', 'delivered', 'failed'] }) status: string;
+  @Field(() => Int) @ApiProperty() attempts: number;
+  @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) lastStatusCode: number | null;
+  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) lastError: string | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) @ApiProperty({ type: Date, nullable: true }) nextAttemptAt: Date | null;
+  @Field(() => GraphQLISODateTime) @ApiProperty() createdAt: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) @ApiProperty({ type: Date, nullable: true }) deliveredAt: Date | null;
+}

@@ -1,0 +1,207 @@
+/**
+ * Webhooks: registration (create/list/delete), fan-out and signed delivery with retries.
+ *
+ * - A player registers URLs; each gets a Standard Webhooks secret (whsec_<base64>), stored to
+ *   sign and shown only in the registration response.
+ * - Fan-out (queue `webhook-fanout`): the job written with the events that started a game,
+ *   handed the turn to someone or finished the game becomes, in ONE statement, one
+ *   webhook_deliveries row per matching webhook plus its `webhook-delivery` job. Unique
+ *   (webhook, game, version, type) makes a re-run fan-out insert nothing twice.
+ * - Delivery (queue `webhook-delivery`): POST the JSON body with webhook-id (the delivery id,
+ *   the same on every attempt: receivers de-duplicate with it), webhook-timestamp and
+ *   webhook-signature (HMAC-SHA256 by the standardwebhooks library). 2xx = delivered; otherwise
+ *   retried after WEBHOOK_BACKOFF_BASE_MS × 2^(attempt-1) (1 s, 2 s, 4 s...) up to
+ *   WEBHOOK_MAX_ATTEMPTS (8), then `failed`. Every attempt is recorded on the row. The job lives
+ *   in PostgreSQL, so a pending delivery survives restarts and is made by whichever instance
+ *   claims it.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
+import { Pool } from 'pg';
+import { Webhook } from 'standardwebhooks';
+import { DomainException } from '../../common/errors';
+import { APP_CONFIG, AppConfig } from '../../config/config';
+import { PG_POOL } from '../../database/prisma.service';
+import { DELIVERY_QUEUE, FANOUT_QUEUE, FanoutPayload, WEBHOOK_EVENT_TYPES } from '../async-effects';
+import { ClaimedJob, JobOutcome, JobQueue } from '../jobs/job-queue.service';
+import type { CreateWebhookInput, WebhookDeliveryView, WebhookRegistration, WebhookView } from './dto/webhook.dto';
+
+/** Webhooks one player may hold. */
+export const MAX_WEBHOOKS_PER_PLAYER = 10;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const notFound = () => new DomainException('WEBHOOK_NOT_FOUND', 'No such webhook');
+
+/** A new Standard Webhooks signing secret: whsec_ + base64 of 32 random bytes. */
+export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+@Injectable()
+export class WebhooksService implements OnModuleInit {
+  private readonly logger = new Logger('Webhooks');
+  private readonly maxAttempts: number;
+  private readonly backoffBaseMs: number;
+  private readonly timeoutMs: number;
+
+  constructor(
+    @Inject(PG_POOL) private readonly pool: Pool,
+    private readonly jobs: JobQueue,
+    @Optional() @Inject(APP_CONFIG) config?: AppConfig,
+  ) {
+    this.maxAttempts = config?.WEBHOOK_MAX_ATTEMPTS ?? 8;
+    this.backoffBaseMs = config?.WEBHOOK_BACKOFF_BASE_MS ?? 1000;
+    this.timeoutMs = config?.WEBHOOK_TIMEOUT_MS ?? 10000;
+  }
+
+  onModuleInit(): void {
+    this.jobs.register(FANOUT_QUEUE, (job) => this.fanOut(job));
+    this.jobs.register(DELIVERY_QUEUE, (job, signal) => this.deliver(job, signal));
+  }
+
+  // ------------------------------------------------------------------ registration
+
+  async create(playerId: string, input: CreateWebhookInput): Promise<WebhookRegistration> {
+    const id = randomUUID();
+    const secret = newWebhookSecret();
+    const events = input.events?.length ? [...new Set(input.events)] : [...WEBHOOK_EVENT_TYPES];
+    // The limit check and the insert in one statement (no row when the player is at the limit).
+    const { rows } = await this.pool.query(
+      `INSERT INTO webhooks (id, player_id, url, secret, events, description, created_at)
+       SELECT $1, $2, $3, $4, $5::text[], $6, now()
+        WHERE (SELECT count(*) FROM webhooks WHERE player_id = $2) < $7
+       RETURNING id, url, events, description, created_at`,
+      [id, playerId, input.url, secret, events, input.description ?? null, MAX_WEBHOOKS_PER_PLAYER],
+    );
+    if (rows.length === 0) {
+      throw new DomainException('WEBHOOK_LIMIT_REACHED', `A player may register at most ${MAX_WEBHOOKS_PER_PLAYER} webhooks; delete one first`);
+    }
+    return { webhook: toView(rows[0]), secret };
+  }
+
+  async list(playerId: string): Promise<WebhookView[]> {
+    const { rows } = await this.pool.query(
+      'SELECT id, url, events, description, created_at FROM webhooks WHERE player_id = $1 ORDER BY created_at, id',
+      [playerId],
+    );
+    return rows.map(toView);
+  }
+
+  /** Deletes the webhook, its deliveries and (by their lookups failing) its pending jobs. */
+  async remove(playerId: string, id: string): Promise<void> {
+    if (!UUID.test(id)) throw notFound();
+    const { rowCount } = await this.pool.query('DELETE FROM webhooks WHERE id = $1 AND player_id = $2', [id, playerId]);
+    if (!rowCount) throw notFound();
+  }
+
+  async deliveries(playerId: string, id: string, limit = 20): Promise<WebhookDeliveryView[]> {
+    if (!UUID.test(id)) throw notFound();
+    const { rows } = await this.pool.query(
+      `SELECT d.id, d.event_type, d.game_id, d.game_version, d.status, d.attempts, d.last_status_code, d.last_error,
+              d.next_attempt_at, d.created_at, d.delivered_at, w.player_id
+         FROM webhooks w LEFT JOIN webhook_deliveries d ON d.webhook_id = w.id
+        WHERE w.id = $1 AND w.player_id = $2
+        ORDER BY d.created_at DESC NULLS LAST, d.id LIMIT $3`,
+      [id, playerId, limit],
+    );
+    if (rows.length === 0) throw notFound();
+    return rows
+      .filter((r) => r.id !== null)
+      .map((r) => ({
+        id: r.id, eventType: r.event_type, gameId: r.game_id, gameVersion: r.game_version, status: r.status, attempts: r.attempts,
+        lastStatusCode: r.last_status_code, lastError: r.last_error, nextAttemptAt: r.next_attempt_at, createdAt: r.created_at,
+        deliveredAt: r.delivered_at,
+      }));
+  }
+
+  // ------------------------------------------------------------------ workers
+
+  /** One delivery row + job per matching webhook, in one statement (idempotent). */
+  async fanOut(job: Pick<ClaimedJob, 'payload'>): Promise<void> {
+    const { gameId, version, notices } = job.payload as unknown as FanoutPayload;
+    const timestamp = new Date().toISOString();
+    const rows = notices.flatMap((n) =>
+      n.playerIds.map((playerId) => ({ type: n.type, player_id: playerId, body: { type: n.type, timestamp, data: n.data } })),
+    );
+    if (rows.length === 0) return;
+    const { rows: inserted } = await this.pool.query(
+      `WITH d AS (
+         INSERT INTO webhook_deliveries (id, webhook_id, event_type, game_id, game_version, payload, status, created_at)
+         SELECT gen_random_uuid(), w.id, x.type, $1::uuid, $2::int, x.body, 'pending', now()
+           FROM jsonb_to_recordset($3::jsonb) AS x(type text, player_id uuid, body jsonb)
+           JOIN webhooks w ON w.player_id = x.player_id AND x.type = ANY(w.events)
+         ON CONFLICT (webhook_id, game_id, game_version, event_type) DO NOTHING
+         RETURNING id)
+       INSERT INTO async_jobs (queue, key, payload, run_at)
+       SELECT $4, 'delivery:' || d.id::text, jsonb_build_object('deliveryId', d.id::text), now() FROM d
+       ON CONFLICT (key) DO NOTHING
+       RETURNING id`,
+      [gameId, version, JSON.stringify(rows), DELIVERY_QUEUE],
+    );
+    if (inserted.length > 0) this.jobs.wake();
+  }
+
+  /** One attempt of one delivery (see the file comment). */
+  async deliver(job: Pick<ClaimedJob, 'payload'>, signal?: AbortSignal): Promise<JobOutcome> {
+    const deliveryId = String(job.payload.deliveryId);
+    const { rows } = await this.pool.query(
+      `SELECT d.id, d.payload, d.status, d.attempts, w.url, w.secret
+         FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.id = $1`,
+      [deliveryId],
+    );
+    const d = rows[0];
+    if (!d || d.status !== 'pending') return; // deleted webhook, or already settled
+    const attempt: number = d.attempts + 1;
+    const body = JSON.stringify(d.payload);
+    const now = new Date();
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'fairdice-webhooks/1',
+      'webhook-id': d.id,
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': new Webhook(d.secret).sign(d.id, now, body),
+    };
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    try {
+      const timeout = AbortSignal.timeout(this.timeoutMs);
+      const res = await fetch(d.url, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'manual',
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+      statusCode = res.status;
+      await res.body?.cancel().catch(() => undefined);
+      if (res.status < 200 || res.status >= 300) error = `HTTP ${res.status}`;
+    } catch (err) {
+      error = (err as Error)?.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : ((err as Error)?.message ?? String(err));
+      const cause = (err as { cause?: { code?: string } })?.cause?.code;
+      if (cause) error = `${error} (${cause})`;
+    }
+    if (error === null) {
+      await this.pool.query(
+        `UPDATE webhook_deliveries SET status = 'delivered', attempts = $2, last_status_code = $3, last_error = NULL,
+                next_attempt_at = NULL, delivered_at = now() WHERE id = $1`,
+        [d.id, attempt, statusCode],
+      );
+      return;
+    }
+    if (attempt >= this.maxAttempts) {
+      await this.pool.query(
+        `UPDATE webhook_deliveries SET status = 'failed', attempts = $2, last_status_code = $3, last_error = $4, next_attempt_at = NULL WHERE id = $1`,
+        [d.id, attempt, statusCode, error],
+      );
+      this.logger.warn(`webhook delivery ${d.id} failed after ${attempt} attempts: ${error}`);
+      return;
+    }
+    const retryInMs = this.backoffBaseMs * 2 ** (attempt - 1);
+    await this.pool.query(
+      `UPDATE webhook_deliveries SET attempts = $2, last_status_code = $3, last_error = $4,
+              next_attempt_at = now() + $5::float8 * interval '1 millisecond' WHERE id = $1`,
+      [d.id, attempt, statusCode, error, retryInMs],
+    );
+    return { retryInMs, error };
+  }
+}
+
+const toView = (r: any): WebhookView => ({ id: r.id, url: r.url, events: r.events, description: r.description, createdAt: r.created_at });
