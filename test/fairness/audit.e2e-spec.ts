@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { verifyBundle } from '../../src/fairness/verifier';
 import { createTestApp, gql, registerPlayer, TestApp } from '../helpers/app';
-import { playToEnd, poolOf, restClient } from '../helpers/games';
+import { chooseMove, playToEnd, poolOf, restClient } from '../helpers/games';
 
 jest.setTimeout(120_000);
 
@@ -37,7 +37,7 @@ describe('audit bundle (REST GET /v1/games/{id}/audit, GraphQL audit)', () => {
     view = await client.join(bob.token, view.id, {});
     view = await client.start(alice.token, view.id);
     // a few moves, then the bundle during the game
-    for (let i = 0; i < 6 && view.status === 'playing'; i++) view = await client.move(tokenOf(view.currentPlayerId), view.id, (await import('../helpers/games')).chooseMove(view));
+    for (let i = 0; i < 6 && view.status === 'playing'; i++) view = await client.move(tokenOf(view.currentPlayerId), view.id, chooseMove(view));
 
     const during = (await t.http().get(`/v1/games/${view.id}/audit`).expect(200)).body;
     expect(during).toMatchObject({ format: 'fairdice-audit', formatVersion: 1, gameId: view.id, status: 'playing', serverSeed: null, finalStandings: null, commitment: view.commitment });
