@@ -1,0 +1,5 @@
+import { describeCompleteGames } from '../helpers/games';
+
+jest.setTimeout(60_000);
+
+describeCompleteGames('graphql');
