@@ -21,11 +21,14 @@
  *   command always has its deadline, its notifications and its push signal, and a failed one none.
  *
  * Raw SQL on the shared pg pool (PG_POOL): one pool.query per call, no client is held.
+ * Inside an idempotent command (src/reliability/idempotency) create/load/append run on the
+ * command's transaction instead (dbOr), and the cache is updated only after it commits.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import { DomainException } from '../common/errors';
 import { PG_POOL } from '../database/prisma.service';
+import { afterCommit, dbOr } from '../reliability/idempotency/unit-of-work';
 import { appendEvent } from '../fairness/hash-chain';
 import { evolveGame, emptyGame, GameEvent, GameState } from '../rules/game';
 import { GAME_EVENTS_CHANNEL, GameRow, GameSummaryRow, NewGame, ReadModelUpdate, StoredEvent, StoredPayload, toGameEvent } from './event-store.types';
@@ -73,7 +76,7 @@ export class EventStore {
   async create(game: NewGame, events: readonly GameEvent[], state: GameState): Promise<{ row: GameRow; stored: StoredEvent[] }> {
     const stored = this.chain(game.id, game.serverSeedHash, 0, events);
     const seats = state.seats.map((s) => ({ seat: s.seat, player_id: s.playerId, hot_seat: s.hotSeat, client_seed: s.clientSeed }));
-    const { rows } = await this.pool.query(
+    const { rows } = await dbOr(this.pool).query(
       `WITH g AS (
          INSERT INTO games (id, rule_set, family, options, seat_count, visibility, creator_id, status, version,
                             turn_time_limit_seconds, server_seed, server_seed_hash, organizer_seed, created_at, updated_at)
@@ -99,7 +102,7 @@ export class EventStore {
       visibility: game.visibility, creatorId: game.creatorId, seatCount: game.seatCount, serverSeed: game.serverSeed,
       serverSeedHash: game.serverSeedHash, createdAt: rows[0].created_at, updatedAt: rows[0].updated_at, startedAt: null, finishedAt: null,
     };
-    this.remember(game.id, { state, head: stored[stored.length - 1].hash, lastRolled: null });
+    afterCommit(() => this.remember(game.id, { state, head: stored[stored.length - 1].hash, lastRolled: null }));
     return { row, stored };
   }
 
@@ -111,7 +114,7 @@ export class EventStore {
     const cached = this.cache.get(gameId);
     const after = cached?.state.version ?? 0;
     if (!Number.isSafeInteger(after) || after < 0) throw new Error('event store: bad version');
-    const results = (await this.pool.query(
+    const results = (await dbOr(this.pool).query(
       `SELECT ${GAME_COLUMNS} FROM games g WHERE g.id = '${gameId}';
        SELECT p.id, p.display_name FROM game_seats s JOIN players p ON p.id = s.player_id WHERE s.game_id = '${gameId}';
        SELECT version, type, seat, payload, prev_hash AS "prevHash", hash, created_at AS "createdAt"
@@ -145,7 +148,7 @@ export class EventStore {
     const stored = this.chain(gameId, loaded.head, expected, events);
     let result;
     try {
-      result = await this.pool.query(
+      result = await dbOr(this.pool).query(
         `WITH upd AS (
            UPDATE games SET version = $3, status = $4, current_seat = $5, current_player_id = $6, standings = $7::jsonb,
                   started_at = CASE WHEN $8::boolean THEN coalesce(started_at, now()) ELSE started_at END,
@@ -191,7 +194,7 @@ export class EventStore {
     }
     const u = result.rows[0];
     const entry = applyAll({ state: loaded.state, head: loaded.head, lastRolled: loaded.lastRolled }, stored);
-    this.remember(gameId, entry);
+    afterCommit(() => this.remember(gameId, entry));
     const row: GameRow = { ...loaded.row, status: entry.state.status, version: entry.state.version, updatedAt: u.updated_at, startedAt: u.started_at, finishedAt: u.finished_at };
     return { stored, state: entry.state, head: entry.head, row, lastRolled: entry.lastRolled };
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthGuard, CurrentPlayer, OptionalAuth } from '../common/auth/auth.guard';
@@ -7,7 +7,8 @@ import type { AuthenticatedPlayer } from '../players/players.types';
 import { GameEventPage, GamePage, GameView } from './dto/game-view.model';
 import { CreateGameInput, EventsQuery, JoinGameInput, ListGamesQuery, NoFieldsPipe, RollInput, ScoreInput, SetAsideInput, StreamQuery } from './dto/game.inputs';
 import { toEventView } from './game-view';
-import { checkGameId, GamesService } from './games.service';
+import { checkGameId, CommandOptions, GamesService } from './games.service';
+import { etagOf, GameETagInterceptor, matchesVersion, parseEntityTags, RestCommandOptions, UuidPipe } from '../reliability';
 
 /** Heartbeat comment interval on the SSE stream. */
 export const SSE_HEARTBEAT_MS = 15_000;
@@ -17,6 +18,7 @@ type Me = AuthenticatedPlayer;
 @ApiTags('games')
 @ApiBearerAuth()
 @UseGuards(AuthGuard)
+@UseInterceptors(GameETagInterceptor)
 @Controller('games')
 export class GamesController {
   constructor(private readonly games: GamesService) {}
@@ -24,8 +26,8 @@ export class GamesController {
   @Post()
   @ApiOperation({ summary: 'Create a game', description: 'The creator takes seat 0 (seats are numbered from 0); hot seats take seats 1..n.' })
   @ApiCreatedResponse({ type: GameView })
-  create(@CurrentPlayer() me: Me, @Body() input: CreateGameInput) {
-    return this.games.create(me, input);
+  create(@CurrentPlayer() me: Me, @Body() input: CreateGameInput, @RestCommandOptions() opts: CommandOptions) {
+    return this.games.create(me, input, opts);
   }
 
   @Get()
@@ -42,15 +44,26 @@ export class GamesController {
   @OptionalAuth()
   @ApiOperation({ summary: 'A game (public games: anyone; private games: their seats only)' })
   @ApiOkResponse({ type: GameView })
-  get(@CurrentPlayer() me: Me | null, @Param('id') id: string) {
-    return this.games.get(me, id);
+  async get(
+    @CurrentPlayer() me: Me | null,
+    @Param('id', UuidPipe) id: string,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const tags = parseEntityTags(ifNoneMatch, 'If-None-Match');
+    const view = await this.games.get(me, id);
+    if (tags !== undefined && matchesVersion(tags, view.version)) {
+      reply.header('etag', etagOf(view.version)).status(304);
+      return undefined;
+    }
+    return view;
   }
 
   @Get(':id/events')
   @OptionalAuth()
   @ApiOperation({ summary: "The game's events, oldest first (version > after)" })
   @ApiOkResponse({ type: GameEventPage })
-  events(@CurrentPlayer() me: Me | null, @Param('id') id: string, @Query() q: EventsQuery) {
+  events(@CurrentPlayer() me: Me | null, @Param('id', UuidPipe) id: string, @Query() q: EventsQuery) {
     return this.games.history(me, id, q.after, q.limit);
   }
 
@@ -58,7 +71,7 @@ export class GamesController {
   @OptionalAuth()
   @ApiOperation({ summary: 'The game as it was right after event `version`' })
   @ApiOkResponse({ type: GameView })
-  atVersion(@CurrentPlayer() me: Me | null, @Param('id') id: string, @Param('version') version: string) {
+  atVersion(@CurrentPlayer() me: Me | null, @Param('id', UuidPipe) id: string, @Param('version') version: string) {
     checkGameId(id);
     if (!/^\d{1,9}$/.test(version)) throw new DomainException('VALIDATION_FAILED', 'version must be a positive integer');
     return this.games.atVersion(me, id, Number(version));
@@ -73,7 +86,7 @@ export class GamesController {
   })
   async stream(
     @CurrentPlayer() me: Me | null,
-    @Param('id') id: string,
+    @Param('id', UuidPipe) id: string,
     @Query() q: StreamQuery,
     @Headers('last-event-id') lastEventId: string | undefined,
     @Req() req: FastifyRequest,
@@ -116,71 +129,71 @@ export class GamesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Take an open seat (the first one, or `seat`)' })
   @ApiOkResponse({ type: GameView })
-  join(@CurrentPlayer() me: Me, @Param('id') id: string, @Body() input: JoinGameInput) {
-    return this.games.join(me, id, input);
+  join(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body() input: JoinGameInput, @RestCommandOptions() opts: CommandOptions) {
+    return this.games.join(me, id, input, opts);
   }
 
   @Post(':id/leave')
   @HttpCode(200)
   @ApiOperation({ summary: 'Give up my seat before the start' })
   @ApiOkResponse({ type: GameView })
-  leave(@CurrentPlayer() me: Me, @Param('id') id: string, @Body(new NoFieldsPipe()) _b: Record<string, unknown>) {
-    return this.games.leave(me, id);
+  leave(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body(new NoFieldsPipe()) _b: Record<string, unknown>, @RestCommandOptions() opts: CommandOptions) {
+    return this.games.leave(me, id, opts);
   }
 
   @Post(':id/start')
   @HttpCode(200)
   @ApiOperation({ summary: 'Start the game (creator; every seat filled)' })
   @ApiOkResponse({ type: GameView })
-  start(@CurrentPlayer() me: Me, @Param('id') id: string, @Body(new NoFieldsPipe()) _b: Record<string, unknown>) {
-    return this.games.start(me, id);
+  start(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body(new NoFieldsPipe()) _b: Record<string, unknown>, @RestCommandOptions() opts: CommandOptions) {
+    return this.games.start(me, id, opts);
   }
 
   @Post(':id/cancel')
   @HttpCode(200)
   @ApiOperation({ summary: 'Cancel the game before the start (creator): it is abandoned' })
   @ApiOkResponse({ type: GameView })
-  cancel(@CurrentPlayer() me: Me, @Param('id') id: string, @Body(new NoFieldsPipe()) _b: Record<string, unknown>) {
-    return this.games.cancel(me, id);
+  cancel(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body(new NoFieldsPipe()) _b: Record<string, unknown>, @RestCommandOptions() opts: CommandOptions) {
+    return this.games.cancel(me, id, opts);
   }
 
   @Post(':id/roll')
   @HttpCode(200)
   @ApiOperation({ summary: 'Roll the dice (five dice: keep `hold`; Farkle: roll the dice not set aside)' })
   @ApiOkResponse({ type: GameView })
-  roll(@CurrentPlayer() me: Me, @Param('id') id: string, @Body() input: RollInput) {
-    return this.games.roll(me, id, input.hold);
+  roll(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body() input: RollInput, @RestCommandOptions() opts: CommandOptions) {
+    return this.games.roll(me, id, input.hold, opts);
   }
 
   @Post(':id/score')
   @HttpCode(200)
   @ApiOperation({ summary: 'Five dice: enter the dice in a box' })
   @ApiOkResponse({ type: GameView })
-  score(@CurrentPlayer() me: Me, @Param('id') id: string, @Body() input: ScoreInput) {
-    return this.games.score(me, id, input.box);
+  score(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body() input: ScoreInput, @RestCommandOptions() opts: CommandOptions) {
+    return this.games.score(me, id, input.box, opts);
   }
 
   @Post(':id/set-aside')
   @HttpCode(200)
   @ApiOperation({ summary: 'Farkle: set scoring dice of the current roll aside' })
   @ApiOkResponse({ type: GameView })
-  setAside(@CurrentPlayer() me: Me, @Param('id') id: string, @Body() input: SetAsideInput) {
-    return this.games.setAside(me, id, input.dice);
+  setAside(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body() input: SetAsideInput, @RestCommandOptions() opts: CommandOptions) {
+    return this.games.setAside(me, id, input.dice, opts);
   }
 
   @Post(':id/bank')
   @HttpCode(200)
   @ApiOperation({ summary: "Farkle: bank the turn's points" })
   @ApiOkResponse({ type: GameView })
-  bank(@CurrentPlayer() me: Me, @Param('id') id: string, @Body(new NoFieldsPipe()) _b: Record<string, unknown>) {
-    return this.games.bank(me, id);
+  bank(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body(new NoFieldsPipe()) _b: Record<string, unknown>, @RestCommandOptions() opts: CommandOptions) {
+    return this.games.bank(me, id, opts);
   }
 
   @Post(':id/quit')
   @HttpCode(200)
   @ApiOperation({ summary: 'Quit the game on my turn (my total stays; I rank after the finishers)' })
   @ApiOkResponse({ type: GameView })
-  quit(@CurrentPlayer() me: Me, @Param('id') id: string, @Body(new NoFieldsPipe()) _b: Record<string, unknown>) {
-    return this.games.quit(me, id);
+  quit(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body(new NoFieldsPipe()) _b: Record<string, unknown>, @RestCommandOptions() opts: CommandOptions) {
+    return this.games.quit(me, id, opts);
   }
 }

@@ -62,53 +62,53 @@ export class GamesResolver {
   }
 
   @Mutation(() => GameView, { description: 'Create a game; the creator takes seat 0.' })
-  createGame(@CurrentPlayer() me: Me, @Args('input') input: CreateGameInput) {
-    return this.games.create(me, input);
+  createGame(@CurrentPlayer() me: Me, @Args('input') input: CreateGameInput, @Args('idempotencyKey', { type: () => String, nullable: true, description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).' }) idempotencyKey?: string) {
+    return this.games.create(me, input, { idempotencyKey });
   }
 
   @Mutation(() => GameView)
-  joinGame(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('input', { nullable: true }) input?: JoinGameInput) {
-    return this.games.join(me, gameId, input ?? {});
+  joinGame(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('input', { nullable: true }) input?: JoinGameInput, @Args('idempotencyKey', { type: () => String, nullable: true, description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).' }) idempotencyKey?: string) {
+    return this.games.join(me, gameId, input ?? {}, { idempotencyKey });
   }
 
   @Mutation(() => GameView)
-  leaveGame(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string) {
-    return this.games.leave(me, gameId);
+  leaveGame(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('idempotencyKey', { type: () => String, nullable: true, description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).' }) idempotencyKey?: string) {
+    return this.games.leave(me, gameId, { idempotencyKey });
   }
 
   @Mutation(() => GameView)
-  startGame(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string) {
-    return this.games.start(me, gameId);
+  startGame(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('idempotencyKey', { type: () => String, nullable: true, description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).' }) idempotencyKey?: string) {
+    return this.games.start(me, gameId, { idempotencyKey });
   }
 
   @Mutation(() => GameView)
-  cancelGame(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string) {
-    return this.games.cancel(me, gameId);
+  cancelGame(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('idempotencyKey', { type: () => String, nullable: true, description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).' }) idempotencyKey?: string) {
+    return this.games.cancel(me, gameId, { idempotencyKey });
   }
 
   @Mutation(() => GameView, { description: 'Five dice: keep `hold` (indices 0-4); Farkle: roll the dice not set aside.' })
-  roll(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('hold', { type: () => [Int], nullable: true }) hold?: number[]) {
-    return this.games.roll(me, gameId, hold ?? undefined);
+  roll(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('hold', { type: () => [Int], nullable: true }) hold?: number[], @Args('idempotencyKey', { type: () => String, nullable: true, description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).' }) idempotencyKey?: string) {
+    return this.games.roll(me, gameId, hold ?? undefined, { idempotencyKey });
   }
 
   @Mutation(() => GameView)
-  scoreBox(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('box') box: string) {
-    return this.games.score(me, gameId, box);
+  scoreBox(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('box') box: string, @Args('idempotencyKey', { type: () => String, nullable: true, description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).' }) idempotencyKey?: string) {
+    return this.games.score(me, gameId, box, { idempotencyKey });
   }
 
   @Mutation(() => GameView)
-  setAside(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('dice', { type: () => [Int] }) dice: number[]) {
-    return this.games.setAside(me, gameId, dice);
+  setAside(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('dice', { type: () => [Int] }) dice: number[], @Args('idempotencyKey', { type: () => String, nullable: true, description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).' }) idempotencyKey?: string) {
+    return this.games.setAside(me, gameId, dice, { idempotencyKey });
   }
 
   @Mutation(() => GameView)
-  bank(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string) {
-    return this.games.bank(me, gameId);
+  bank(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('idempotencyKey', { type: () => String, nullable: true, description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).' }) idempotencyKey?: string) {
+    return this.games.bank(me, gameId, { idempotencyKey });
   }
 
   @Mutation(() => GameView)
-  quitGame(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string) {
-    return this.games.quit(me, gameId);
+  quitGame(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('idempotencyKey', { type: () => String, nullable: true, description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).' }) idempotencyKey?: string) {
+    return this.games.quit(me, gameId, { idempotencyKey });
   }
 
   @Subscription(() => GameEventView, {

@@ -264,6 +264,10 @@ export class GamesService {
     const g = await this.store.load(gameId);
     if (!g) throw notFound();
     if (!this.canSee(g, player) && !(outsiderMayAct && g.state.status === 'open')) throw notFound();
+    // Authorization before anything else: only a seated player may act (join aside), whatever the command.
+    if (!outsiderMayAct && !g.state.seats.some((s) => s.playerId === player.id)) {
+      throw new DomainException('NOT_SEATED', 'You do not hold a seat in this game');
+    }
     checkIfMatch(opts.ifMatch, g.state.version);
     const command = build(g);
     const events = decideGame(g.state, command, this.dice.rollerFor({ serverSeed: g.row.serverSeed, state: g.state }));
