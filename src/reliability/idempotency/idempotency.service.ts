@@ -63,6 +63,12 @@ export class IdempotencyService {
     this.maybePurge();
     const client = await this.pool.connect();
     let broken: Error | undefined;
+    // A checked-out client has no listener of the pool's: a server shutdown (57P01) arriving
+    // between two statements would otherwise be an unhandled 'error' event.
+    const onError = (err: Error) => {
+      broken = err;
+    };
+    client.on('error', onError);
     const callbacks: Array<() => void> = [];
     let value: T;
     try {
@@ -112,6 +118,7 @@ export class IdempotencyService {
       });
       throw err;
     } finally {
+      client.removeListener('error', onError);
       client.release(broken);
     }
     callbacks.forEach((fn) => fn());
