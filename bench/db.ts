@@ -39,8 +39,17 @@ export async function createBenchDatabase(adminUrl: string, log: (line: string) 
   const name = `fairdice_bench_${ts}_${process.pid}`;
   await adminQuery(adminUrl, `CREATE DATABASE "${name}"`);
   const url = withDatabase(adminUrl, name);
+  // Retried: the shared PostgreSQL may be restarting (other people's fault-injection tests).
   const drop = async () => {
-    await adminQuery(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await adminQuery(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        return;
+      } catch (err) {
+        if (attempt >= 5) throw err;
+        await new Promise((r) => setTimeout(r, 2000));
+      }
+    }
   };
   try {
     await migrate(url, { log });

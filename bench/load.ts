@@ -5,7 +5,8 @@
  *   own connection in practice.
  * - Closed loop: a client sends its next request only when the previous one answered.
  * - Fixed duration: a warm-up window (not recorded), then a measured window. Requests that
- *   COMPLETE inside the measured window are counted; their latency goes into the sample list,
+ *   COMPLETE successfully inside the measured window are counted (failed ones are counted as
+ *   errors, apart, so fast failures cannot inflate the rate); their latency goes into the sample list,
  *   sorted at the end for p50 / p95 / p99 (exact percentiles, no bucketing).
  * - The generator runs in the bench process; the servers are child processes. On this 2-CPU
  *   machine client, server and PostgreSQL share the same two cores: every figure includes the
@@ -112,7 +113,10 @@ export async function runClosedLoop(makeClient: (i: number) => VirtualClient, op
       }
       const e = performance.now();
       if (e >= measureStart && e < measureEnd) {
-        if (!ok) errors++;
+        if (!ok) {
+          errors++;
+          continue; // throughput and latency count answered requests only; errors are reported apart
+        }
         if (n === samples.length) {
           const bigger = new Float64Array(samples.length * 2);
           bigger.set(samples);

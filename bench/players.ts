@@ -18,6 +18,22 @@ export interface Registered {
   token: string;
 }
 
+/**
+ * Set-up steps (outside the measured windows) are retried for up to ~40 s: the shared
+ * PostgreSQL on the bench machine is sometimes restarted by other people's fault tests.
+ */
+export async function retrySetup<T>(what: string, fn: () => Promise<T>, log: (line: string) => void = () => undefined): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (attempt >= 20) throw err;
+      if (attempt === 1) log(`${what} failed (${err instanceof Error ? err.message.slice(0, 120) : String(err)}); retrying`);
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+}
+
 export async function registerPlayer(http: HttpClient, i: number): Promise<Registered> {
   const res = await http.request('POST', '/v1/players', { displayName: `bench-${i}` });
   if (res.status !== 201) throw new Error(`register: HTTP ${res.status} ${res.body.slice(0, 300)}`);

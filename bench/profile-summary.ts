@@ -36,7 +36,16 @@ export interface SelfTimeRow {
   percent: number;
 }
 
+export interface CallerRow {
+  functionName: string;
+  url: string;
+  /** Nearest ancestors outside node: internals and natives, e.g. "submit (pg)", with their share. */
+  callers: Array<{ caller: string; selfMs: number }>;
+}
+
 export interface ProfileSummary {
+  /** Who the top native/node-internal frames work for. */
+  callers: CallerRow[];
   totalMs: number;
   idleMs: number;
   busyMs: number;
@@ -73,7 +82,11 @@ export function areaOf(frame: CallFrame): string {
 
 export function summarizeProfile(profile: CpuProfile, opts: { skipMs?: number; top?: number } = {}): ProfileSummary {
   const byId = new Map<number, ProfileNode>();
-  for (const n of profile.nodes) byId.set(n.id, n);
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) {
+    byId.set(n.id, n);
+    for (const c of n.children ?? []) parent.set(c, n.id);
+  }
   const selfUs = new Map<number, number>();
   const skipUs = (opts.skipMs ?? 0) * 1000;
   let t = profile.startTime;
@@ -112,7 +125,34 @@ export function summarizeProfile(profile: CpuProfile, opts: { skipMs?: number; t
     .filter(([a]) => a !== '(idle)')
     .map(([area, ms]) => ({ area, selfMs: ms, percent: pct(ms) }))
     .sort((a, b) => b.selfMs - a.selfMs);
-  return { totalMs: totalUs / 1000, idleMs: idleUs / 1000, busyMs, functions, areas };
+  // For the top frames that are natives or node internals: the nearest "owner" frame above them.
+  const callers: CallerRow[] = [];
+  const isLibFrame = (f: CallFrame) => f.url !== '' && !f.url.startsWith('node:');
+  for (const top of functions.slice(0, 12)) {
+    if (top.url && !top.url.startsWith('node:')) continue;
+    const owners = new Map<string, number>();
+    for (const [id, us] of selfUs) {
+      const f = byId.get(id)!.callFrame;
+      if ((f.functionName || '(anonymous)') !== top.functionName || shortUrl(f.url) !== top.url) continue;
+      let p = parent.get(id);
+      let owner = '(no JS caller)';
+      while (p !== undefined) {
+        const pf = byId.get(p)!.callFrame;
+        if (isLibFrame(pf)) {
+          owner = `${pf.functionName || '(anonymous)'} (${areaOf(pf)})`;
+          break;
+        }
+        p = parent.get(p);
+      }
+      owners.set(owner, (owners.get(owner) ?? 0) + us / 1000);
+    }
+    callers.push({
+      functionName: top.functionName,
+      url: top.url,
+      callers: [...owners.entries()].map(([caller, ms]) => ({ caller, selfMs: ms })).sort((a, b) => b.selfMs - a.selfMs).slice(0, 4),
+    });
+  }
+  return { callers, totalMs: totalUs / 1000, idleMs: idleUs / 1000, busyMs, functions, areas };
 }
 
 export function summarizeProfileFile(path: string, opts: { skipMs?: number; top?: number } = {}): ProfileSummary {
@@ -134,6 +174,14 @@ export function formatSummary(s: ProfileSummary, topAreas = 15): string {
   lines.push('| function | location | self ms | % busy |');
   lines.push('|---|---|---:|---:|');
   for (const f of s.functions) lines.push(`| \`${f.functionName.replace(/\|/g, '\\|')}\` | ${f.url ? `${f.url}:${f.line}` : '(native)'} | ${f.selfMs.toFixed(0)} | ${f.percent.toFixed(1)} |`);
+  if (s.callers.length) {
+    lines.push('');
+    lines.push('Natives and node internals among the top functions, by nearest library/project caller:');
+    lines.push('');
+    for (const c of s.callers) {
+      lines.push(`- \`${c.functionName}\`${c.url ? ` (${c.url})` : ''}: ${c.callers.map((x) => `${x.caller} ${x.selfMs.toFixed(0)} ms`).join('; ')}`);
+    }
+  }
   return lines.join('\n');
 }
 

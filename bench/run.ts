@@ -2,7 +2,7 @@
  * `npm run bench`: the whole benchmark in one run (about 2.5 minutes with the defaults).
  *
  *   npm run bench -- [--clients 64] [--seconds 10] [--warmup 5] [--pool 10] [--micro-ms 300]
- *                    [--profile] [--no-readme] [--skip-micro]
+ *                    [--profile] [--no-readme] [--skip-micro] [--variants]
  *
  * 1. Micro-benchmarks (in this process, before any server runs): the existing family and
  *    fairness suites plus the game aggregate (bench/game-aggregate.bench.ts).
@@ -17,6 +17,9 @@
  *    REST actions, GraphQL actions, REST reads (GET /v1/games/:id), K closed-loop clients each.
  * 5. Table + ratios printed, report written to bench/results/<YYYY-MM-DD>.md, and the README's
  *    Benchmarks table refreshed (between the bench:table markers).
+ *
+ * --variants adds a diagnostic scenario: REST actions on a second server started with
+ * RATE_LIMIT_ENABLED=false (what the per-request rate-limit counter write costs).
  *
  * --profile starts the server with `node --cpu-prof --cpu-prof-dir=bench/results/profiles` and
  * appends the self-time summary (bench/profile-summary.ts) to the report (named
@@ -33,9 +36,9 @@ import { runFarkleMicroBenchmarks } from './rules-farkle.bench';
 import { runFiveDiceMicroBenchmarks } from './rules-five-dice.bench';
 import { createBenchDatabase, DEFAULT_DATABASE_URL, insertClient, insertPool, prepareInsertCeiling } from './db';
 import { HttpClient, LoadResult, runClosedLoop, VirtualClient } from './load';
-import { GraphqlPlayer, helloClient, newPlayStats, PlayStats, Reader, registerPlayer, Registered, RestPlayer } from './players';
+import { GraphqlPlayer, helloClient, newPlayStats, PlayStats, Reader, registerPlayer, Registered, RestPlayer, retrySetup } from './players';
 import { formatSummary, summarizeProfileFile } from './profile-summary';
-import { freePort, ServerProcess } from './server-process';
+import { freePort, machineCpu, ServerProcess } from './server-process';
 
 const ROOT = resolve(__dirname, '..', '..');
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
@@ -52,10 +55,11 @@ interface Options {
   profile: boolean;
   readme: boolean;
   micro: boolean;
+  variants: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { clients: 64, seconds: 10, warmup: 5, pool: Number(process.env.DATABASE_POOL_MAX ?? 10), microMs: 300, profile: false, readme: true, micro: true };
+  const o: Options = { clients: 64, seconds: 10, warmup: 5, pool: Number(process.env.DATABASE_POOL_MAX ?? 10), microMs: 300, profile: false, readme: true, micro: true, variants: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
@@ -74,9 +78,10 @@ function parseArgs(argv: string[]): Options {
       case '--profile': o.profile = true; break;
       case '--no-readme': o.readme = false; break;
       case '--skip-micro': o.micro = false; break;
+      case '--variants': o.variants = true; break;
       case '--help':
       case '-h':
-        console.log('npm run bench -- [--clients 64] [--seconds 10] [--warmup 5] [--pool 10] [--micro-ms 300] [--profile] [--no-readme] [--skip-micro]');
+        console.log('npm run bench -- [--clients 64] [--seconds 10] [--warmup 5] [--pool 10] [--micro-ms 300] [--profile] [--no-readme] [--skip-micro] [--variants]');
         process.exit(0);
         break;
       default:
@@ -101,7 +106,12 @@ interface ScenarioRow {
   result: LoadResult;
   peakMiB: number | null;
   peakSource: string;
-  extra?: string;
+  /** Committed PostgreSQL transactions in the bench database per completed request (pg_stat_database). */
+  txPerRequest: number | null;
+  /** CPU use during the window, % of one core: server child, bench process (client), whole machine (% of all cores). */
+  serverCpu: number;
+  clientCpu: number;
+  machineBusy: number;
 }
 
 interface MicroRow {
@@ -156,18 +166,39 @@ async function scenario(
   opts: Options,
   makeClient: (i: number) => VirtualClient,
   server: ServerProcess | null,
+  commits: (() => Promise<number>) | null,
 ): Promise<ScenarioRow> {
   log(`${id} ${name}: ${opts.clients} clients, ${opts.warmup} s warm-up + ${opts.seconds} s measured`);
+  let atStart: Promise<number> | null = null;
+  let clientCpu0 = process.cpuUsage();
+  let machine0 = machineCpu();
+  let t0 = performance.now();
   const result = await runClosedLoop(makeClient, {
     clients: opts.clients,
     warmupMs: opts.warmup * 1000,
     durationMs: opts.seconds * 1000,
-    onMeasureStart: () => server?.beginWindow(),
+    onMeasureStart: () => {
+      clientCpu0 = process.cpuUsage();
+      machine0 = machineCpu();
+      t0 = performance.now();
+      server?.beginWindow();
+      if (commits) atStart = commits().catch(() => NaN);
+    },
   });
+  const wall = (performance.now() - t0) / 1000;
+  const cu = process.cpuUsage(clientCpu0);
+  const clientCpu = ((cu.user + cu.system) / 1e6 / wall) * 100;
+  const machine1 = machineCpu();
+  const machineBusy = machine0 && machine1 ? ((machine1.busy - machine0.busy) / (machine1.total - machine0.total)) * 100 : NaN;
   const mem = server ? server.endWindow() : null;
-  log(`  → ${f0(result.perSec)} /s, p50 ${f2(result.p50Ms)} ms, p99 ${f2(result.p99Ms)} ms, errors ${result.errors}${mem ? `, peak RSS ${f1(mem.peakMiB)} MiB` : ''}`);
+  let txPerRequest: number | null = null;
+  if (commits && atStart) {
+    const end = await commits().catch(() => NaN);
+    txPerRequest = (end - (await atStart)) / result.requests;
+  }
+  log(`  → ${f0(result.perSec)} /s, p50 ${f2(result.p50Ms)} ms, p99 ${f2(result.p99Ms)} ms, errors ${result.errors}${mem ? `, peak RSS ${f1(mem.peakMiB)} MiB, server CPU ${f0(mem.cpuPercent)} %` : ''}, client CPU ${f0(clientCpu)} %, machine busy ${f0(machineBusy)} %`);
   for (const e of result.errorSamples) log(`  error: ${e}`);
-  return { id, name, what, result, peakMiB: mem ? mem.peakMiB : null, peakSource: mem ? mem.source : 'n/a (in the bench process)' };
+  return { id, name, what, result, peakMiB: mem ? mem.peakMiB : null, peakSource: mem ? mem.source : 'n/a (in the bench process)', txPerRequest, serverCpu: mem ? mem.cpuPercent : NaN, clientCpu, machineBusy };
 }
 
 // ---------------------------------------------------------------- micro
@@ -228,12 +259,12 @@ function targets(rows: Map<string, ScenarioRow>, micro: MicroRow[]): Target[] {
 
 function scenarioTable(rows: ScenarioRow[]): string {
   const lines = [
-    '| scenario | what one request does | req/s | p50 ms | p95 ms | p99 ms | max ms | errors | server peak RSS MiB |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | what one request does | req/s | p50 ms | p95 ms | p99 ms | max ms | errors | server peak RSS MiB | DB commits / req | server CPU % | client CPU % | machine busy % |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of rows) {
     const x = r.result;
-    lines.push(`| ${r.id === 'a' || r.id === 'b' || r.id === 'bK' ? `ceiling (${r.id === 'bK' ? 'b′' : r.id}) ` : ''}${r.name} | ${r.what} | ${f0(x.perSec)} | ${f2(x.p50Ms)} | ${f2(x.p95Ms)} | ${f2(x.p99Ms)} | ${f1(x.maxMs)} | ${x.errors} | ${r.peakMiB === null ? '–' : f1(r.peakMiB)} |`);
+    lines.push(`| ${r.id === 'a' || r.id === 'b' || r.id === 'bK' ? `ceiling (${r.id === 'bK' ? 'b′' : r.id}) ` : ''}${r.name} | ${r.what} | ${f0(x.perSec)} | ${f2(x.p50Ms)} | ${f2(x.p95Ms)} | ${f2(x.p99Ms)} | ${f1(x.maxMs)} | ${x.errors} | ${r.peakMiB === null ? '–' : f1(r.peakMiB)} | ${r.txPerRequest === null ? '–' : f2(r.txPerRequest)} | ${f0(r.serverCpu)} | ${f0(r.clientCpu)} | ${f0(r.machineBusy)} |`);
   }
   return lines.join('\n');
 }
@@ -253,11 +284,11 @@ function microTable(rows: MicroRow[]): string {
 function plainTable(rows: ScenarioRow[], ts: Target[]): string {
   const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
   const lpad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
-  const out = [`${pad('scenario', 40)}${lpad('req/s', 10)}${lpad('p50', 9)}${lpad('p95', 9)}${lpad('p99', 9)}${lpad('errors', 8)}${lpad('RSS MiB', 9)}`];
+  const out = [`${pad('scenario', 40)}${lpad('req/s', 10)}${lpad('p50', 9)}${lpad('p95', 9)}${lpad('p99', 9)}${lpad('errors', 8)}${lpad('RSS MiB', 9)}${lpad('srv CPU%', 10)}`];
   for (const r of rows) {
     const x = r.result;
     const label = `${r.id === 'a' ? '(a) ' : r.id === 'b' ? '(b) ' : r.id === 'bK' ? "(b') " : ''}${r.name}`;
-    out.push(`${pad(label, 40)}${lpad(f0(x.perSec), 10)}${lpad(f2(x.p50Ms), 9)}${lpad(f2(x.p95Ms), 9)}${lpad(f2(x.p99Ms), 9)}${lpad(String(x.errors), 8)}${lpad(r.peakMiB === null ? '-' : f1(r.peakMiB), 9)}`);
+    out.push(`${pad(label, 40)}${lpad(f0(x.perSec), 10)}${lpad(f2(x.p50Ms), 9)}${lpad(f2(x.p95Ms), 9)}${lpad(f2(x.p99Ms), 9)}${lpad(String(x.errors), 8)}${lpad(r.peakMiB === null ? '-' : f1(r.peakMiB), 9)}${lpad(f0(r.serverCpu), 10)}`);
   }
   out.push('');
   for (const t of ts) out.push(`${pad(t.name, 60)}${lpad(t.show, 10)}  target ${pad(t.target, 7)} ${t.met === null ? '' : t.met ? 'met' : 'MISSED'}`);
@@ -280,6 +311,10 @@ async function main(): Promise<void> {
   log(`database: creating a fresh database on ${redact(adminUrl)}`);
   const db = await createBenchDatabase(adminUrl, (l) => log(`  migrate: ${l}`));
   log(`database: ${db.name} (${db.serverVersion})`);
+  const statsPool = insertPool(adminUrl, 1);
+  const commits = async () =>
+    Number((await statsPool.query('SELECT xact_commit FROM pg_stat_database WHERE datname = $1', [db.name])).rows[0].xact_commit);
+  const loadBefore = os.loadavg();
   const rows: ScenarioRow[] = [];
   const stats: Record<string, PlayStats> = {};
   let profileSection = '';
@@ -291,7 +326,7 @@ async function main(): Promise<void> {
       const hello = await ServerProcess.start({ name: 'hello-server', script: helloScript, port, readyPath: '/' });
       await withServer(hello, async () => {
         const http = new HttpClient('127.0.0.1', port, opts.clients);
-        rows.push(await scenario('a', 'bare Fastify hello world', 'GET / → {"hello":"world"}', opts, () => helloClient(http), hello));
+        rows.push(await scenario('a', 'bare Fastify hello world', 'GET / → {"hello":"world"}', opts, () => helloClient(http), hello, null));
         http.close();
       });
     }
@@ -301,7 +336,7 @@ async function main(): Promise<void> {
     for (const [id, size] of [['b', opts.pool], ['bK', opts.clients]] as const) {
       const pool = insertPool(db.url, size);
       try {
-        rows.push(await scenario(id, `pg INSERT one event row, pool ${size}`, 'INSERT one game_events-shaped row (scratch table, same PK), autocommit', opts, () => insertClient(pool), null));
+        rows.push(await scenario(id, `pg INSERT one event row, pool ${size}`, 'INSERT one game_events-shaped row (scratch table, same PK), autocommit', opts, () => insertClient(pool), null, commits));
       } finally {
         await pool.end();
       }
@@ -325,6 +360,9 @@ async function main(): Promise<void> {
         LOG_LEVEL: 'warn',
         NODE_ENV: 'production',
         MIGRATE_ON_START: 'false',
+        // The limiter stays ON (its counter UPSERT is part of every request's cost) but its limit
+        // is lifted so that K busy clients are never answered 429.
+        RATE_LIMIT_PER_MINUTE: '100000000',
       },
     });
     serverStartupMs = server.startupMs;
@@ -332,15 +370,15 @@ async function main(): Promise<void> {
     await withServer(server, async () => {
       const http = new HttpClient('127.0.0.1', port, opts.clients);
       const players: Registered[] = [];
-      for (let i = 0; i < opts.clients; i++) players.push(await registerPlayer(http, i));
+      for (let i = 0; i < opts.clients; i++) players.push(await retrySetup('register', () => registerPlayer(http, i), log));
 
       stats.rest = newPlayStats();
-      rows.push(await scenario('rest', 'REST actions', 'one game command: create / start / roll / score (solo five-dice "simple")', opts, (i) => new RestPlayer(http, players[i], stats.rest), server));
+      rows.push(await scenario('rest', 'REST actions', 'one game command: create / start / roll / score (solo five-dice "simple")', opts, (i) => new RestPlayer(http, players[i], stats.rest), server, commits));
       stats.graphql = newPlayStats();
-      rows.push(await scenario('graphql', 'GraphQL actions', 'the same commands as GraphQL mutations (createGame / startGame / roll / scoreBox)', opts, (i) => new GraphqlPlayer(http, players[i], stats.graphql), server));
+      rows.push(await scenario('graphql', 'GraphQL actions', 'the same commands as GraphQL mutations (createGame / startGame / roll / scoreBox)', opts, (i) => new GraphqlPlayer(http, players[i], stats.graphql), server, commits));
       const readers: Reader[] = [];
-      for (let i = 0; i < opts.clients; i++) readers.push(await Reader.prepare(http, players[i]));
-      rows.push(await scenario('reads', 'REST reads', 'GET /v1/games/:id (own game in progress, with token)', opts, (i) => readers[i], server));
+      for (let i = 0; i < opts.clients; i++) readers.push(await retrySetup('reads setup', () => Reader.prepare(http, players[i]), log));
+      rows.push(await scenario('reads', 'REST reads', 'GET /v1/games/:id (own game in progress, with token)', opts, (i) => readers[i], server, commits));
       http.close();
     });
     if (opts.profile) {
@@ -356,7 +394,27 @@ async function main(): Promise<void> {
         log(`profile: ${fresh[0]}`);
       }
     }
+
+    if (opts.variants) {
+      const vport = await freePort();
+      const variant = await ServerProcess.start({
+        name: 'fairdice (rate limiter off)',
+        script: serverScript,
+        port: vport,
+        readyPath: '/health/ready',
+        env: { DATABASE_URL: db.url, DATABASE_POOL_MAX: String(opts.pool), LOG_LEVEL: 'warn', NODE_ENV: 'production', MIGRATE_ON_START: 'false', RATE_LIMIT_ENABLED: 'false' },
+      });
+      await withServer(variant, async () => {
+        const http = new HttpClient('127.0.0.1', vport, opts.clients);
+        const players: Registered[] = [];
+        for (let i = 0; i < opts.clients; i++) players.push(await retrySetup('register', () => registerPlayer(http, 1000 + i), log));
+        stats.restNoLimit = newPlayStats();
+        rows.push(await scenario('restNoLimit', 'REST actions, rate limiter off (variant)', 'as REST actions; server with RATE_LIMIT_ENABLED=false', opts, (i) => new RestPlayer(http, players[i], stats.restNoLimit), variant, commits));
+        http.close();
+      });
+    }
   } finally {
+    await statsPool.end().catch(() => undefined);
     log(`database: dropping ${db.name}`);
     await db.drop().catch((err) => log(`  could not drop ${db.name}: ${err instanceof Error ? err.message : String(err)}`));
   }
@@ -368,6 +426,8 @@ async function main(): Promise<void> {
   const elapsedS = (performance.now() - began) / 1000;
   const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
   const m = machine(db.serverVersion);
+  const loadAfter = os.loadavg();
+  m['Load average (1/5/15 min)'] = `${loadBefore.map((x) => x.toFixed(2)).join(' / ')} before the load, ${loadAfter.map((x) => x.toFixed(2)).join(' / ')} after (other processes on the machine disturb the figures when this exceeds the CPU count)`;
   const mix = (s: PlayStats | undefined) =>
     s ? `${s.byKind.create} create, ${s.byKind.start} start, ${s.byKind.roll} roll, ${s.byKind.score} score; ${s.gamesFinished} games finished (counts include the warm-up)` : '';
 
@@ -396,6 +456,8 @@ async function main(): Promise<void> {
     `- K = ${opts.clients} closed-loop clients per scenario (node:http, keep-alive agent, maxSockets = K); ${opts.warmup} s warm-up, then ${opts.seconds} s measured. Latency: exact percentiles of every request completed in the window.`,
     `- Server: \`node ${opts.profile ? '--cpu-prof --cpu-prof-dir=bench/results/profiles ' : ''}dist/src/main.js\` with LOG_LEVEL=warn, NODE_ENV=production, DATABASE_POOL_MAX=${opts.pool}, fresh database \`fairdice_bench_<ts>\` (migrated by src/database/migrate.ts, dropped afterwards). Start-up took ${f0(serverStartupMs)} ms.`,
     `- Ceiling (b) uses a pg pool of ${opts.pool} connections, the server's own pool size, so it is the most the server's pool could push; (b′) uses a pool of K = ${opts.clients} for reference.`,
+    '- DB commits / req: committed transactions in the bench database during the window (pg_stat_database.xact_commit, which PostgreSQL updates with up to ~1 s delay) ÷ requests: the database round trips that each commit a transaction.',
+    '- CPU: server % = the server child\'s utime+stime over the window (100 = one core); client % = the bench process (load generator, and the pg pool for (b)); machine busy % = all cores from /proc/stat, including PostgreSQL and anything else running.',
     '- Peak RSS: the server child\'s VmHWM from /proc/<pid>/status, reset at the start of each measured window (clear_refs); "–" for (b), which runs in the bench process.',
     '',
     '## Load (same run)',
@@ -419,11 +481,11 @@ async function main(): Promise<void> {
       : []),
     ...(opts.profile ? ['## Server CPU profile', '', profileSection, ''] : []),
   ].join('\n');
-  const file = join(RESULTS_DIR, `${date}${opts.profile ? '-profile' : ''}.md`);
+  const file = join(RESULTS_DIR, `${date}${opts.profile ? '-profile' : opts.variants ? '-variants' : ''}.md`);
   writeFileSync(file, report);
   log(`report: ${file.slice(ROOT.length + 1)}`);
 
-  if (opts.readme && !opts.profile) {
+  if (opts.readme && !opts.profile && !opts.variants) {
     const readme = join(ROOT, 'README.md');
     if (existsSync(readme)) {
       const text = readFileSync(readme, 'utf8');

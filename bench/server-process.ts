@@ -42,6 +42,29 @@ function statusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
   }
 }
 
+/** utime + stime of a process in seconds (/proc/<pid>/stat, clock ticks of 1/100 s). */
+export function processCpuSeconds(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** Busy and total jiffies of the whole machine (/proc/stat), for the machine's busy share. */
+export function machineCpu(): { busy: number; total: number } | null {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const idle = line[3] + (line[4] ?? 0);
+    const total = line.slice(0, 8).reduce((a, b) => a + b, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return null;
+  }
+}
+
 export interface ServerOptions {
   name: string;
   script: string;
@@ -59,6 +82,8 @@ export class ServerProcess {
   private sampler: NodeJS.Timeout | null = null;
   private sampledPeakKb = 0;
   private resetWorked = false;
+  private cpuAtStart: number | null = null;
+  private windowStart = 0;
   /** Milliseconds from spawn to the first successful ready check. */
   startupMs = 0;
 
@@ -112,6 +137,8 @@ export class ServerProcess {
       this.resetWorked = false;
     }
     this.sampledPeakKb = statusKb(this.pid, 'VmRSS') ?? 0;
+    this.cpuAtStart = processCpuSeconds(this.pid);
+    this.windowStart = performance.now();
     if (this.sampler) clearInterval(this.sampler);
     this.sampler = setInterval(() => {
       const rss = statusKb(this.pid, 'VmRSS');
@@ -121,15 +148,18 @@ export class ServerProcess {
   }
 
   /** Ends the window: the peak RSS in MiB during it (VmHWM since the reset, or the sampled peak). */
-  endWindow(): { peakMiB: number; source: 'VmHWM' | 'VmHWM since start' | 'sampled VmRSS' } {
+  endWindow(): { peakMiB: number; source: 'VmHWM' | 'VmHWM since start' | 'sampled VmRSS'; cpuPercent: number } {
     if (this.sampler) clearInterval(this.sampler);
     this.sampler = null;
+    const cpuNow = processCpuSeconds(this.pid);
+    const wall = (performance.now() - this.windowStart) / 1000;
+    const cpuPercent = cpuNow !== null && this.cpuAtStart !== null && wall > 0 ? ((cpuNow - this.cpuAtStart) / wall) * 100 : NaN;
     const hwm = statusKb(this.pid, 'VmHWM');
     if (hwm !== null) {
       const kb = Math.max(hwm, this.sampledPeakKb);
-      return { peakMiB: kb / 1024, source: this.resetWorked ? 'VmHWM' : 'VmHWM since start' };
+      return { peakMiB: kb / 1024, source: this.resetWorked ? 'VmHWM' : 'VmHWM since start', cpuPercent };
     }
-    return { peakMiB: this.sampledPeakKb / 1024, source: 'sampled VmRSS' };
+    return { peakMiB: this.sampledPeakKb / 1024, source: 'sampled VmRSS', cpuPercent };
   }
 
   /** SIGTERM (graceful; lets --cpu-prof write its file), SIGKILL after `graceMs`. */
