@@ -28,7 +28,9 @@ function sse(port: number, path: string, headers: Record<string, string>, onMess
       }
       let buffer = '';
       res.setEncoding('utf8');
+      let stopped = false;
       res.on('data', (chunk: string) => {
+        if (stopped) return;
         buffer += chunk;
         let idx: number;
         while ((idx = buffer.indexOf('\n\n')) >= 0) {
@@ -43,7 +45,7 @@ function sse(port: number, path: string, headers: Record<string, string>, onMess
             else if (k === 'event') m.event = v;
             else if (k === 'data') m.data = JSON.parse(v);
           }
-          if (onMessage(m) === false) { req.destroy(); resolve({ status: 200, comments }); return; }
+          if (onMessage(m) === false) { stopped = true; req.destroy(); resolve({ status: 200, comments }); return; }
         }
       });
       res.on('end', () => resolve({ status: 200, comments }));
@@ -57,13 +59,15 @@ function sse(port: number, path: string, headers: Record<string, string>, onMess
 /** Subscribes with graphql-ws; `onEvent` returning false unsubscribes. Resolves on completion. */
 function subscribe(client: WsClient, gameId: string, afterVersion: number, onEvent: (e: any) => boolean | void): Promise<{ errors?: any[] }> {
   return new Promise((resolve) => {
+    let stopped = false;
     let unsubscribe = () => {};
     unsubscribe = client.subscribe(
       { query: 'subscription($id: ID!, $after: Int) { gameEvents(gameId: $id, afterVersion: $after) { gameId version type seat data rollNumber prevHash hash } }', variables: { id: gameId, after: afterVersion } },
       {
         next: (msg: any) => {
+          if (stopped) return; // messages already in flight when we unsubscribed
           if (msg.errors) return resolve({ errors: msg.errors });
-          if (onEvent(msg.data.gameEvents) === false) { unsubscribe(); resolve({}); }
+          if (onEvent(msg.data.gameEvents) === false) { stopped = true; unsubscribe(); resolve({}); }
         },
         error: (errors: any) => resolve({ errors: Array.isArray(errors) ? errors : [errors] }),
         complete: () => resolve({}),
