@@ -54,7 +54,7 @@ export const configSchema = z.object({
     .optional(),
   /** GraphQL: deepest field nesting, estimated cost and aliases allowed in one document. */
   GRAPHQL_MAX_DEPTH: positiveInt('GRAPHQL_MAX_DEPTH').default(10),
-  GRAPHQL_MAX_COST: positiveInt('GRAPHQL_MAX_COST').default(1000),
+  GRAPHQL_MAX_COST: positiveInt('GRAPHQL_MAX_COST').default(5000),
   GRAPHQL_MAX_ALIASES: positiveInt('GRAPHQL_MAX_ALIASES').default(20),
   /** pg pool: time to wait for a connection (a down database fails fast) and per-query limit. */
   DATABASE_CONNECT_TIMEOUT_MS: positiveInt('DATABASE_CONNECT_TIMEOUT_MS').default(1500),
