@@ -279,6 +279,44 @@ describe(`migrations on an empty ${kind} database`, () => {
       expect(withRelations.events).toHaveLength(1);
     });
 
+    it('round-trips the async models (jobs, webhooks, deliveries)', async () => {
+      const { prisma } = t;
+      const owner = await prisma.player.create({ data: { id: randomUUID(), displayName: 'Hook', tokenHash: sha256Hex(randomUUID()) } });
+      const job = {
+        queue: 'deadline', key: `deadline:${randomUUID()}`, payload: { gameId: randomUUID(), version: 3, seat: 1 },
+        runAt: at('2026-01-02T03:04:05.000Z'), attempts: 2, revision: 1, lockedBy: 'instance-a', lastError: 'boom',
+        createdAt: at('2026-01-02T03:00:00.000Z'), updatedAt: at('2026-01-02T03:01:00.000Z'),
+      };
+      const createdJob = await prisma.asyncJob.create({ data: job });
+      expect(typeof createdJob.id).toBe('bigint');
+      expect(await prisma.asyncJob.findUniqueOrThrow({ where: { key: job.key } })).toEqual({ ...job, id: createdJob.id });
+
+      const hook = {
+        id: randomUUID(), playerId: owner.id, url: 'https://example.test/hook?x=1', secret: 'whsec_' + 'A'.repeat(32),
+        events: ['turn.started', 'game.finished'], description: 'my bot', createdAt: at('2026-01-02T03:04:05.000Z'),
+      };
+      await prisma.webhook.create({ data: hook });
+      expect(await prisma.webhook.findUniqueOrThrow({ where: { id: hook.id } })).toEqual(hook);
+
+      const delivery = {
+        id: randomUUID(), webhookId: hook.id, eventType: 'turn.started', gameId: randomUUID(), gameVersion: 7,
+        payload: { type: 'turn.started', data: { seat: 1 } }, status: 'failed', attempts: 8, lastStatusCode: 500,
+        lastError: 'HTTP 500', nextAttemptAt: at('2026-01-02T03:05:00.000Z'), createdAt: at('2026-01-02T03:04:06.000Z'),
+        deliveredAt: at('2026-01-02T03:06:00.000Z'),
+      };
+      await prisma.webhookDelivery.create({ data: delivery });
+      expect(await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toEqual(delivery);
+      const withDeliveries = await prisma.webhook.findUniqueOrThrow({ where: { id: hook.id }, include: { deliveries: true, player: true } });
+      expect(withDeliveries.deliveries).toHaveLength(1);
+      expect(withDeliveries.player.id).toBe(owner.id);
+    });
+
+    it('covers every model of the schema (a new model must be added to the round trips above)', () => {
+      expect(Object.values(Prisma.ModelName).sort()).toEqual(
+        ['AsyncJob', 'Game', 'GameEvent', 'GameSeat', 'IdempotencyRecord', 'Player', 'RateLimitCounter', 'Webhook', 'WebhookDelivery'].sort(),
+      );
+    });
+
     it('fills the defaults and nulls of optional fields', async () => {
       const { prisma } = t;
       const player = await prisma.player.create({
