@@ -41,6 +41,11 @@ export function createPgPool(options: DatabaseOptions): Pool {
   // An idle client losing its connection (server restart) must not crash the process; the pool
   // removes it and opens a new one on demand, so the service recovers without a restart.
   pool.on('error', () => undefined);
+  // A checked-out client whose connection dies (server restart) emits 'error' on itself; with no
+  // listener that would crash the process. The query in flight still rejects with the error.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   return pool;
 }
 

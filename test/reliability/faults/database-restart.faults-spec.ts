@@ -66,6 +66,7 @@ describe('PostgreSQL stops for ~5 s under load', () => {
     base = `http://127.0.0.1:${port}`;
     pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
     pool.on('error', () => undefined);
+    pool.on('connect', (client) => { client.on('error', () => undefined); });
   });
 
   afterAll(async () => {
