@@ -67,6 +67,35 @@ describe('rate limits (PostgreSQL counters, fixed one-minute window)', () => {
     }
     await limited.http().get('/docs-json').expect(200);
   });
+
+  it('two instances on one database share a budget (batched counters: bounded over-admission)', async () => {
+    const other = await createTestApp({ env: { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_PER_MINUTE: '5' } });
+    try {
+      const c = await registerPlayer(plain, 'Cid');
+      await awayFromMinuteBoundary();
+      const ok = (r: { status: number }) => expect([200, 429]).toContain(r.status);
+      let successes = 0;
+      // 3 on this instance, then (after a flush) the rest on the other, alternating.
+      for (let i = 0; i < 3; i++) {
+        const res = await limited.http().get('/v1/players/me').set(c.auth).expect(ok);
+        if (res.status === 200) successes++;
+      }
+      await new Promise((r) => setTimeout(r, 1_200));
+      for (let i = 0; i < 8; i++) {
+        const res = await (i % 2 ? limited : other).http().get('/v1/players/me').set(c.auth).expect(ok);
+        if (res.status === 200) successes++;
+      }
+      // One budget of 5, plus at most one request per instance decided before its next flush.
+      expect(successes).toBeGreaterThanOrEqual(5);
+      expect(successes).toBeLessThanOrEqual(5 + 2);
+      // Both instances end up refusing.
+      await new Promise((r) => setTimeout(r, 1_200));
+      await limited.http().get('/v1/players/me').set(c.auth).expect(429);
+      await other.http().get('/v1/players/me').set(c.auth).expect(429);
+    } finally {
+      await other.close();
+    }
+  });
 });
 
 describe('secure headers and CORS', () => {
