@@ -331,6 +331,20 @@ describe('games API: errors, access, lists, history, concurrency', () => {
       expect((await replayFromDb(t, id)).version).toBe(view.version);
     });
 
+    it('20 parallel identical roll requests over HTTP for the version the client saw: exactly one succeeds, one event stored', async () => {
+      const id = await started('simple');
+      const before = await countEvents(t, id);
+      const seen = (await get(ada, `/${id}`).expect(200)).headers.etag;
+      const results = await Promise.all(Array.from({ length: 20 }, () => post(ada, `/${id}/roll`, { hold: [] }).set('if-match', seen)));
+      expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+      // The losers raced at the append (409 VERSION_CONFLICT) or arrived after it (412: the version they named is gone).
+      for (const r of results.filter((x) => x.status !== 200)) {
+        expect([[409, 'VERSION_CONFLICT'], [412, 'PRECONDITION_FAILED']]).toContainEqual([r.status, r.body.code]);
+      }
+      expect(await countEvents(t, id)).toBe(before + 1);
+      expect((await get(ada, `/${id}`).expect(200)).body.fiveDice.rollInTurn).toBe(1);
+    });
+
     it('20 parallel roll requests over HTTP: each is applied once or refused with 409 VERSION_CONFLICT; nothing else is stored', async () => {
       const id = await started('simple');
       const before = await countEvents(t, id);
