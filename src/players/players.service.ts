@@ -7,8 +7,21 @@ import { RULE_SET_NAMES } from '../rules/registry';
 import { AuthenticatedPlayer, PlayerProfile, RuleSetStats } from './players.types';
 import { generateToken, hashToken, looksLikeToken, sameHash } from './tokens';
 
+/** How long an authenticated token is trusted without asking the database (this instance only). */
+const AUTH_CACHE_TTL_MS = 5_000;
+const AUTH_CACHE_MAX = 10_000;
+
 @Injectable()
 export class PlayersService {
+  /**
+   * token hash → player, for AUTH_CACHE_TTL_MS (insertion-ordered: the oldest goes first when
+   * full). Only hits are cached. A rotation on this instance evicts the player's entries at once;
+   * another instance may accept the old token until its entry expires (docs/operations.md, Security).
+   */
+  private readonly authCache = new Map<string, { player: AuthenticatedPlayer; expires: number }>();
+  /** Bumped by every rotation: a lookup that raced with one is not cached. */
+  private rotations = 0;
+
   constructor(private readonly prisma: PrismaService) {}
 
   /** Registers a player; the token is returned here once and never again (only its hash is kept). */
@@ -29,7 +42,11 @@ export class PlayersService {
   /** Issues a new token; the old one stops working at once. */
   async rotateToken(playerId: string): Promise<{ token: string }> {
     const token = generateToken();
+    this.rotations++;
+    this.forgetPlayer(playerId);
     await this.prisma.player.update({ where: { id: playerId }, data: { tokenHash: hashToken(token) } });
+    this.rotations++;
+    this.forgetPlayer(playerId);
     return { token };
   }
 
@@ -37,9 +54,28 @@ export class PlayersService {
   async authenticate(token: string): Promise<AuthenticatedPlayer | null> {
     if (!looksLikeToken(token)) return null;
     const hash = hashToken(token);
-    const player = await this.prisma.player.findUnique({ where: { tokenHash: hash }, select: { id: true, displayName: true, tokenHash: true } });
-    if (!player || !sameHash(player.tokenHash, hash)) return null;
-    return { id: player.id, displayName: player.displayName };
+    const now = Date.now();
+    const hit = this.authCache.get(hash);
+    if (hit && hit.expires > now) return hit.player;
+    if (hit) this.authCache.delete(hash);
+    const generation = this.rotations;
+    // Raw pg on the shared pool (the hot path of every request; Prisma costs ~3x the CPU).
+    const { rows } = await this.prisma.pool.query<{ id: string; display_name: string; token_hash: string }>(
+      'SELECT id, display_name, token_hash FROM players WHERE token_hash = $1',
+      [hash],
+    );
+    const row = rows[0];
+    if (!row || !sameHash(row.token_hash, hash)) return null;
+    const player: AuthenticatedPlayer = { id: row.id, displayName: row.display_name };
+    if (generation === this.rotations) {
+      this.authCache.set(hash, { player, expires: now + AUTH_CACHE_TTL_MS });
+      if (this.authCache.size > AUTH_CACHE_MAX) this.authCache.delete(this.authCache.keys().next().value as string);
+    }
+    return player;
+  }
+
+  private forgetPlayer(playerId: string): void {
+    for (const [hash, entry] of this.authCache) if (entry.player.id === playerId) this.authCache.delete(hash);
   }
 
   /**
