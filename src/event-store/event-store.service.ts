@@ -12,8 +12,14 @@
  * - Each event carries the fairness envelope's hash chain (prev_hash, hash: src/fairness);
  *   the first event's prev_hash is the commitment. payload = { data, rollNumber, command }.
  * - State is rebuilt by replaying events (replayGame). A per-process cache keeps
- *   (state, version, chain head) per game; every load still reads the games row and the events
- *   after the cached version, in one round trip, so the cache is never stale.
+ *   (state, version, chain head, games row, seated names) per game. A plain load reads the
+ *   games row and the events after the cached version, in one round trip, so it is never stale
+ *   (queries, deadlines). A command may load with { cached: true }: on a cache hit nothing is
+ *   read — the append's `WHERE version = expected` detects a stale entry (VERSION_CONFLICT, the
+ *   entry is evicted) and GamesService re-runs the command on a fresh load whenever a
+ *   cache-only load ends in an error. The entry is also evicted when the NOTIFY listener sees a
+ *   newer version committed by another instance (noteVersion), and it keeps no row/names after a
+ *   seat change (the next load reads them).
  *
  * - Async play (src/async): the same append statement sets games.turn_deadline, upserts the
  *   jobs the command schedules (async_jobs: turn deadline, webhook fan-out) and sends
@@ -42,12 +48,17 @@ export interface LoadedGame {
   lastRolled: Record<string, unknown> | null;
   /** Display names of the seated players. */
   names: Record<string, string>;
+  /** True when nothing was read from the database (a { cached: true } load on a cache hit): may be stale. */
+  fromCache?: boolean;
 }
 
 interface CacheEntry {
   state: GameState;
   head: string;
   lastRolled: Record<string, unknown> | null;
+  /** The games row and seated names as of `state.version` (null: read them on the next load). */
+  row?: GameRow | null;
+  names?: Record<string, string> | null;
 }
 
 const CACHE_MAX = 5000;
@@ -106,12 +117,19 @@ export class EventStore {
     return { row, stored };
   }
 
-  /** The game's row and current state (cache + events after the cached version, one round trip). */
-  async load(gameId: string): Promise<LoadedGame | null> {
+  /**
+   * The game's row and current state (cache + events after the cached version, one round trip).
+   * With { cached: true } a complete cache entry is returned without reading (fromCache: true;
+   * for commands only, whose append re-checks the version).
+   */
+  async load(gameId: string, opts: { cached?: boolean } = {}): Promise<LoadedGame | null> {
     // The id and version are interpolated (validated here) so that the three reads travel as ONE
     // simple-protocol message: one round trip, no JSON aggregation (slow on the embedded database).
     if (!UUID.test(gameId)) throw new Error(`event store: not a UUID: ${JSON.stringify(gameId).slice(0, 60)}`);
     const cached = this.cache.get(gameId);
+    if (opts.cached && cached?.row && cached.names) {
+      return { row: { ...cached.row }, state: cached.state, head: cached.head, lastRolled: cached.lastRolled, names: { ...cached.names }, fromCache: true };
+    }
     const after = cached?.state.version ?? 0;
     if (!Number.isSafeInteger(after) || after < 0) throw new Error('event store: bad version');
     const results = (await dbOr(this.pool).query(
@@ -126,11 +144,13 @@ export class EventStore {
     const events = rawEvents.rows.map((e) => fromJson(gameId, e));
     let entry: CacheEntry = cached ?? { state: emptyGame(gameId), head: r.server_seed_hash, lastRolled: null };
     entry = applyAll(entry, events);
-    this.remember(gameId, entry);
     const names: Record<string, string> = {};
     for (const n of seats.rows as Array<{ id: string; display_name: string }>) names[n.id] = n.display_name;
     // Each statement of the message has its own snapshot: the events may be newer than the row.
     const row = { ...toRow(r), status: entry.state.status, version: entry.state.version };
+    // Row and names are kept only when they were read at the state's version (same snapshot age).
+    const consistent = r.version === entry.state.version;
+    this.remember(gameId, { ...entry, row: consistent ? row : null, names: consistent ? names : null });
     return { row, state: entry.state, head: entry.head, lastRolled: entry.lastRolled, names };
   }
 
@@ -194,8 +214,10 @@ export class EventStore {
     }
     const u = result.rows[0];
     const entry = applyAll({ state: loaded.state, head: loaded.head, lastRolled: loaded.lastRolled }, stored);
-    afterCommit(() => this.remember(gameId, entry));
     const row: GameRow = { ...loaded.row, status: entry.state.status, version: entry.state.version, updatedAt: u.updated_at, startedAt: u.started_at, finishedAt: u.finished_at };
+    // A seat change brings names the store does not know: the next load reads them.
+    const seatsChanged = update.seats.length > 0;
+    afterCommit(() => this.remember(gameId, { ...entry, row: seatsChanged ? null : { ...row }, names: seatsChanged ? null : { ...loaded.names } }));
     return { stored, state: entry.state, head: entry.head, row, lastRolled: entry.lastRolled };
   }
 
@@ -240,6 +262,12 @@ export class EventStore {
       [limit, offset],
     );
     return rows.map(toSummary);
+  }
+
+  /** Another instance committed `version` of the game (NOTIFY): a cached older state is evicted. */
+  noteVersion(gameId: string, version: number): void {
+    const cached = this.cache.get(gameId);
+    if (cached && cached.state.version < version) this.cache.delete(gameId);
   }
 
   /** Forgets the cached state (tests compare cache and full replay). */

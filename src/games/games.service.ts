@@ -23,7 +23,7 @@ import { buildGameView, toEventView, viewOfLoaded } from './game-view';
 import type { GameEventPage, GamePage, GameView } from './dto/game-view.model';
 import type { CreateGameInput, JoinGameInput } from './dto/game.inputs';
 import { asyncEffects } from '../async/async-effects';
-import { afterCommit, checkIfMatch, IdempotencyService, parseIdempotencyKey, requestHash } from '../reliability';
+import { afterCommit, checkIfMatch, currentUnitOfWork, IdempotencyService, parseIdempotencyKey, requestHash } from '../reliability';
 
 type Player = AuthenticatedPlayer;
 type MoveBuilder = (g: LoadedGame) => GameCommand;
@@ -260,9 +260,31 @@ export class GamesService {
     return this.idempotency.run({ playerId: player.id, key, hash, onReplay: opts.onReplay }, () => this.executeNow(player, gameId, build, outsiderMayAct, opts));
   }
 
-  private async executeNow(player: Player, gameId: string, build: MoveBuilder, outsiderMayAct: boolean, opts: CommandOptions): Promise<GameView> {
-    const g = await this.store.load(gameId);
+  /**
+   * Decides on the cached state without reading when the event store has it (fresh = false).
+   * A stale cache (another instance wrote and its NOTIFY has not arrived yet) shows up as an error:
+   * - VERSION_CONFLICT from the append: the store evicted the entry and the client gets 409, as
+   *   for any race (a conflict cannot be told apart from a genuine concurrent command, and
+   *   re-running it would apply a double-clicked command twice); its retry loads fresh;
+   * - a rule / seat / If-Match error decided on old state (nothing was written): the entry is
+   *   dropped and the command runs once more on a fresh load, so the answer is the one a fresh
+   *   load gives.
+   */
+  private async executeNow(player: Player, gameId: string, build: MoveBuilder, outsiderMayAct: boolean, opts: CommandOptions, fresh = false): Promise<GameView> {
+    // Inside an idempotent command's transaction a failed statement aborts it: no retry there, read fresh.
+    const g = await this.store.load(gameId, { cached: !fresh && currentUnitOfWork() === undefined });
     if (!g) throw notFound();
+    if (!g.fromCache) return this.executeOn(g, player, gameId, build, outsiderMayAct, opts);
+    try {
+      return await this.executeOn(g, player, gameId, build, outsiderMayAct, opts);
+    } catch (err) {
+      if (!(err instanceof DomainException) || err.code === 'VERSION_CONFLICT') throw err;
+      this.store.forget(gameId);
+      return this.executeNow(player, gameId, build, outsiderMayAct, opts, true);
+    }
+  }
+
+  private async executeOn(g: LoadedGame, player: Player, gameId: string, build: MoveBuilder, outsiderMayAct: boolean, opts: CommandOptions): Promise<GameView> {
     if (!this.canSee(g, player) && !(outsiderMayAct && g.state.status === 'open')) throw notFound();
     // Authorization before anything else: only a seated player may act (join aside), whatever the command.
     if (!outsiderMayAct && !g.state.seats.some((s) => s.playerId === player.id)) {

@@ -149,7 +149,10 @@ export class PostgresGameEventBus extends InProcessGameEventBus implements OnMod
     const i = payload.lastIndexOf(':');
     const gameId = payload.slice(0, i);
     const version = Number(payload.slice(i + 1));
-    if (!UUID.test(gameId) || !Number.isInteger(version) || !this.counts.has(gameId)) return;
+    if (!UUID.test(gameId) || !Number.isInteger(version)) return;
+    // Commands may decide on the event-store cache without reading: drop an entry another instance outdated.
+    this.store.noteVersion(gameId, version);
+    if (!this.counts.has(gameId)) return;
     if (version <= (this.delivered.get(gameId) ?? 0)) return;
     this.catchUp(gameId, version);
   }
