@@ -2,6 +2,7 @@
 import { Field, InputType, Int } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
+import { LimitQuery, PageQuery } from '../../common/dto/pagination';
 import {
   ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, registerDecorator, ValidationArguments,
 } from 'class-validator';
@@ -133,30 +134,14 @@ export class NoFieldsPipe {
   }
 }
 
-export class ListGamesQuery {
+export class ListGamesQuery extends PageQuery {
   @ApiPropertyOptional({ enum: ['mine', 'open'], default: 'mine', description: 'mine (needs a token): games I sit in, awaiting my move first; open: open public games.' })
   @IsOptional()
   @IsIn(['mine', 'open'])
   scope?: 'mine' | 'open';
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
-
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
-  offset?: number;
 }
 
-export class EventsQuery {
+export class EventsQuery extends LimitQuery {
   @ApiPropertyOptional({ minimum: 0, default: 0, description: 'Return events with a version greater than this.' })
   @IsOptional()
   @Type(() => Number)
@@ -164,14 +149,6 @@ export class EventsQuery {
   @Min(0)
   @Max(2_147_483_647)
   after?: number;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
 }
 
 export class StreamQuery {

@@ -1,8 +1,6 @@
 import { Field, GraphQLISODateTime, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { PageQuery } from '../../../common/dto/pagination';
 
 @ObjectType({ description: 'A game awaiting my move.' })
 export class InboxItem {
@@ -25,20 +23,4 @@ export class InboxPage {
   @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) nextOffset: number | null;
 }
 
-export class InboxQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
-
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
-  offset?: number;
-}
+export class InboxQuery extends PageQuery {}

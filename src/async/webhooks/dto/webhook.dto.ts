@@ -1,8 +1,8 @@
 /** Webhook inputs and views, shared by REST (class-validator + OpenAPI) and GraphQL. */
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, registerDecorator } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, MaxLength, registerDecorator } from 'class-validator';
+import { LimitQuery } from '../../../common/dto/pagination';
 import { WEBHOOK_EVENT_TYPES } from '../../async-effects';
 
 /** An absolute http:// or https:// URL with a host and no credentials, at most 2048 characters. */
@@ -53,15 +53,7 @@ export class CreateWebhookInput {
   description?: string;
 }
 
-export class DeliveriesQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
-}
+export class DeliveriesQuery extends LimitQuery {}
 
 @ObjectType('Webhook', { description: 'A registered webhook (the secret is shown only at registration).' })
 export class WebhookView {
