@@ -10,7 +10,7 @@ export interface StoredEvent {
   /** The aggregate's event data (the hashed `data` of the fairness envelope). */
   data: Record<string, unknown>;
   rollNumber: number | null;
-  /** The command that produced the batch (first event of a batch only). Not hashed yet. */
+  /** The command that produced the batch (first event of a batch only; covered by the hash). */
   command: GameCommand | null;
   prevHash: string;
   hash: string;
