@@ -198,13 +198,14 @@ export function evolve(state: FiveDiceState, event: FiveDiceEvent): FiveDiceStat
         boxes: { ...sheet.boxes, [event.box]: event.points },
         extraBonus: sheet.extraBonus + event.bonus,
       };
-      return advance({ ...state, sheets }, event.seat);
+      // One new state per event (the turn moves on in the same object).
+      return { ...state, sheets, turn: nextTurn(sheets, state.quit, event.seat) };
     }
     case 'quit': {
       if (event.seat !== turn.seat) fail(event, 'not this seat\'s turn');
       const quit = state.quit.slice();
       quit[event.seat] = true;
-      return advance({ ...state, quit }, event.seat);
+      return { ...state, quit, turn: nextTurn(state.sheets, quit, event.seat) };
     }
     case 'finished': {
       if (state.turn !== null) fail(event, 'players still have turns to play');
@@ -215,9 +216,9 @@ export function evolve(state: FiveDiceState, event: FiveDiceEvent): FiveDiceStat
   }
 }
 
-function advance(state: FiveDiceState, from: number): FiveDiceState {
-  const seat = nextSeat(state.sheets, state.quit, from);
-  return { ...state, turn: seat === null ? null : { seat, rollInTurn: 0, dice: [] } };
+function nextTurn(sheets: readonly FiveDiceSheet[], quit: readonly boolean[], from: number): FiveDiceState['turn'] {
+  const seat = nextSeat(sheets, quit, from);
+  return seat === null ? null : { seat, rollInTurn: 0, dice: [] };
 }
 
 /** `replay(events)` = `events.reduce(evolve, initialState(options, seatCount))`. */

@@ -22,48 +22,56 @@ export const emptyGame = (id: string): GameState => ({
   standings: null,
 });
 
-/** Applies one stored event. Lifecycle events are handled here, the rest by the family. */
+/**
+ * Applies one stored event. Lifecycle events are handled here, the rest by the family.
+ * The new state is built once per event: one copy of `state`, whose fields are then set on
+ * the copy (never on `state`), so earlier states stay untouched.
+ */
 export function evolveGame(state: GameState, event: GameEvent): GameState {
-  const next: GameState = { ...state, version: state.version + 1, rollCount: state.rollCount + (event.rollNumber === null ? 0 : 1) };
+  const next: GameState = { ...state };
+  next.version = state.version + 1;
+  if (event.rollNumber !== null) next.rollCount = state.rollCount + 1;
   const d = event.data;
   switch (event.type) {
-    case 'gameCreated':
-      return {
-        ...next,
-        ruleSet: d.ruleSet as RuleSetName,
-        family: d.family as FamilyId,
-        options: d.options as Record<string, unknown>,
-        seatCount: d.seatCount as number,
-        visibility: d.visibility as Visibility,
-        creatorId: d.creatorId as string,
-        commitment: d.commitment as string,
-        organizerSeed: (d.organizerSeed as string | null) ?? null,
-        turnTimeLimitSeconds: (d.turnTimeLimitSeconds as number | null) ?? null,
-        seats: Array.from({ length: d.seatCount as number }, (_, seat): SeatState => ({ seat, playerId: null, hotSeat: false, clientSeed: null })),
-        status: 'open',
-      };
+    case 'gameCreated': {
+      const seatCount = d.seatCount as number;
+      next.ruleSet = d.ruleSet as RuleSetName;
+      next.family = d.family as FamilyId;
+      next.options = d.options as Record<string, unknown>;
+      next.seatCount = seatCount;
+      next.visibility = d.visibility as Visibility;
+      next.creatorId = d.creatorId as string;
+      next.commitment = d.commitment as string;
+      next.organizerSeed = (d.organizerSeed as string | null) ?? null;
+      next.turnTimeLimitSeconds = (d.turnTimeLimitSeconds as number | null) ?? null;
+      const seats: SeatState[] = [];
+      for (let seat = 0; seat < seatCount; seat++) seats.push({ seat, playerId: null, hotSeat: false, clientSeed: null });
+      next.seats = seats;
+      next.status = 'open';
+      return next;
+    }
     case 'seatTaken':
-      return {
-        ...next,
-        seats: next.seats.map((s) =>
-          s.seat === event.seat ? { seat: s.seat, playerId: d.playerId as string, hotSeat: Boolean(d.hotSeat), clientSeed: d.clientSeed as string } : s,
-        ),
-      };
+      next.seats = state.seats.map((s) =>
+        s.seat === event.seat ? { seat: s.seat, playerId: d.playerId as string, hotSeat: Boolean(d.hotSeat), clientSeed: d.clientSeed as string } : s,
+      );
+      return next;
     case 'seatLeft':
-      return { ...next, seats: next.seats.map((s) => (s.seat === event.seat ? { seat: s.seat, playerId: null, hotSeat: false, clientSeed: null } : s)) };
-    case 'gameStarted': {
-      const family = familyById(next.family);
-      return { ...next, status: 'playing', play: family.initialState(next.options, next.seatCount) };
-    }
+      next.seats = state.seats.map((s) => (s.seat === event.seat ? { seat: s.seat, playerId: null, hotSeat: false, clientSeed: null } : s));
+      return next;
+    case 'gameStarted':
+      next.status = 'playing';
+      next.play = familyById(state.family).initialState(state.options, state.seatCount);
+      return next;
     case 'gameAbandoned':
-      return { ...next, status: 'abandoned' };
+      next.status = 'abandoned';
+      return next;
     case 'gameFinished':
-      return { ...next, status: 'finished', standings: d.standings as SeatStanding[] };
-    default: {
-      if (next.play === null) return next; // cannot happen for events decide produced
-      const family = familyById(next.family);
-      return { ...next, play: family.evolve(next.play, d) };
-    }
+      next.status = 'finished';
+      next.standings = d.standings as SeatStanding[];
+      return next;
+    default:
+      if (state.play !== null) next.play = familyById(state.family).evolve(state.play, d); // null cannot happen for events decide produced
+      return next;
   }
 }
 
