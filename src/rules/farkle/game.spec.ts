@@ -450,15 +450,20 @@ describe('timeoutMove (computer finishes a timed-out turn)', () => {
     return moves;
   };
 
-  it('rolls, then keeps the best selection and rolls on until the entry threshold allows a bank', () => {
+  it('rolls, then banks the best selection when that reaches the entry threshold', () => {
     const g = new Game(farkle, 2, [6, 1]);
-    const moves = finishTurn(g, [1, 5, 2, 3, 4, 6, /* keep 1,5 = 150 */ 1, 1, 1, 2, /* keep 1,1,1 -> 1150: bank */]);
-    expect(moves).toEqual([
-      { type: 'roll' },
-      { type: 'roll', setAside: [0, 1] },
-      { type: 'bank', setAside: [0, 1, 2] },
-    ]);
-    expect(totals(g.state)).toEqual([1150, 0]);
+    const moves = finishTurn(g, [1, 1, 1, 5, 3, 4 /* 1,1,1,5 = 1050 */]);
+    expect(moves).toEqual([{ type: 'roll' }, { type: 'bank', setAside: [0, 1, 2, 3] }]);
+    expect(totals(g.state)).toEqual([1050, 0]);
+    expect(g.seat).toBe(1);
+  });
+
+  it('below the entry threshold it passes: the turn points are forfeited and it never rolls on', () => {
+    const g = new Game(farkle, 2, [6, 1]);
+    const moves = finishTurn(g, [1, 5, 2, 3, 4, 6 /* 150 < 750 */]);
+    expect(moves).toEqual([{ type: 'roll' }, { type: 'pass' }]);
+    expect(totals(g.state)).toEqual([0, 0]);
+    expect(g.events.at(-2)).toEqual({ type: 'passed', seat: 0, lost: 0 });
     expect(g.seat).toBe(1);
   });
 

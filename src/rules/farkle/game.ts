@@ -100,7 +100,7 @@ function activeSeatsAfter(state: FarkleState, seat: number): number[] {
 
 // ---------------------------------------------------------------- decide
 
-const KNOWN = ['roll', 'setAside', 'bank', 'quit'];
+const KNOWN = ['roll', 'setAside', 'bank', 'quit', 'pass'];
 
 class Batch {
   readonly events: FarkleEvent[] = [];
@@ -145,6 +145,10 @@ export function decide(state: FarkleState, command: FarkleCommand, roll: RollDic
       break;
     case 'quit':
       batch.push({ type: 'quit', seat, lost: batch.state.turn!.points });
+      endTurn(batch, seat, false);
+      break;
+    case 'pass':
+      batch.push({ type: 'passed', seat, lost: batch.state.turn!.points });
       endTurn(batch, seat, false);
       break;
   }
@@ -302,6 +306,9 @@ export function evolve(state: FarkleState, event: FarkleEvent): FarkleState {
     case 'busted':
       turnOf(state, event);
       return { ...state, turn: null, farkleStreak: set(state.farkleStreak, event.seat, 0) };
+    case 'passed':
+      turnOf(state, event);
+      return { ...state, turn: null };
     case 'lastRound':
       return { ...state, lastRound: { trigger: event.seat, remaining: event.seats.slice() } };
     case 'quit':
@@ -324,24 +331,25 @@ export function replay(events: readonly FarkleEvent[], options: FarkleOptions = 
 /**
  * The move the computer makes for the seat on turn when its turn timed out, one move at a time
  * (the caller applies it and asks again until the seat changes), or null when no turn is open.
- * Deterministic and cautious: roll if the turn has not rolled yet; otherwise take the best
- * selection of the current roll (`bestSelection`) and bank as soon as banking is allowed (entry
- * threshold met or already on the board), else roll on. With exactTarget an overshooting bank busts,
- * which ends the turn just the same.
+ * As the async-play issue asks: roll if the turn has not rolled yet (a farkle ends the turn); then
+ * bank what can be banked (the best selection of the current roll, when none is set aside yet),
+ * else — below the entry threshold — pass, forfeiting the turn's points. It never rolls on. With
+ * exactTarget an overshooting bank busts, which ends the turn just the same.
  */
-export function timeoutMove(state: FarkleState): Omit<FarkleCommand, 'seat'> | null {
+type TimeoutMove = { type: 'roll' } | { type: 'bank'; setAside?: number[] } | { type: 'pass' };
+
+export function timeoutMove(state: FarkleState): TimeoutMove | null {
   const seat = currentSeat(state);
   const turn = state.turn;
   if (seat === null || !turn) return null;
   const canBank = (points: number) => state.onBoard[seat] || points >= state.options.entryThreshold;
-  let move: { type: 'roll' | 'bank'; setAside?: number[] };
-  if (!turn.roll) move = { type: 'roll' };
-  else if (!turn.setAside) {
+  if (!turn.roll) return { type: 'roll' };
+  if (!turn.setAside) {
     const best = bestSelection(turn.roll, state.options);
     if (!best) return null; // unreachable: a farkle ends the turn
-    move = { type: canBank(turn.points + best.points) ? 'bank' : 'roll', setAside: best.dice };
-  } else move = { type: canBank(turn.points) ? 'bank' : 'roll' };
-  return move;
+    return canBank(turn.points + best.points) ? { type: 'bank', setAside: best.dice } : { type: 'pass' };
+  }
+  return canBank(turn.points) ? { type: 'bank' } : { type: 'pass' };
 }
 
 // ---------------------------------------------------------------- the family

@@ -32,7 +32,16 @@ export interface FarkleQuitCommand {
   readonly seat: number;
 }
 
-export type FarkleCommand = FarkleRollCommand | FarkleSetAsideCommand | FarkleBankCommand | FarkleQuitCommand;
+/**
+ * End the turn without banking: the turn's points are lost. The computer uses it when a timed-out
+ * turn cannot be banked (below the entry threshold); the public API does not offer it to players.
+ */
+export interface FarklePassCommand {
+  readonly type: 'pass';
+  readonly seat: number;
+}
+
+export type FarkleCommand = FarkleRollCommand | FarkleSetAsideCommand | FarkleBankCommand | FarkleQuitCommand | FarklePassCommand;
 
 // ---------------------------------------------------------------- events (stored as JSON)
 
@@ -99,6 +108,13 @@ export interface FarkleBustedEvent {
   readonly lost: number;
 }
 
+/** The turn ended without banking (a timed-out turn that could not be banked): its points are lost. */
+export interface FarklePassedEvent {
+  readonly type: 'passed';
+  readonly seat: number;
+  readonly lost: number;
+}
+
 /** `seat` reached the target; `seats` are the players who still get one last turn, in play order. */
 export interface FarkleLastRoundEvent {
   readonly type: 'lastRound';
@@ -128,6 +144,7 @@ export type FarkleEvent =
   | FarklePenaltyEvent
   | FarkleBankedEvent
   | FarkleBustedEvent
+  | FarklePassedEvent
   | FarkleLastRoundEvent
   | FarkleQuitEvent
   | FarkleFinishedEvent;

@@ -123,8 +123,9 @@ describe('game aggregate: play', () => {
   it('a Farkle timeout ends the turn too (bank, or the turn points are lost)', () => {
     const state = startedSolo('farkle');
     const { events } = run(state, { type: 'timeout', seat: 0 }, counting());
-    const ends = events.filter((e) => e.type === 'banked' || e.type === 'farkled');
+    const ends = events.filter((e) => e.type === 'banked' || e.type === 'farkled' || e.type === 'passed');
     expect(ends).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'rolled')).toHaveLength(1); // it never rolls on
   });
 
   it('the last move appends gameFinished with the standings, and nothing can follow', () => {
