@@ -152,6 +152,10 @@ describe('turn deadlines', () => {
     expect(body.data.inbox.items.map((i: any) => i.gameId)).toEqual([hour.id, week.id]);
     expect(body.data.inbox.nextOffset).toBe(2);
     await t.http().get('/v1/inbox').expect(401);
+    for (const query of ['limit=0', 'limit=101', 'limit=abc', 'offset=-1', 'page=2']) {
+      const bad = await t.http().get(`/v1/inbox?${query}`).set({ authorization: `Bearer ${carol.token}` }).expect(400);
+      expect(bad.body.code).toBe('VALIDATION_FAILED');
+    }
   });
 
   it('accepts limits from 1 second to 7 days only', async () => {
