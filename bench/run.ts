@@ -39,6 +39,7 @@ import { HttpClient, LoadResult, runClosedLoop, VirtualClient } from './load';
 import { GraphqlPlayer, helloClient, newPlayStats, PlayStats, Reader, registerPlayer, Registered, RestPlayer, retrySetup } from './players';
 import { formatSummary, summarizeProfileFile } from './profile-summary';
 import { freePort, machineCpu, ServerProcess } from './server-process';
+import { redactUrl } from '../src/database/redact-url';
 
 const ROOT = resolve(__dirname, '..', '..');
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
@@ -121,15 +122,6 @@ interface MicroRow {
   usPerOp: number;
 }
 
-function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return url;
-  }
-}
 
 function machine(pgVersion: string): Record<string, string> {
   const cpus = os.cpus();
@@ -308,7 +300,7 @@ async function main(): Promise<void> {
 
   const micro = opts.micro ? await runMicro(opts) : { rows: [], failures: [] };
 
-  log(`database: creating a fresh database on ${redact(adminUrl)}`);
+  log(`database: creating a fresh database on ${redactUrl(adminUrl)}`);
   const db = await createBenchDatabase(adminUrl, (l) => log(`  migrate: ${l}`));
   log(`database: ${db.name} (${db.serverVersion})`);
   const statsPool = insertPool(adminUrl, 1);
@@ -450,7 +442,7 @@ async function main(): Promise<void> {
     '## Commands',
     '',
     '```sh',
-    `${process.env.DATABASE_URL ? `DATABASE_URL=${redact(process.env.DATABASE_URL)} ` : ''}${command}`,
+    `${process.env.DATABASE_URL ? `DATABASE_URL=${redactUrl(process.env.DATABASE_URL)} ` : ''}${command}`,
     '```',
     '',
     `- K = ${opts.clients} closed-loop clients per scenario (node:http, keep-alive agent, maxSockets = K); ${opts.warmup} s warm-up, then ${opts.seconds} s measured. Latency: exact percentiles of every request completed in the window.`,

@@ -6,12 +6,13 @@
  */
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { migrate } from './migrate';
+import { redactUrl } from './redact-url';
 
 async function main(): Promise<void> {
   const log = (line: string) => console.log(`[db:migrate] ${line}`);
   const url = process.env.DATABASE_URL;
   if (url) {
-    log(`migrating ${redact(url)}`);
+    log(`migrating ${redactUrl(url)}`);
     await migrate(url, { log });
     return;
   }
@@ -25,15 +26,6 @@ async function main(): Promise<void> {
   }
 }
 
-function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(unparseable DATABASE_URL)';
-  }
-}
 
 main().catch((err: unknown) => {
   console.error(`[db:migrate] ${err instanceof Error ? err.message : String(err)}`);

@@ -9,6 +9,7 @@
  */
 import { migrate } from '../../src/database/migrate';
 import { createFreshDatabase, FreshDatabase } from './database';
+import { redactUrl } from '../../src/database/redact-url';
 
 
 export default async function globalSetup(): Promise<void> {
@@ -26,13 +27,8 @@ export default async function globalSetup(): Promise<void> {
   process.env.FAIRDICE_TEST_DB = db.kind;
   const where =
     db.kind === 'postgres'
-      ? `PostgreSQL ${redact(db.url)} (fresh database, dropped afterwards)`
+      ? `PostgreSQL ${redactUrl(db.url)} (fresh database, dropped afterwards)`
       : `embedded PostgreSQL (PGlite, in memory) at ${db.url} — set DATABASE_URL to use a real server`;
   process.stdout.write(`\n[e2e] tests run against ${where}\n`);
 }
 
-function redact(url: string): string {
-  const u = new URL(url);
-  if (u.password) u.password = '***';
-  return u.toString();
-}
