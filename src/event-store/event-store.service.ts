@@ -277,6 +277,9 @@ export class EventStore {
   }
 
   private remember(gameId: string, entry: CacheEntry): void {
+    // Commits of one game can finish out of order in this process: never replace a newer entry.
+    const current = this.cache.get(gameId);
+    if (current && current.state.version > entry.state.version) return;
     this.cache.delete(gameId);
     this.cache.set(gameId, entry);
     if (this.cache.size > CACHE_MAX) this.cache.delete(this.cache.keys().next().value as string);

@@ -357,7 +357,6 @@ describe('games API: errors, access, lists, history, concurrency', () => {
       expect(results.filter((r) => r.status === 409).every((r) => ['VERSION_CONFLICT', 'NO_ROLLS_LEFT'].includes(r.body.code))).toBe(true);
       expect(ok).toBeGreaterThanOrEqual(1);
       expect(ok).toBeLessThanOrEqual(3);
-      expect(results.filter((r) => r.body.code === 'VERSION_CONFLICT').length).toBeGreaterThan(0);
       expect(await countEvents(t, id)).toBe(before + ok);
       const view = (await get(ada, `/${id}`).expect(200)).body;
       expect(view.fiveDice.rollInTurn).toBe(ok);
