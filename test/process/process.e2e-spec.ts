@@ -1,9 +1,12 @@
 /**
  * The built server as a process: bad configuration exits with one line naming the variable,
- * and SIGTERM lets an in-flight request finish. Needs `npm run build` (npm test does it first).
+ * SIGTERM lets an in-flight request finish, and with no DATABASE_URL games survive a restart.
+ * Needs `npm run build` (npm test does it first).
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
 import http from 'node:http';
 import { join } from 'node:path';
 
@@ -64,4 +67,61 @@ describe('graceful shutdown', () => {
     expect(JSON.parse(body)).toEqual({ finished: true });
     expect(await exited).toBe(0);
   }, 30000);
+});
+
+describe('the embedded database persists', () => {
+  let child: ChildProcess | undefined;
+  afterEach(() => child?.kill('SIGKILL'));
+
+  const freePort = () =>
+    new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as net.AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+
+  /** `npm start`'s process with no DATABASE_URL, on a data directory of the test's own. */
+  async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
+    const proc = spawn(process.execPath, [main], {
+      env: { ...process.env, DATABASE_URL: '', PGLITE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    for (let i = 0; i < 240; i++) {
+      if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}`);
+      const ok = await fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.ok, () => false);
+      if (ok) return proc;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    throw new Error('server did not become ready');
+  }
+
+  const stop = (proc: ChildProcess) =>
+    new Promise<number | null>((resolve) => {
+      proc.on('exit', (code) => resolve(code));
+      proc.kill('SIGTERM');
+    });
+
+  it('a game created before a restart is there after it (npm start with no DATABASE_URL)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'fairdice-pglite-'));
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const json = { 'content-type': 'application/json' };
+
+    child = await startServer(dataDir, port);
+    const reg = await (await fetch(`${base}/v1/players`, { method: 'POST', headers: json, body: JSON.stringify({ displayName: 'Ada' }) })).json() as any;
+    const auth = { ...json, authorization: `Bearer ${reg.token}` };
+    const game = await (await fetch(`${base}/v1/games`, { method: 'POST', headers: auth, body: JSON.stringify({ ruleSet: 'simple', seats: 1 }) })).json() as any;
+    await fetch(`${base}/v1/games/${game.id}/start`, { method: 'POST', headers: auth, body: '{}' });
+    const rolled = await (await fetch(`${base}/v1/games/${game.id}/roll`, { method: 'POST', headers: auth, body: '{}' })).json() as any;
+    expect(rolled.dice).toHaveLength(5);
+    expect(await stop(child)).toBe(0);
+
+    child = await startServer(dataDir, port);
+    const after = await (await fetch(`${base}/v1/games/${game.id}`, { headers: auth })).json() as any;
+    expect({ version: after.version, dice: after.dice, status: after.status }).toEqual({ version: rolled.version, dice: rolled.dice, status: 'playing' });
+    expect(await stop(child)).toBe(0);
+    child = undefined;
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 300_000);
 });
