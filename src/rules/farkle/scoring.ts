@@ -156,26 +156,16 @@ export function scoringSelections(dice: readonly Die[], options: FarkleOptions =
   const positions: number[][] = [[], [], [], [], [], [], []];
   dice.forEach((f, i) => positions[f].push(i));
   const out: ScoringSelection[] = [];
-  const take = [0, 0, 0, 0, 0, 0, 0];
   const { combos, memo } = ctxFor(options.straights);
-  const visit = (face: number) => {
-    if (face > 6) {
-      const points = best(take, combos, memo);
-      if (points > 0) {
-        const idx: number[] = [];
-        for (let f = 1; f <= 6; f++) for (let k = 0; k < take[f]; k++) idx.push(positions[f][k]);
-        idx.sort((a, b) => a - b);
-        out.push({ dice: idx, faces: idx.map((i) => dice[i]), points });
-      }
-      return;
+  forEachSubCount(counts, (take) => {
+    const points = best(take, combos, memo);
+    if (points > 0) {
+      const idx: number[] = [];
+      for (let f = 1; f <= 6; f++) for (let k = 0; k < take[f]; k++) idx.push(positions[f][k]);
+      idx.sort((a, b) => a - b);
+      out.push({ dice: idx, faces: idx.map((i) => dice[i]), points });
     }
-    for (let n = 0; n <= counts[face]; n++) {
-      take[face] = n;
-      visit(face + 1);
-    }
-    take[face] = 0;
-  };
-  visit(1);
+  });
   out.sort((a, b) => b.points - a.points || a.dice.length - b.dice.length || compareIdx(a.dice, b.dice));
   return out;
 }
@@ -214,19 +204,26 @@ export function isFarkle(dice: readonly Die[], options: FarkleOptions = farkle):
 
 function bestOfSubsets(counts: readonly number[], straights: FarkleStraights): number {
   let top = -1;
-  const take = [0, 0, 0, 0, 0, 0, 0];
   const { combos, memo } = ctxFor(straights);
-  const visit = (face: number) => {
-    if (face > 6) {
-      top = Math.max(top, best(take, combos, memo));
-      return;
-    }
+  forEachSubCount(counts, (take) => {
+    top = Math.max(top, best(take, combos, memo));
+  });
+  return top;
+}
+
+/**
+ * Calls `visit` with every sub-multiset of a roll's face counts (index 1..6; `take[f]` from 0 to
+ * `counts[f]`), the empty one included. `take` is reused between calls: read it, do not keep it.
+ */
+function forEachSubCount(counts: readonly number[], visit: (take: number[]) => void): void {
+  const take = [0, 0, 0, 0, 0, 0, 0];
+  const walk = (face: number) => {
+    if (face > 6) return visit(take);
     for (let n = 0; n <= counts[face]; n++) {
       take[face] = n;
-      visit(face + 1);
+      walk(face + 1);
     }
     take[face] = 0;
   };
-  visit(1);
-  return top;
+  walk(1);
 }
