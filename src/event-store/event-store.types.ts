@@ -1,19 +1,11 @@
+import type { HashedEventEnvelope } from '../fairness/hash-chain';
 import type { SeatStanding } from '../rules/core/family';
 import type { GameCommand, GameEvent, GameStatus } from '../rules/game';
 
-/** One stored event as read back from game_events. */
-export interface StoredEvent {
-  gameId: string;
-  version: number;
-  type: string;
-  seat: number | null;
-  /** The aggregate's event data (the hashed `data` of the fairness envelope). */
-  data: Record<string, unknown>;
-  rollNumber: number | null;
+/** One stored event as read back from game_events: the hashed fairness envelope, typed command, time. */
+export interface StoredEvent extends Omit<HashedEventEnvelope, 'command'> {
   /** The command that produced the batch (first event of a batch only; covered by the hash). */
   command: GameCommand | null;
-  prevHash: string;
-  hash: string;
   createdAt: Date;
 }
 
