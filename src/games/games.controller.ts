@@ -6,12 +6,9 @@ import { DomainException } from '../common/errors';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { GameEventPage, GamePage, GameView } from './dto/game-view.model';
 import { CreateGameInput, EventsQuery, JoinGameInput, ListGamesQuery, NoFieldsPipe, RollInput, ScoreInput, SetAsideInput, StreamQuery } from './dto/game.inputs';
-import { toEventView } from './game-view';
 import { checkGameId, CommandOptions, GamesService } from './games.service';
+import { writeEventStream } from './sse';
 import { etagOf, GameETagInterceptor, matchesVersion, parseEntityTags, RestCommandOptions, UuidPipe } from '../reliability';
-
-/** Heartbeat comment interval on the SSE stream. */
-export const SSE_HEARTBEAT_MS = 15_000;
 
 type Me = AuthenticatedPlayer;
 
@@ -98,31 +95,7 @@ export class GamesController {
       after = Number(lastEventId);
     }
     const events = await this.games.stream(me, id, after);
-    reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-      'x-request-id': String(req.id),
-    });
-    raw.write(': connected\n\n');
-    const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), SSE_HEARTBEAT_MS);
-    const stop = () => {
-      clearInterval(heartbeat);
-      events.close();
-    };
-    req.raw.on('close', stop);
-    raw.on('close', stop);
-    try {
-      for await (const e of events) {
-        raw.write(`id: ${e.version}\nevent: ${e.type}\ndata: ${JSON.stringify(toEventView(e))}\n\n`);
-      }
-    } finally {
-      stop();
-      if (!raw.writableEnded) raw.end();
-    }
+    await writeEventStream(events, req, reply);
   }
 
   @Post(':id/join')
