@@ -1,22 +1,40 @@
 // @swc/jest transforms TypeScript and the ESM-only NestJS packages to CommonJS
 // (plain ts-jest cannot load Nest 12). swc does not type-check: `npm test` runs tsc first.
-const esmOnly = ['@nestjs', 'file-type', 'load-esm', 'uid', 'es-toolkit', 'strtok3', 'token-types',
-  '@tokenizer', 'uint8array-extras', '@borewit', 'content-disposition', 'cookie'];
+const esmOnly = [
+  '@nestjs',
+  'file-type',
+  'load-esm',
+  'uid',
+  'es-toolkit',
+  'strtok3',
+  'token-types',
+  '@tokenizer',
+  'uint8array-extras',
+  '@borewit',
+  'content-disposition',
+  'cookie',
+];
 
 const transform = {
-  '^.+\\.ts$': ['@swc/jest', {
-    jsc: {
-      target: 'es2022',
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      keepClassNames: true,
+  '^.+\\.ts$': [
+    '@swc/jest',
+    {
+      jsc: {
+        target: 'es2022',
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true },
+        keepClassNames: true,
+      },
+      module: { type: 'commonjs' },
     },
-    module: { type: 'commonjs' },
-  }],
-  '^.+\\.m?js$': ['@swc/jest', {
-    jsc: { target: 'es2022', parser: { syntax: 'ecmascript' }, keepClassNames: true },
-    module: { type: 'commonjs' },
-  }],
+  ],
+  '^.+\\.m?js$': [
+    '@swc/jest',
+    {
+      jsc: { target: 'es2022', parser: { syntax: 'ecmascript' }, keepClassNames: true },
+      module: { type: 'commonjs' },
+    },
+  ],
 };
 
 const common = {
@@ -31,8 +49,12 @@ const common = {
 module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/helpers/global-setup.ts',
-      globalTeardown: '<rootDir>/test/helpers/global-teardown.ts' },
+      globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+    },
   ],
 };

@@ -54,8 +54,16 @@ export async function runFairnessMicroBenchmarks(options: { durationMs?: number 
   const results = [
     // Baseline for reading the other figures on a given machine: one bare HMAC-SHA256 of a 144-byte message.
     measure('baseline: one HMAC-SHA256 (144 B)', () => createHmac('sha256', serverSeed).update(message).digest(), ms),
-    measure('deriveDice (5 dice)', (i) => deriveDice({ serverSeed, clientSeeds, gameId, rollNumber: i >>> 0, count: 5 }), ms),
-    measure('deriveDice (100 dice)', (i) => deriveDice({ serverSeed, clientSeeds, gameId, rollNumber: i >>> 0, count: 100 }), ms),
+    measure(
+      'deriveDice (5 dice)',
+      (i) => deriveDice({ serverSeed, clientSeeds, gameId, rollNumber: i >>> 0, count: 5 }),
+      ms,
+    ),
+    measure(
+      'deriveDice (100 dice)',
+      (i) => deriveDice({ serverSeed, clientSeeds, gameId, rollNumber: i >>> 0, count: 100 }),
+      ms,
+    ),
     measure('eventHash (DiceRolled envelope)', (i) => eventHash({ ...envelope, version: (i % 1_000_000) + 1 }), ms),
   ];
   return results;
@@ -64,7 +72,9 @@ export async function runFairnessMicroBenchmarks(options: { durationMs?: number 
 if (require.main === module) {
   runFairnessMicroBenchmarks().then(
     (results) => {
-      console.table(results.map((r) => ({ name: r.name, 'ops/s': r.opsPerSec, 'µs/op': r.usPerOp, iterations: r.iterations })));
+      console.table(
+        results.map((r) => ({ name: r.name, 'ops/s': r.opsPerSec, 'µs/op': r.usPerOp, iterations: r.iterations })),
+      );
     },
     (err) => {
       console.error(err);

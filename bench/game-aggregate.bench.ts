@@ -51,7 +51,11 @@ const must = (r: GameEvent[] | RuleError): GameEvent[] => {
  * Plays one five-dice game through the aggregate (create, start, computer moves), returning the
  * events and the commands with the state each was decided on.
  */
-export function playAggregateGame(ruleSet: RuleSetName = 'simple', seats = 1, seed = 7): { events: GameEvent[]; steps: Array<{ state: GameState; command: GameCommand }> } {
+export function playAggregateGame(
+  ruleSet: RuleSetName = 'simple',
+  seats = 1,
+  seed = 7,
+): { events: GameEvent[]; steps: Array<{ state: GameState; command: GameCommand }> } {
   const id = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
   const creatorId = '6f1c2b8e-9a41-4c3e-8d0a-2b7f1e5c9d10';
   const roll = seededRoller(seed);
@@ -65,8 +69,18 @@ export function playAggregateGame(ruleSet: RuleSetName = 'simple', seats = 1, se
     events.push(...out);
   };
   run({
-    type: 'create', gameId: id, ruleSet, options: {}, seatCount: seats, visibility: 'public', creatorId, hotSeats: seats - 1,
-    commitment: 'c'.repeat(64), organizerSeed: null, clientSeeds: Array.from({ length: seats }, (_, i) => `seed-${i}`), turnTimeLimitSeconds: null,
+    type: 'create',
+    gameId: id,
+    ruleSet,
+    options: {},
+    seatCount: seats,
+    visibility: 'public',
+    creatorId,
+    hotSeats: seats - 1,
+    commitment: 'c'.repeat(64),
+    organizerSeed: null,
+    clientSeeds: Array.from({ length: seats }, (_, i) => `seed-${i}`),
+    turnTimeLimitSeconds: null,
   });
   run({ type: 'start', playerId: creatorId });
   const options = RULE_SETS[ruleSet].options as never;
@@ -75,16 +89,24 @@ export function playAggregateGame(ruleSet: RuleSetName = 'simple', seats = 1, se
     const turn = p.turn!;
     if (turn.rollInTurn === 0) run({ type: 'play', playerId: creatorId, move: { type: 'roll' } });
     else {
-      const hold = turn.rollInTurn < 3 ? computerHold(p.sheets[turn.seat], turn.dice as Die[], turn.rollInTurn, options) : null;
+      const hold =
+        turn.rollInTurn < 3 ? computerHold(p.sheets[turn.seat], turn.dice as Die[], turn.rollInTurn, options) : null;
       if (hold !== null && hold.length < 5) run({ type: 'play', playerId: creatorId, move: { type: 'roll', hold } });
-      else run({ type: 'play', playerId: creatorId, move: { type: 'score', box: computerChoice(p.sheets[turn.seat], turn.dice as Die[], options) } });
+      else
+        run({
+          type: 'play',
+          playerId: creatorId,
+          move: { type: 'score', box: computerChoice(p.sheets[turn.seat], turn.dice as Die[], options) },
+        });
     }
   }
   if (state.status !== 'finished') throw new Error('bench game did not finish');
   return { events, steps };
 }
 
-export async function runGameAggregateMicroBenchmarks(options: { durationMs?: number } = {}): Promise<AggregateBenchResult[]> {
+export async function runGameAggregateMicroBenchmarks(
+  options: { durationMs?: number } = {},
+): Promise<AggregateBenchResult[]> {
   const ms = options.durationMs ?? 500;
   const solo = playAggregateGame('simple', 1, 7);
   const four = playAggregateGame('penta', 4, 11);
@@ -95,16 +117,38 @@ export async function runGameAggregateMicroBenchmarks(options: { durationMs?: nu
   const seeds = orderedClientSeeds({ organizerSeed: null, seats: [{ seat: 0, clientSeed: 'seed-0' }] });
   const serverSeed = Buffer.alloc(32, 0x5a);
   return [
-    measure(`replayGame, simple solo (${solo.events.length} events), per event`, () => replayGame(id, solo.events), ms, solo.events.length),
-    measure(`replayGame, penta 4 seats (${four.events.length} events), per event`, () => replayGame(id, four.events), ms, four.events.length),
-    measure(`JSON.parse + replayGame, simple solo, per event`, () => replayGame(id, JSON.parse(soloJson)), ms, solo.events.length),
-    measure('decideGame + evolveGame, one play command', (i) => {
-      const s = plays[i % plays.length];
-      const out = decideGame(s.state, s.command, roll);
-      return out instanceof RuleError ? out : out.reduce(evolveGame, s.state);
-    }, ms),
-    measure('diceRoller(...).roll(5) (per rolling command)', (i) =>
-      diceRoller({ serverSeed, clientSeeds: seeds, gameId: id, firstRollNumber: i & 0xffff }).roll(5), ms),
+    measure(
+      `replayGame, simple solo (${solo.events.length} events), per event`,
+      () => replayGame(id, solo.events),
+      ms,
+      solo.events.length,
+    ),
+    measure(
+      `replayGame, penta 4 seats (${four.events.length} events), per event`,
+      () => replayGame(id, four.events),
+      ms,
+      four.events.length,
+    ),
+    measure(
+      `JSON.parse + replayGame, simple solo, per event`,
+      () => replayGame(id, JSON.parse(soloJson)),
+      ms,
+      solo.events.length,
+    ),
+    measure(
+      'decideGame + evolveGame, one play command',
+      (i) => {
+        const s = plays[i % plays.length];
+        const out = decideGame(s.state, s.command, roll);
+        return out instanceof RuleError ? out : out.reduce(evolveGame, s.state);
+      },
+      ms,
+    ),
+    measure(
+      'diceRoller(...).roll(5) (per rolling command)',
+      (i) => diceRoller({ serverSeed, clientSeeds: seeds, gameId: id, firstRollNumber: i & 0xffff }).roll(5),
+      ms,
+    ),
   ];
 }
 

@@ -8,7 +8,10 @@ async function main() {
   const app = Fastify({ logger: false });
   app.get('/', async () => ({ hello: 'world' }));
   const close = () => {
-    app.close().then(() => process.exit(0), () => process.exit(1));
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.on('SIGTERM', close);
   process.on('SIGINT', close);

@@ -38,12 +38,20 @@ export class HttpClient {
         h['content-type'] = 'application/json';
         h['content-length'] = Buffer.byteLength(payload);
       }
-      const req = http.request({ host: this.host, port: this.port, method, path, agent: this.agent, headers: h }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      });
+      const req = http.request(
+        { host: this.host, port: this.port, method, path, agent: this.agent, headers: h },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              body: chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       if (payload !== undefined) req.write(payload);
       req.end();
@@ -89,7 +97,10 @@ export function percentile(sorted: Float64Array | number[], p: number): number {
 }
 
 /** Runs the closed loop: every client calls step() back to back until the window closes. */
-export async function runClosedLoop(makeClient: (i: number) => VirtualClient, options: LoadOptions): Promise<LoadResult> {
+export async function runClosedLoop(
+  makeClient: (i: number) => VirtualClient,
+  options: LoadOptions,
+): Promise<LoadResult> {
   const clients = Array.from({ length: options.clients }, (_, i) => makeClient(i));
   const t0 = performance.now();
   const measureStart = t0 + options.warmupMs;

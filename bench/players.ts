@@ -22,13 +22,18 @@ export interface Registered {
  * Set-up steps (outside the measured windows) are retried for up to ~40 s: the shared
  * PostgreSQL on the bench machine is sometimes restarted by other people's fault tests.
  */
-export async function retrySetup<T>(what: string, fn: () => Promise<T>, log: (line: string) => void = () => undefined): Promise<T> {
+export async function retrySetup<T>(
+  what: string,
+  fn: () => Promise<T>,
+  log: (line: string) => void = () => undefined,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn();
     } catch (err) {
       if (attempt >= 20) throw err;
-      if (attempt === 1) log(`${what} failed (${err instanceof Error ? err.message.slice(0, 120) : String(err)}); retrying`);
+      if (attempt === 1)
+        log(`${what} failed (${err instanceof Error ? err.message.slice(0, 120) : String(err)}); retrying`);
       await new Promise((r) => setTimeout(r, 2000));
     }
   }
@@ -92,7 +97,8 @@ abstract class GamePlayer implements VirtualClient {
           const status = await this.score(this.gameId!, BOX_IDS[this.box], last);
           this.box++;
           if (last) {
-            if (status !== 'finished') throw new Error(`game ${this.gameId} not finished after the last box (status ${status})`);
+            if (status !== 'finished')
+              throw new Error(`game ${this.gameId} not finished after the last box (status ${status})`);
             this.stats.gamesFinished++;
             this.finished.push(this.gameId!);
             if (this.finished.length > 8) this.finished.shift();
@@ -156,7 +162,8 @@ export class GraphqlPlayer extends GamePlayer {
     return r.body;
   }
   protected async create(): Promise<string> {
-    return JSON.parse(await this.gql('createGame', Q_CREATE, { input: { ruleSet: RULE_SET, seats: 1 } })).data.createGame.id;
+    return JSON.parse(await this.gql('createGame', Q_CREATE, { input: { ruleSet: RULE_SET, seats: 1 } })).data
+      .createGame.id;
   }
   protected async start(id: string): Promise<void> {
     await this.gql('startGame', Q_START, { gameId: id });
@@ -186,7 +193,10 @@ export class Reader implements VirtualClient {
     const c = await http.request('POST', '/v1/games', { ruleSet: RULE_SET, seats: 1 }, auth);
     if (c.status !== 201) throw fail('reads setup: create', c.status, c.body);
     const id = JSON.parse(c.body).id as string;
-    for (const [path, what] of [[`/v1/games/${id}/start`, 'start'], [`/v1/games/${id}/roll`, 'roll']]) {
+    for (const [path, what] of [
+      [`/v1/games/${id}/start`, 'start'],
+      [`/v1/games/${id}/roll`, 'roll'],
+    ]) {
       const r = await http.request('POST', path, {}, auth);
       if (r.status !== 200) throw fail(`reads setup: ${what}`, r.status, r.body);
     }
@@ -194,7 +204,9 @@ export class Reader implements VirtualClient {
   }
 
   async step(): Promise<void> {
-    const r = await this.http.request('GET', `/v1/games/${this.gameId}`, undefined, { authorization: `Bearer ${this.me.token}` });
+    const r = await this.http.request('GET', `/v1/games/${this.gameId}`, undefined, {
+      authorization: `Bearer ${this.me.token}`,
+    });
     if (r.status !== 200) throw fail('read', r.status, r.body);
   }
 }

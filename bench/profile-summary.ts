@@ -108,7 +108,13 @@ export function summarizeProfile(profile: CpuProfile, opts: { skipMs?: number; t
     totalUs += us;
     if (f.functionName === '(idle)') idleUs += us;
     const key = `${f.functionName}\u0000${f.url}\u0000${f.lineNumber}`;
-    const row = fnAgg.get(key) ?? { functionName: f.functionName || '(anonymous)', url: shortUrl(f.url), line: f.lineNumber + 1, selfMs: 0, percent: 0 };
+    const row = fnAgg.get(key) ?? {
+      functionName: f.functionName || '(anonymous)',
+      url: shortUrl(f.url),
+      line: f.lineNumber + 1,
+      selfMs: 0,
+      percent: 0,
+    };
     row.selfMs += us / 1000;
     fnAgg.set(key, row);
     const area = areaOf(f);
@@ -149,7 +155,10 @@ export function summarizeProfile(profile: CpuProfile, opts: { skipMs?: number; t
     callers.push({
       functionName: top.functionName,
       url: top.url,
-      callers: [...owners.entries()].map(([caller, ms]) => ({ caller, selfMs: ms })).sort((a, b) => b.selfMs - a.selfMs).slice(0, 4),
+      callers: [...owners.entries()]
+        .map(([caller, ms]) => ({ caller, selfMs: ms }))
+        .sort((a, b) => b.selfMs - a.selfMs)
+        .slice(0, 4),
     });
   }
   return { callers, totalMs: totalUs / 1000, idleMs: idleUs / 1000, busyMs, functions, areas };
@@ -161,25 +170,33 @@ export function summarizeProfileFile(path: string, opts: { skipMs?: number; top?
 
 export function formatSummary(s: ProfileSummary, topAreas = 15): string {
   const lines: string[] = [];
-  lines.push(`Profile: ${(s.totalMs / 1000).toFixed(1)} s sampled, ${(s.busyMs / 1000).toFixed(1)} s busy (non-idle), ${(s.idleMs / 1000).toFixed(1)} s idle. Percentages are of busy time.`);
+  lines.push(
+    `Profile: ${(s.totalMs / 1000).toFixed(1)} s sampled, ${(s.busyMs / 1000).toFixed(1)} s busy (non-idle), ${(s.idleMs / 1000).toFixed(1)} s idle. Percentages are of busy time.`,
+  );
   lines.push('');
   lines.push('Self time by area:');
   lines.push('');
   lines.push('| area | self ms | % busy |');
   lines.push('|---|---:|---:|');
-  for (const a of s.areas.slice(0, topAreas)) lines.push(`| ${a.area} | ${a.selfMs.toFixed(0)} | ${a.percent.toFixed(1)} |`);
+  for (const a of s.areas.slice(0, topAreas))
+    lines.push(`| ${a.area} | ${a.selfMs.toFixed(0)} | ${a.percent.toFixed(1)} |`);
   lines.push('');
   lines.push('Top functions by self time:');
   lines.push('');
   lines.push('| function | location | self ms | % busy |');
   lines.push('|---|---|---:|---:|');
-  for (const f of s.functions) lines.push(`| \`${f.functionName.replace(/\|/g, '\\|')}\` | ${f.url ? `${f.url}:${f.line}` : '(native)'} | ${f.selfMs.toFixed(0)} | ${f.percent.toFixed(1)} |`);
+  for (const f of s.functions)
+    lines.push(
+      `| \`${f.functionName.replace(/\|/g, '\\|')}\` | ${f.url ? `${f.url}:${f.line}` : '(native)'} | ${f.selfMs.toFixed(0)} | ${f.percent.toFixed(1)} |`,
+    );
   if (s.callers.length) {
     lines.push('');
     lines.push('Natives and node internals among the top functions, by nearest library/project caller:');
     lines.push('');
     for (const c of s.callers) {
-      lines.push(`- \`${c.functionName}\`${c.url ? ` (${c.url})` : ''}: ${c.callers.map((x) => `${x.caller} ${x.selfMs.toFixed(0)} ms`).join('; ')}`);
+      lines.push(
+        `- \`${c.functionName}\`${c.url ? ` (${c.url})` : ''}: ${c.callers.map((x) => `${x.caller} ${x.selfMs.toFixed(0)} ms`).join('; ')}`,
+      );
     }
   }
   return lines.join('\n');

@@ -7,8 +7,21 @@ import { performance } from 'node:perf_hooks';
 import { Die, RollDice } from '../src/rules/core/dice';
 import { isRuleError } from '../src/rules/core/errors';
 import {
-  FarkleCommand, FarkleEvent, FarkleOptions, FarkleState, bestSelection, decide, evolve, farkle, farkleWithStraights,
-  initialState, isFarkle, isFinished, replay, scoringSelections, start,
+  FarkleCommand,
+  FarkleEvent,
+  FarkleOptions,
+  FarkleState,
+  bestSelection,
+  decide,
+  evolve,
+  farkle,
+  farkleWithStraights,
+  initialState,
+  isFarkle,
+  isFinished,
+  replay,
+  scoringSelections,
+  start,
 } from '../src/rules/farkle';
 
 export interface FarkleBenchResult {
@@ -52,7 +65,11 @@ function seededRoller(seed: number): RollDice {
 }
 
 /** A full game played by a simple bot (best selection; bank at 350+ once on the board or with 2 dice or fewer left). */
-export function simulateFarkleGame(options: FarkleOptions = farkle, seats = 4, seed = 2026): { events: FarkleEvent[]; state: FarkleState; commands: number } {
+export function simulateFarkleGame(
+  options: FarkleOptions = farkle,
+  seats = 4,
+  seed = 2026,
+): { events: FarkleEvent[]; state: FarkleState; commands: number } {
   const roll = seededRoller(seed);
   let state = initialState(options, seats);
   const events: FarkleEvent[] = [];
@@ -72,7 +89,10 @@ export function simulateFarkleGame(options: FarkleOptions = farkle, seats = 4, s
       const points = turn.points + best.points;
       const left = turn.diceLeft - best.dice.length;
       const mayBank = state.onBoard[seat] ? points >= 350 : points >= options.entryThreshold;
-      command = mayBank && left > 0 && left <= 2 ? { type: 'bank', seat, setAside: best.dice } : { type: 'roll', seat, setAside: best.dice };
+      command =
+        mayBank && left > 0 && left <= 2
+          ? { type: 'bank', seat, setAside: best.dice }
+          : { type: 'roll', seat, setAside: best.dice };
       if (mayBank && points >= 1000) command = { type: 'bank', seat, setAside: best.dice };
     }
     const out = decide(state, command, roll);
@@ -92,13 +112,32 @@ export async function runFarkleMicroBenchmarks(options: { durationMs?: number } 
   const json = JSON.stringify(game.events);
   const results = [
     measure('scoringSelections (6 dice, default)', (i) => scoringSelections(rolls6[i & 1023], farkle), ms),
-    measure('scoringSelections (6 dice, straights on)', (i) => scoringSelections(rolls6[i & 1023], farkleWithStraights), ms),
+    measure(
+      'scoringSelections (6 dice, straights on)',
+      (i) => scoringSelections(rolls6[i & 1023], farkleWithStraights),
+      ms,
+    ),
     measure('scoringSelections (1-6 dice, default)', (i) => scoringSelections(rollsMixed[i & 1023], farkle), ms),
     measure('bestSelection (6 dice)', (i) => bestSelection(rolls6[i & 1023], farkle), ms),
     measure('isFarkle (6 dice)', (i) => isFarkle(rolls6[i & 1023], farkle), ms),
-    measure(`replay full 4-seat game (${game.events.length} events), per event`, () => replay(game.events, farkle, 4), ms, game.events.length),
-    measure(`JSON.parse + replay (${game.events.length} events), per event`, () => replay(JSON.parse(json), farkle, 4), ms, game.events.length),
-    measure(`simulate full game via decide+evolve (${game.commands} commands), per command`, () => simulateFarkleGame(farkle, 4, 2026), ms, game.commands),
+    measure(
+      `replay full 4-seat game (${game.events.length} events), per event`,
+      () => replay(game.events, farkle, 4),
+      ms,
+      game.events.length,
+    ),
+    measure(
+      `JSON.parse + replay (${game.events.length} events), per event`,
+      () => replay(JSON.parse(json), farkle, 4),
+      ms,
+      game.events.length,
+    ),
+    measure(
+      `simulate full game via decide+evolve (${game.commands} commands), per command`,
+      () => simulateFarkleGame(farkle, 4, 2026),
+      ms,
+      game.commands,
+    ),
   ];
   return results;
 }

@@ -47,7 +47,18 @@ export async function runFiveDiceMicroBenchmarks(): Promise<MicroBenchmarkResult
   const sheets = [
     { boxes: {}, extraBonus: 0 },
     { boxes: { fiveOfAKind: 50, ones: 3, sixes: 18, chance: 22 }, extraBonus: 0 },
-    { boxes: { fiveOfAKind: 50, threeOfAKind: 20, fourOfAKind: 0, fullHouse: 25, smallStraight: 30, largeStraight: 0, chance: 22 }, extraBonus: 100 },
+    {
+      boxes: {
+        fiveOfAKind: 50,
+        threeOfAKind: 20,
+        fourOfAKind: 0,
+        fullHouse: 25,
+        smallStraight: 30,
+        largeStraight: 0,
+        chance: 22,
+      },
+      extraBonus: 100,
+    },
   ];
   const jokerRoll = [4, 4, 4, 4, 4] as Die[];
   const games: FiveDiceEvent[][] = Array.from({ length: 64 }, () => playComputerGame(penta, roll).events);
@@ -102,7 +113,9 @@ export async function runFiveDiceMicroBenchmarks(): Promise<MicroBenchmarkResult
 if (require.main === module) {
   runFiveDiceMicroBenchmarks().then((results) => {
     for (const r of results) {
-      console.log(`${r.name.padEnd(52)} ${r.opsPerSec.toLocaleString('en-US').padStart(12)} ops/s  ${r.usPerOp.toFixed(3).padStart(9)} µs/op`);
+      console.log(
+        `${r.name.padEnd(52)} ${r.opsPerSec.toLocaleString('en-US').padStart(12)} ops/s  ${r.usPerOp.toFixed(3).padStart(9)} µs/op`,
+      );
     }
   });
 }

@@ -36,7 +36,17 @@ import { runFarkleMicroBenchmarks } from './rules-farkle.bench';
 import { runFiveDiceMicroBenchmarks } from './rules-five-dice.bench';
 import { createBenchDatabase, DEFAULT_DATABASE_URL, insertClient, insertPool, prepareInsertCeiling } from './db';
 import { HttpClient, LoadResult, runClosedLoop, VirtualClient } from './load';
-import { GraphqlPlayer, helloClient, newPlayStats, PlayStats, Reader, registerPlayer, Registered, RestPlayer, retrySetup } from './players';
+import {
+  GraphqlPlayer,
+  helloClient,
+  newPlayStats,
+  PlayStats,
+  Reader,
+  registerPlayer,
+  Registered,
+  RestPlayer,
+  retrySetup,
+} from './players';
 import { formatSummary, summarizeProfileFile } from './profile-summary';
 import { freePort, machineCpu, ServerProcess } from './server-process';
 import { redactUrl } from '../src/database/redact-url';
@@ -60,7 +70,17 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { clients: 64, seconds: 10, warmup: 5, pool: Number(process.env.DATABASE_POOL_MAX ?? 10), microMs: 300, profile: false, readme: true, micro: true, variants: false };
+  const o: Options = {
+    clients: 64,
+    seconds: 10,
+    warmup: 5,
+    pool: Number(process.env.DATABASE_POOL_MAX ?? 10),
+    microMs: 300,
+    profile: false,
+    readme: true,
+    micro: true,
+    variants: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
@@ -71,18 +91,38 @@ function parseArgs(argv: string[]): Options {
       return n;
     };
     switch (flag) {
-      case '--clients': o.clients = Math.floor(value()); break;
-      case '--seconds': o.seconds = value(); break;
-      case '--warmup': o.warmup = value(); break;
-      case '--pool': o.pool = Math.floor(value()); break;
-      case '--micro-ms': o.microMs = value(); break;
-      case '--profile': o.profile = true; break;
-      case '--no-readme': o.readme = false; break;
-      case '--skip-micro': o.micro = false; break;
-      case '--variants': o.variants = true; break;
+      case '--clients':
+        o.clients = Math.floor(value());
+        break;
+      case '--seconds':
+        o.seconds = value();
+        break;
+      case '--warmup':
+        o.warmup = value();
+        break;
+      case '--pool':
+        o.pool = Math.floor(value());
+        break;
+      case '--micro-ms':
+        o.microMs = value();
+        break;
+      case '--profile':
+        o.profile = true;
+        break;
+      case '--no-readme':
+        o.readme = false;
+        break;
+      case '--skip-micro':
+        o.micro = false;
+        break;
+      case '--variants':
+        o.variants = true;
+        break;
       case '--help':
       case '-h':
-        console.log('npm run bench -- [--clients 64] [--seconds 10] [--warmup 5] [--pool 10] [--micro-ms 300] [--profile] [--no-readme] [--skip-micro] [--variants]');
+        console.log(
+          'npm run bench -- [--clients 64] [--seconds 10] [--warmup 5] [--pool 10] [--micro-ms 300] [--profile] [--no-readme] [--skip-micro] [--variants]',
+        );
         process.exit(0);
         break;
       default:
@@ -122,13 +162,19 @@ interface MicroRow {
   usPerOp: number;
 }
 
-
 function machine(pgVersion: string): Record<string, string> {
   const cpus = os.cpus();
   let commit = '';
   try {
-    commit = execSync('git rev-parse --short HEAD', { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-    const dirty = execSync('git status --porcelain --untracked-files=no', { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    commit = execSync('git rev-parse --short HEAD', { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+    const dirty = execSync('git status --porcelain --untracked-files=no', {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+      .toString()
+      .trim();
     if (dirty) commit += ' (working tree has uncommitted changes)';
   } catch {
     commit = 'unknown';
@@ -181,16 +227,30 @@ async function scenario(
   const cu = process.cpuUsage(clientCpu0);
   const clientCpu = ((cu.user + cu.system) / 1e6 / wall) * 100;
   const machine1 = machineCpu();
-  const machineBusy = machine0 && machine1 ? ((machine1.busy - machine0.busy) / (machine1.total - machine0.total)) * 100 : NaN;
+  const machineBusy =
+    machine0 && machine1 ? ((machine1.busy - machine0.busy) / (machine1.total - machine0.total)) * 100 : NaN;
   const mem = server ? server.endWindow() : null;
   let txPerRequest: number | null = null;
   if (commits && atStart) {
     const end = await commits().catch(() => NaN);
     txPerRequest = (end - (await atStart)) / result.requests;
   }
-  log(`  → ${f0(result.perSec)} /s, p50 ${f2(result.p50Ms)} ms, p99 ${f2(result.p99Ms)} ms, errors ${result.errors}${mem ? `, peak RSS ${f1(mem.peakMiB)} MiB, server CPU ${f0(mem.cpuPercent)} %` : ''}, client CPU ${f0(clientCpu)} %, machine busy ${f0(machineBusy)} %`);
+  log(
+    `  → ${f0(result.perSec)} /s, p50 ${f2(result.p50Ms)} ms, p99 ${f2(result.p99Ms)} ms, errors ${result.errors}${mem ? `, peak RSS ${f1(mem.peakMiB)} MiB, server CPU ${f0(mem.cpuPercent)} %` : ''}, client CPU ${f0(clientCpu)} %, machine busy ${f0(machineBusy)} %`,
+  );
   for (const e of result.errorSamples) log(`  error: ${e}`);
-  return { id, name, what, result, peakMiB: mem ? mem.peakMiB : null, peakSource: mem ? mem.source : 'n/a (in the bench process)', txPerRequest, serverCpu: mem ? mem.cpuPercent : NaN, clientCpu, machineBusy };
+  return {
+    id,
+    name,
+    what,
+    result,
+    peakMiB: mem ? mem.peakMiB : null,
+    peakSource: mem ? mem.source : 'n/a (in the bench process)',
+    txPerRequest,
+    serverCpu: mem ? mem.cpuPercent : NaN,
+    clientCpu,
+    machineBusy,
+  };
 }
 
 // ---------------------------------------------------------------- micro
@@ -239,10 +299,22 @@ function targets(rows: Map<string, ScenarioRow>, micro: MicroRow[]): Target[] {
   out.push(ratio('REST reads/s ÷ ceiling (a) hello/s', v('reads'), v('a'), 0.3));
   out.push(ratio('GraphQL actions/s ÷ REST actions/s', v('graphql'), v('rest'), 0.6));
   const p99 = rest?.result.p99Ms ?? NaN;
-  out.push({ name: 'REST actions p99 at K clients (ms)', value: p99, target: '≤ 25', met: Number.isFinite(p99) ? p99 <= 25 : null, show: f2(p99) });
+  out.push({
+    name: 'REST actions p99 at K clients (ms)',
+    value: p99,
+    target: '≤ 25',
+    met: Number.isFinite(p99) ? p99 <= 25 : null,
+    show: f2(p99),
+  });
   const replay = micro.find((m) => m.suite === 'game aggregate' && m.name.startsWith('replayGame, simple solo'));
   const us = replay?.usPerOp ?? NaN;
-  out.push({ name: 'replayGame µs per event (simple solo game)', value: us, target: '≤ 2', met: Number.isFinite(us) ? us <= 2 : null, show: f3(us) });
+  out.push({
+    name: 'replayGame µs per event (simple solo game)',
+    value: us,
+    target: '≤ 2',
+    met: Number.isFinite(us) ? us <= 2 : null,
+    show: f3(us),
+  });
   out.push(ratio('(info) REST actions/s ÷ ceiling (b′) insert/s (pool of K)', v('rest'), v('bK'), 0));
   out[out.length - 1].target = '–';
   out[out.length - 1].met = null;
@@ -256,14 +328,17 @@ function scenarioTable(rows: ScenarioRow[]): string {
   ];
   for (const r of rows) {
     const x = r.result;
-    lines.push(`| ${r.id === 'a' || r.id === 'b' || r.id === 'bK' ? `ceiling (${r.id === 'bK' ? 'b′' : r.id}) ` : ''}${r.name} | ${r.what} | ${f0(x.perSec)} | ${f2(x.p50Ms)} | ${f2(x.p95Ms)} | ${f2(x.p99Ms)} | ${f1(x.maxMs)} | ${x.errors} | ${r.peakMiB === null ? '–' : f1(r.peakMiB)} | ${r.txPerRequest === null ? '–' : f2(r.txPerRequest)} | ${f0(r.serverCpu)} | ${f0(r.clientCpu)} | ${f0(r.machineBusy)} |`);
+    lines.push(
+      `| ${r.id === 'a' || r.id === 'b' || r.id === 'bK' ? `ceiling (${r.id === 'bK' ? 'b′' : r.id}) ` : ''}${r.name} | ${r.what} | ${f0(x.perSec)} | ${f2(x.p50Ms)} | ${f2(x.p95Ms)} | ${f2(x.p99Ms)} | ${f1(x.maxMs)} | ${x.errors} | ${r.peakMiB === null ? '–' : f1(r.peakMiB)} | ${r.txPerRequest === null ? '–' : f2(r.txPerRequest)} | ${f0(r.serverCpu)} | ${f0(r.clientCpu)} | ${f0(r.machineBusy)} |`,
+    );
   }
   return lines.join('\n');
 }
 
 function targetTable(ts: Target[]): string {
   const lines = ['| ratio / figure | value | target | |', '|---|---:|---:|---|'];
-  for (const t of ts) lines.push(`| ${t.name} | ${t.show} | ${t.target} | ${t.met === null ? '' : t.met ? 'met' : '**missed**'} |`);
+  for (const t of ts)
+    lines.push(`| ${t.name} | ${t.show} | ${t.target} | ${t.met === null ? '' : t.met ? 'met' : '**missed**'} |`);
   return lines.join('\n');
 }
 
@@ -276,14 +351,21 @@ function microTable(rows: MicroRow[]): string {
 function plainTable(rows: ScenarioRow[], ts: Target[]): string {
   const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
   const lpad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
-  const out = [`${pad('scenario', 40)}${lpad('req/s', 10)}${lpad('p50', 9)}${lpad('p95', 9)}${lpad('p99', 9)}${lpad('errors', 8)}${lpad('RSS MiB', 9)}${lpad('srv CPU%', 10)}`];
+  const out = [
+    `${pad('scenario', 40)}${lpad('req/s', 10)}${lpad('p50', 9)}${lpad('p95', 9)}${lpad('p99', 9)}${lpad('errors', 8)}${lpad('RSS MiB', 9)}${lpad('srv CPU%', 10)}`,
+  ];
   for (const r of rows) {
     const x = r.result;
     const label = `${r.id === 'a' ? '(a) ' : r.id === 'b' ? '(b) ' : r.id === 'bK' ? "(b') " : ''}${r.name}`;
-    out.push(`${pad(label, 40)}${lpad(f0(x.perSec), 10)}${lpad(f2(x.p50Ms), 9)}${lpad(f2(x.p95Ms), 9)}${lpad(f2(x.p99Ms), 9)}${lpad(String(x.errors), 8)}${lpad(r.peakMiB === null ? '-' : f1(r.peakMiB), 9)}${lpad(f0(r.serverCpu), 10)}`);
+    out.push(
+      `${pad(label, 40)}${lpad(f0(x.perSec), 10)}${lpad(f2(x.p50Ms), 9)}${lpad(f2(x.p95Ms), 9)}${lpad(f2(x.p99Ms), 9)}${lpad(String(x.errors), 8)}${lpad(r.peakMiB === null ? '-' : f1(r.peakMiB), 9)}${lpad(f0(r.serverCpu), 10)}`,
+    );
   }
   out.push('');
-  for (const t of ts) out.push(`${pad(t.name, 60)}${lpad(t.show, 10)}  target ${pad(t.target, 7)} ${t.met === null ? '' : t.met ? 'met' : 'MISSED'}`);
+  for (const t of ts)
+    out.push(
+      `${pad(t.name, 60)}${lpad(t.show, 10)}  target ${pad(t.target, 7)} ${t.met === null ? '' : t.met ? 'met' : 'MISSED'}`,
+    );
   return out.join('\n');
 }
 
@@ -305,7 +387,10 @@ async function main(): Promise<void> {
   log(`database: ${db.name} (${db.serverVersion})`);
   const statsPool = insertPool(adminUrl, 1);
   const commits = async () =>
-    Number((await statsPool.query('SELECT xact_commit FROM pg_stat_database WHERE datname = $1', [db.name])).rows[0].xact_commit);
+    Number(
+      (await statsPool.query('SELECT xact_commit FROM pg_stat_database WHERE datname = $1', [db.name])).rows[0]
+        .xact_commit,
+    );
   const loadBefore = os.loadavg();
   const rows: ScenarioRow[] = [];
   const stats: Record<string, PlayStats> = {};
@@ -318,17 +403,40 @@ async function main(): Promise<void> {
       const hello = await ServerProcess.start({ name: 'hello-server', script: helloScript, port, readyPath: '/' });
       await withServer(hello, async () => {
         const http = new HttpClient('127.0.0.1', port, opts.clients);
-        rows.push(await scenario('a', 'bare Fastify hello world', 'GET / → {"hello":"world"}', opts, () => helloClient(http), hello, null));
+        rows.push(
+          await scenario(
+            'a',
+            'bare Fastify hello world',
+            'GET / → {"hello":"world"}',
+            opts,
+            () => helloClient(http),
+            hello,
+            null,
+          ),
+        );
         http.close();
       });
     }
 
     // ---- ceiling (b): one-row INSERT with plain pg
     await prepareInsertCeiling(db.url);
-    for (const [id, size] of [['b', opts.pool], ['bK', opts.clients]] as const) {
+    for (const [id, size] of [
+      ['b', opts.pool],
+      ['bK', opts.clients],
+    ] as const) {
       const pool = insertPool(db.url, size);
       try {
-        rows.push(await scenario(id, `pg INSERT one event row, pool ${size}`, 'INSERT one game_events-shaped row (scratch table, same PK), autocommit', opts, () => insertClient(pool), null, commits));
+        rows.push(
+          await scenario(
+            id,
+            `pg INSERT one event row, pool ${size}`,
+            'INSERT one game_events-shaped row (scratch table, same PK), autocommit',
+            opts,
+            () => insertClient(pool),
+            null,
+            commits,
+          ),
+        );
       } finally {
         await pool.end();
       }
@@ -362,15 +470,47 @@ async function main(): Promise<void> {
     await withServer(server, async () => {
       const http = new HttpClient('127.0.0.1', port, opts.clients);
       const players: Registered[] = [];
-      for (let i = 0; i < opts.clients; i++) players.push(await retrySetup('register', () => registerPlayer(http, i), log));
+      for (let i = 0; i < opts.clients; i++)
+        players.push(await retrySetup('register', () => registerPlayer(http, i), log));
 
       stats.rest = newPlayStats();
-      rows.push(await scenario('rest', 'REST actions', 'one game command: create / start / roll / score (solo five-dice "simple")', opts, (i) => new RestPlayer(http, players[i], stats.rest), server, commits));
+      rows.push(
+        await scenario(
+          'rest',
+          'REST actions',
+          'one game command: create / start / roll / score (solo five-dice "simple")',
+          opts,
+          (i) => new RestPlayer(http, players[i], stats.rest),
+          server,
+          commits,
+        ),
+      );
       stats.graphql = newPlayStats();
-      rows.push(await scenario('graphql', 'GraphQL actions', 'the same commands as GraphQL mutations (createGame / startGame / roll / scoreBox)', opts, (i) => new GraphqlPlayer(http, players[i], stats.graphql), server, commits));
+      rows.push(
+        await scenario(
+          'graphql',
+          'GraphQL actions',
+          'the same commands as GraphQL mutations (createGame / startGame / roll / scoreBox)',
+          opts,
+          (i) => new GraphqlPlayer(http, players[i], stats.graphql),
+          server,
+          commits,
+        ),
+      );
       const readers: Reader[] = [];
-      for (let i = 0; i < opts.clients; i++) readers.push(await retrySetup('reads setup', () => Reader.prepare(http, players[i]), log));
-      rows.push(await scenario('reads', 'REST reads', 'GET /v1/games/:id (own game in progress, with token)', opts, (i) => readers[i], server, commits));
+      for (let i = 0; i < opts.clients; i++)
+        readers.push(await retrySetup('reads setup', () => Reader.prepare(http, players[i]), log));
+      rows.push(
+        await scenario(
+          'reads',
+          'REST reads',
+          'GET /v1/games/:id (own game in progress, with token)',
+          opts,
+          (i) => readers[i],
+          server,
+          commits,
+        ),
+      );
       http.close();
     });
     if (opts.profile) {
@@ -394,21 +534,41 @@ async function main(): Promise<void> {
         script: serverScript,
         port: vport,
         readyPath: '/health/ready',
-        env: { DATABASE_URL: db.url, DATABASE_POOL_MAX: String(opts.pool), LOG_LEVEL: 'warn', NODE_ENV: 'production', MIGRATE_ON_START: 'false', RATE_LIMIT_ENABLED: 'false' },
+        env: {
+          DATABASE_URL: db.url,
+          DATABASE_POOL_MAX: String(opts.pool),
+          LOG_LEVEL: 'warn',
+          NODE_ENV: 'production',
+          MIGRATE_ON_START: 'false',
+          RATE_LIMIT_ENABLED: 'false',
+        },
       });
       await withServer(variant, async () => {
         const http = new HttpClient('127.0.0.1', vport, opts.clients);
         const players: Registered[] = [];
-        for (let i = 0; i < opts.clients; i++) players.push(await retrySetup('register', () => registerPlayer(http, 1000 + i), log));
+        for (let i = 0; i < opts.clients; i++)
+          players.push(await retrySetup('register', () => registerPlayer(http, 1000 + i), log));
         stats.restNoLimit = newPlayStats();
-        rows.push(await scenario('restNoLimit', 'REST actions, rate limiter off (variant)', 'as REST actions; server with RATE_LIMIT_ENABLED=false', opts, (i) => new RestPlayer(http, players[i], stats.restNoLimit), variant, commits));
+        rows.push(
+          await scenario(
+            'restNoLimit',
+            'REST actions, rate limiter off (variant)',
+            'as REST actions; server with RATE_LIMIT_ENABLED=false',
+            opts,
+            (i) => new RestPlayer(http, players[i], stats.restNoLimit),
+            variant,
+            commits,
+          ),
+        );
         http.close();
       });
     }
   } finally {
     await statsPool.end().catch(() => undefined);
     log(`database: dropping ${db.name}`);
-    await db.drop().catch((err) => log(`  could not drop ${db.name}: ${err instanceof Error ? err.message : String(err)}`));
+    await db
+      .drop()
+      .catch((err) => log(`  could not drop ${db.name}: ${err instanceof Error ? err.message : String(err)}`));
   }
 
   // ---- report
@@ -419,9 +579,12 @@ async function main(): Promise<void> {
   const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
   const m = machine(db.serverVersion);
   const loadAfter = os.loadavg();
-  m['Load average (1/5/15 min)'] = `${loadBefore.map((x) => x.toFixed(2)).join(' / ')} before the load, ${loadAfter.map((x) => x.toFixed(2)).join(' / ')} after (other processes on the machine disturb the figures when this exceeds the CPU count)`;
+  m['Load average (1/5/15 min)'] =
+    `${loadBefore.map((x) => x.toFixed(2)).join(' / ')} before the load, ${loadAfter.map((x) => x.toFixed(2)).join(' / ')} after (other processes on the machine disturb the figures when this exceeds the CPU count)`;
   const mix = (s: PlayStats | undefined) =>
-    s ? `${s.byKind.create} create, ${s.byKind.start} start, ${s.byKind.roll} roll, ${s.byKind.score} score; ${s.gamesFinished} games finished (counts include the warm-up)` : '';
+    s
+      ? `${s.byKind.create} create, ${s.byKind.start} start, ${s.byKind.roll} roll, ${s.byKind.score} score; ${s.gamesFinished} games finished (counts include the warm-up)`
+      : '';
 
   console.log('');
   console.log(plainTable(rows, ts));
@@ -437,7 +600,7 @@ async function main(): Promise<void> {
     '## Machine',
     '',
     ...Object.entries(m).map(([k, v]) => `- **${k}**: ${v}`),
-    '- Client (load generator, in the bench process), server (child process) and PostgreSQL all share these CPUs: every figure includes the load generator\'s own CPU use.',
+    "- Client (load generator, in the bench process), server (child process) and PostgreSQL all share these CPUs: every figure includes the load generator's own CPU use.",
     '',
     '## Commands',
     '',
@@ -449,7 +612,7 @@ async function main(): Promise<void> {
     `- Server: \`node ${opts.profile ? '--cpu-prof --cpu-prof-dir=bench/results/profiles ' : ''}dist/src/main.js\` with LOG_LEVEL=warn, NODE_ENV=production, DATABASE_POOL_MAX=${opts.pool}, fresh database \`fairdice_bench_<ts>\` (migrated by src/database/migrate.ts, dropped afterwards). Start-up took ${f0(serverStartupMs)} ms.`,
     `- Ceiling (b) uses a pg pool of ${opts.pool} connections, the server's own pool size, so it is the most the server's pool could push; (b′) uses a pool of K = ${opts.clients} for reference.`,
     '- DB commits / req: committed transactions in the bench database during the window (pg_stat_database.xact_commit, which PostgreSQL updates with up to ~1 s delay) ÷ requests: the database round trips that each commit a transaction.',
-    '- CPU: server % = the server child\'s utime+stime over the window (100 = one core); client % = the bench process (load generator, and the pg pool for (b)); machine busy % = all cores from /proc/stat, including PostgreSQL and anything else running.',
+    "- CPU: server % = the server child's utime+stime over the window (100 = one core); client % = the bench process (load generator, and the pg pool for (b)); machine busy % = all cores from /proc/stat, including PostgreSQL and anything else running.",
     '- Peak RSS: the server child\'s VmHWM from /proc/<pid>/status, reset at the start of each measured window (clear_refs); "–" for (b), which runs in the bench process.',
     '',
     '## Load (same run)',
@@ -469,7 +632,14 @@ async function main(): Promise<void> {
     ...(micro.failures.length ? ['', 'Suites that failed:', '', ...micro.failures.map((f) => `- ${f}`)] : []),
     '',
     ...(rows.some((r) => r.result.errorSamples.length)
-      ? ['## Errors seen', '', ...rows.flatMap((r) => r.result.errorSamples.map((e) => `- ${r.name}: \`${e.replace(/`/g, "'").slice(0, 300)}\``)), '']
+      ? [
+          '## Errors seen',
+          '',
+          ...rows.flatMap((r) =>
+            r.result.errorSamples.map((e) => `- ${r.name}: \`${e.replace(/`/g, "'").slice(0, 300)}\``),
+          ),
+          '',
+        ]
       : []),
     ...(opts.profile ? ['## Server CPU profile', '', profileSection, ''] : []),
   ].join('\n');

@@ -153,7 +153,8 @@ export class ServerProcess {
     this.sampler = null;
     const cpuNow = processCpuSeconds(this.pid);
     const wall = (performance.now() - this.windowStart) / 1000;
-    const cpuPercent = cpuNow !== null && this.cpuAtStart !== null && wall > 0 ? ((cpuNow - this.cpuAtStart) / wall) * 100 : NaN;
+    const cpuPercent =
+      cpuNow !== null && this.cpuAtStart !== null && wall > 0 ? ((cpuNow - this.cpuAtStart) / wall) * 100 : NaN;
     const hwm = statusKb(this.pid, 'VmHWM');
     if (hwm !== null) {
       const kb = Math.max(hwm, this.sampledPeakKb);

@@ -9,7 +9,10 @@ import { FIVE_DICE_PRESETS, FiveDicePresetName, SimulationResult, simulateComput
 /** sfc32: small fast counter PRNG (32-bit state words), returns floats in [0, 1). */
 export function sfc32(a: number, b: number, c: number, d: number): () => number {
   return () => {
-    a |= 0; b |= 0; c |= 0; d |= 0;
+    a |= 0;
+    b |= 0;
+    c |= 0;
+    d |= 0;
     const t = (((a + b) | 0) + d) | 0;
     d = (d + 1) | 0;
     a = b ^ (b >>> 9);
@@ -27,7 +30,10 @@ export function seededRoller(seed: number): RollDice {
   return (count) => Array.from({ length: count }, () => (1 + Math.floor(next() * 6)) as Die);
 }
 
-export function runSimulation(games = 100_000, seed = 20261129): Array<{ preset: FiveDicePresetName } & SimulationResult & { seconds: number }> {
+export function runSimulation(
+  games = 100_000,
+  seed = 20261129,
+): Array<{ preset: FiveDicePresetName } & SimulationResult & { seconds: number }> {
   const out = [];
   for (const preset of Object.keys(FIVE_DICE_PRESETS) as FiveDicePresetName[]) {
     const t0 = performance.now();

@@ -6,7 +6,8 @@ const path = require('node:path');
 
 const root = path.join(__dirname, '..', 'src', 'rules');
 const offenders = [];
-const importRe = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
+const importRe =
+  /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
 const banned = /\b(Math\.random|Date\.now|new Date\(|process\.|crypto\.|setTimeout|setInterval)\b/;
 
 function walk(dir) {
@@ -22,11 +23,14 @@ function check(file) {
   for (const m of text.matchAll(importRe)) {
     const spec = m[1] ?? m[2] ?? m[3] ?? m[4];
     const resolved = spec.startsWith('.') ? path.resolve(path.dirname(file), spec) : null;
-    if (!resolved || !resolved.startsWith(root)) offenders.push(`${path.relative(process.cwd(), file)}: imports '${spec}'`);
+    if (!resolved || !resolved.startsWith(root))
+      offenders.push(`${path.relative(process.cwd(), file)}: imports '${spec}'`);
   }
   text.split('\n').forEach((line, i) => {
     if (!line.trim().startsWith('//') && !line.trim().startsWith('*') && banned.test(line)) {
-      offenders.push(`${path.relative(process.cwd(), file)}:${i + 1}: uses ${line.match(banned)[0]} (time and randomness enter as data)`);
+      offenders.push(
+        `${path.relative(process.cwd(), file)}:${i + 1}: uses ${line.match(banned)[0]} (time and randomness enter as data)`,
+      );
     }
   });
 }

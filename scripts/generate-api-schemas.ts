@@ -15,7 +15,12 @@ async function main() {
   const root = join(__dirname, '..', '..');
   const config = loadConfig({ LOG_LEVEL: 'warn' });
   const database = await resolveDatabase({ databaseUrl: null, dataDir: null, migrateOnStart: true });
-  const app = await createApp({ config, databaseUrl: database.url, poolMax: database.poolMax, logger: pino({ level: 'warn' }) });
+  const app = await createApp({
+    config,
+    databaseUrl: database.url,
+    poolMax: database.poolMax,
+    logger: pino({ level: 'warn' }),
+  });
   await app.init();
   const { graphql, openapi } = renderApiSchemas(app);
   writeFileSync(join(root, 'src', 'schema.gql'), graphql);

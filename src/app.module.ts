@@ -12,7 +12,12 @@ import { ScoringModule } from './scoring/scoring.module';
 import { AsyncModule } from './async/async.module';
 import { toGraphQLError } from './common/errors';
 import { ReliabilityModule } from './reliability/reliability.module';
-import { GRAPHQL_MAX_TOKENS, graphqlLimitRules, isTokenLimitError, QUERY_TOO_COMPLEX } from './reliability/graphql/limits';
+import {
+  GRAPHQL_MAX_TOKENS,
+  graphqlLimitRules,
+  isTokenLimitError,
+  QUERY_TOO_COMPLEX,
+} from './reliability/graphql/limits';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -38,14 +43,23 @@ export const graphqlOptions = (config: AppConfig): ApolloDriverConfig => ({
   // aliases, all refused before execution.
   allowBatchedHttpRequests: false,
   parseOptions: { maxTokens: GRAPHQL_MAX_TOKENS },
-  validationRules: graphqlLimitRules({ maxDepth: config.GRAPHQL_MAX_DEPTH, maxCost: config.GRAPHQL_MAX_COST, maxAliases: config.GRAPHQL_MAX_ALIASES }),
+  validationRules: graphqlLimitRules({
+    maxDepth: config.GRAPHQL_MAX_DEPTH,
+    maxCost: config.GRAPHQL_MAX_COST,
+    maxAliases: config.GRAPHQL_MAX_ALIASES,
+  }),
   // Production: no "Did you mean ...?" field suggestions (they reveal the schema bit by bit).
   hideSchemaDetailsFromClientErrors: config.NODE_ENV === 'production',
   formatError: (formatted, error) => {
-    const tooComplex = (error as any)?.originalError?.extensions?.code === QUERY_TOO_COMPLEX || isTokenLimitError(formatted.message);
+    const tooComplex =
+      (error as any)?.originalError?.extensions?.code === QUERY_TOO_COMPLEX || isTokenLimitError(formatted.message);
     if (tooComplex) {
       const { code: _c, http: _h, stacktrace: _s, ...limit } = { ...((error as any)?.originalError?.extensions ?? {}) };
-      return { message: formatted.message, locations: formatted.locations, extensions: { ...limit, code: QUERY_TOO_COMPLEX, status: 400 } };
+      return {
+        message: formatted.message,
+        locations: formatted.locations,
+        extensions: { ...limit, code: QUERY_TOO_COMPLEX, status: 400 },
+      };
     }
     if (config.NODE_ENV === 'production' && typeof formatted.message === 'string') {
       formatted = { ...formatted, message: formatted.message.replace(/\s*Did you mean .*$/s, '') };
@@ -53,15 +67,32 @@ export const graphqlOptions = (config: AppConfig): ApolloDriverConfig => ({
     // Errors from inside resolvers already passed through AllExceptionsFilter; this catches
     // the rest (parse/validation errors, errors thrown by Apollo itself).
     const code = formatted.extensions?.code;
-    if (code === 'GRAPHQL_VALIDATION_FAILED' || code === 'GRAPHQL_PARSE_FAILED' || code === 'BAD_USER_INPUT' || code === 'BAD_REQUEST' || code === 'PERSISTED_QUERY_NOT_FOUND' || code === 'OPERATION_RESOLUTION_FAILURE') {
-      return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: 'VALIDATION_FAILED', status: 400, graphqlCode: code } };
+    if (
+      code === 'GRAPHQL_VALIDATION_FAILED' ||
+      code === 'GRAPHQL_PARSE_FAILED' ||
+      code === 'BAD_USER_INPUT' ||
+      code === 'BAD_REQUEST' ||
+      code === 'PERSISTED_QUERY_NOT_FOUND' ||
+      code === 'OPERATION_RESOLUTION_FAILURE'
+    ) {
+      return {
+        message: formatted.message,
+        locations: formatted.locations,
+        path: formatted.path,
+        extensions: { code: 'VALIDATION_FAILED', status: 400, graphqlCode: code },
+      };
     }
     if (typeof code === 'string' && /^[A-Z_]+$/.test(code) && code !== 'INTERNAL_SERVER_ERROR') {
       const { stacktrace: _s, ...extensions } = formatted.extensions ?? {};
       return { ...formatted, extensions };
     }
     const { graphqlError } = toGraphQLError((error as any)?.originalError ?? error);
-    return { message: graphqlError.message, locations: formatted.locations, path: formatted.path, extensions: graphqlError.extensions };
+    return {
+      message: graphqlError.message,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: graphqlError.extensions,
+    };
   },
 });
 
@@ -75,7 +106,10 @@ export class AppModule {
           url: options.databaseUrl,
           poolMax: options.poolMax,
           // With one connection (embedded) the wait is for the pool slot, not the network: be patient.
-          connectTimeoutMs: options.poolMax === 1 ? Math.max(options.config.DATABASE_CONNECT_TIMEOUT_MS, 30_000) : options.config.DATABASE_CONNECT_TIMEOUT_MS,
+          connectTimeoutMs:
+            options.poolMax === 1
+              ? Math.max(options.config.DATABASE_CONNECT_TIMEOUT_MS, 30_000)
+              : options.config.DATABASE_CONNECT_TIMEOUT_MS,
           queryTimeoutMs: options.config.DATABASE_QUERY_TIMEOUT_MS,
         }),
         GraphQLModule.forRoot<ApolloDriverConfig>(graphqlOptions(options.config)),

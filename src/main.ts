@@ -28,7 +28,11 @@ async function bootstrap() {
   installGracefulShutdown(app, { timeoutMs: config.SHUTDOWN_TIMEOUT_MS, logger, onClosed: () => database.stop() });
   await app.listen({ port: config.PORT, host: config.HOST });
   logger.info(
-    { context: 'Bootstrap', port: config.PORT, database: config.embeddedDatabase ? `embedded (${config.PGLITE_DATA_DIR})` : 'postgresql' },
+    {
+      context: 'Bootstrap',
+      port: config.PORT,
+      database: config.embeddedDatabase ? `embedded (${config.PGLITE_DATA_DIR})` : 'postgresql',
+    },
     `fairdice listening on http://${config.HOST}:${config.PORT} (REST /v1, GraphQL /graphql, docs /docs, GraphiQL /graphiql)`,
   );
 }

@@ -49,10 +49,16 @@ function currentOf(state: GameState): { seat: number | null; playerId: string | 
   return { seat, playerId: seat === null ? null : (state.seats[seat]?.playerId ?? null) };
 }
 
-const seatedPlayers = (state: GameState): string[] => [...new Set(state.seats.map((s) => s.playerId).filter((p): p is string => p !== null))];
+const seatedPlayers = (state: GameState): string[] => [
+  ...new Set(state.seats.map((s) => s.playerId).filter((p): p is string => p !== null)),
+];
 
 /** The deadline column and the jobs of a command that took the game from `before` to `after`. */
-export function asyncEffects(before: GameState, after: GameState, now: Date = new Date()): Pick<ReadModelUpdate, 'turnDeadlineSeconds' | 'jobs'> {
+export function asyncEffects(
+  before: GameState,
+  after: GameState,
+  now: Date = new Date(),
+): Pick<ReadModelUpdate, 'turnDeadlineSeconds' | 'jobs'> {
   const jobs: ScheduledJob[] = [];
   const next = currentOf(after);
   const limit = after.turnTimeLimitSeconds;
@@ -67,7 +73,11 @@ export function asyncEffects(before: GameState, after: GameState, now: Date = ne
   const game = { gameId: after.id, ruleSet: after.ruleSet, family: after.family, version: after.version };
   const started = before.status !== 'playing' && after.status === 'playing';
   if (started) {
-    notices.push({ type: 'game.started', playerIds: seatedPlayers(after), data: { ...game, seats: after.seats.map((s) => ({ seat: s.seat, playerId: s.playerId })) } });
+    notices.push({
+      type: 'game.started',
+      playerIds: seatedPlayers(after),
+      data: { ...game, seats: after.seats.map((s) => ({ seat: s.seat, playerId: s.playerId })) },
+    });
   }
   const prev = currentOf(before);
   if (next.playerId !== null && (started || prev.playerId !== next.playerId)) {
@@ -79,12 +89,17 @@ export function asyncEffects(before: GameState, after: GameState, now: Date = ne
         seat: next.seat,
         playerId: next.playerId,
         turnTimeLimitSeconds: limit,
-        deadline: turnDeadlineSeconds === null ? null : new Date(now.getTime() + turnDeadlineSeconds * 1000).toISOString(),
+        deadline:
+          turnDeadlineSeconds === null ? null : new Date(now.getTime() + turnDeadlineSeconds * 1000).toISOString(),
       },
     });
   }
   if (before.status !== 'finished' && after.status === 'finished') {
-    notices.push({ type: 'game.finished', playerIds: seatedPlayers(after), data: { ...game, standings: after.standings } });
+    notices.push({
+      type: 'game.finished',
+      playerIds: seatedPlayers(after),
+      data: { ...game, standings: after.standings },
+    });
   }
   if (notices.length > 0) {
     const payload: FanoutPayload = { gameId: after.id, version: after.version, notices };

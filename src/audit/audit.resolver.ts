@@ -12,7 +12,8 @@ export class AuditResolver {
 
   @Query(() => JSONScalar, {
     name: 'audit',
-    description: "The game's audit bundle (docs/fairness.md §5), the same document as GET /v1/games/{id}/audit. Public games: anyone; private games: their seats only.",
+    description:
+      "The game's audit bundle (docs/fairness.md §5), the same document as GET /v1/games/{id}/audit. Public games: anyone; private games: their seats only.",
   })
   @OptionalAuth()
   auditBundle(@CurrentPlayer() me: AuthenticatedPlayer | null, @Args('gameId', { type: () => ID }) gameId: string) {

@@ -23,26 +23,45 @@ export class AuditService {
 
   async bundle(player: AuthenticatedPlayer | null, rawId: string): Promise<AuditBundle> {
     if (typeof rawId !== 'string' || !UUID.test(rawId)) {
-      throw new DomainException('VALIDATION_FAILED', 'gameId must be a UUID', { errors: [{ field: 'gameId', problems: ['gameId must be a UUID'] }] });
+      throw new DomainException('VALIDATION_FAILED', 'gameId must be a UUID', {
+        errors: [{ field: 'gameId', problems: ['gameId must be a UUID'] }],
+      });
     }
     const id = rawId.toLowerCase();
     const game = await this.prisma.game.findUnique({
       where: { id },
       select: {
-        id: true, visibility: true, creatorId: true, status: true, version: true, serverSeed: true, createdAt: true, finishedAt: true,
+        id: true,
+        visibility: true,
+        creatorId: true,
+        status: true,
+        version: true,
+        serverSeed: true,
+        createdAt: true,
+        finishedAt: true,
         seats: { select: { seat: true, playerId: true, player: { select: { displayName: true } } } },
       },
     });
     if (!game) throw notFound();
     // Private games: only their seated players (and the creator); everyone else sees no such game.
-    if (game.visibility !== 'public' && !(player && (game.creatorId === player.id || game.seats.some((s) => s.playerId === player.id)))) {
+    if (
+      game.visibility !== 'public' &&
+      !(player && (game.creatorId === player.id || game.seats.some((s) => s.playerId === player.id)))
+    ) {
       throw notFound();
     }
     // Events up to the row's version: a consistent snapshot even if a move lands meanwhile.
     const stored = await this.store.readEventsUpTo(id, game.version);
     const events: HashedEventEnvelope[] = stored.map((e) => ({
-      gameId: id, version: e.version, type: e.type, seat: e.seat, data: e.data, rollNumber: e.rollNumber,
-      command: e.command, prevHash: e.prevHash, hash: e.hash,
+      gameId: id,
+      version: e.version,
+      type: e.type,
+      seat: e.seat,
+      data: e.data,
+      rollNumber: e.rollNumber,
+      command: e.command,
+      prevHash: e.prevHash,
+      hash: e.hash,
     }));
     const ended = isSeedRevealable(game.status);
     const displayNames: Record<string, string> = {};

@@ -16,7 +16,9 @@ describe('loadConfig', () => {
     expect(config.IDEMPOTENCY_TTL_HOURS).toBe(24);
     expect(loadConfig({ NODE_ENV: 'test' }).RATE_LIMIT_ENABLED).toBe(false);
     expect(loadConfig({ NODE_ENV: 'test', RATE_LIMIT_ENABLED: 'true' }).RATE_LIMIT_ENABLED).toBe(true);
-    expect(loadConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:5173' }).CORS_ORIGINS).toBe('https://a.example, http://localhost:5173');
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:5173' }).CORS_ORIGINS).toBe(
+      'https://a.example, http://localhost:5173',
+    );
   });
 
   it('accepts a PostgreSQL URL', () => {

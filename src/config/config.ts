@@ -8,16 +8,14 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
-const postgresUrl = z
-  .string()
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return (u.protocol === 'postgres:' || u.protocol === 'postgresql:') && u.hostname.length > 0;
-    } catch {
-      return false;
-    }
-  }, 'must be a postgresql:// URL such as postgresql://user:pass@host:5432/db');
+const postgresUrl = z.string().refine((v) => {
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'postgres:' || u.protocol === 'postgresql:') && u.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}, 'must be a postgresql:// URL such as postgresql://user:pass@host:5432/db');
 
 const positiveInt = (name: string) =>
   z
@@ -27,7 +25,9 @@ const positiveInt = (name: string) =>
     .refine((n) => n > 0, `${name} must be greater than 0`);
 
 export const configSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test'], { message: 'must be development, production or test' }).default('development'),
+  NODE_ENV: z
+    .enum(['development', 'production', 'test'], { message: 'must be development, production or test' })
+    .default('development'),
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: z
     .string()
@@ -39,7 +39,11 @@ export const configSchema = z.object({
   DATABASE_POOL_MAX: positiveInt('DATABASE_POOL_MAX').default(10),
   PGLITE_DATA_DIR: z.string().min(1).default('./data/pglite'),
   MIGRATE_ON_START: booleanFlag.default(true),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'must be one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      message: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info'),
   SHUTDOWN_TIMEOUT_MS: positiveInt('SHUTDOWN_TIMEOUT_MS').default(10000),
   GRAPHIQL: booleanFlag.optional(),
   // --- reliability (docs/operations.md) ---
@@ -50,7 +54,15 @@ export const configSchema = z.object({
   /** Comma-separated allowed CORS origins ("*" = any); unset = no cross-origin access. */
   CORS_ORIGINS: z
     .string()
-    .refine((v) => v.split(',').map((o) => o.trim()).filter(Boolean).every((o) => o === '*' || /^https?:\/\/[^/\s]+$/.test(o)), 'must be "*" or a comma-separated list of origins such as https://app.example.com')
+    .refine(
+      (v) =>
+        v
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean)
+          .every((o) => o === '*' || /^https?:\/\/[^/\s]+$/.test(o)),
+      'must be "*" or a comma-separated list of origins such as https://app.example.com',
+    )
     .optional(),
   /** GraphQL: deepest field nesting, estimated cost and aliases allowed in one document. */
   GRAPHQL_MAX_DEPTH: positiveInt('GRAPHQL_MAX_DEPTH').default(10),

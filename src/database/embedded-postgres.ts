@@ -59,9 +59,7 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
-export async function startEmbeddedPostgres(
-  options: EmbeddedPostgresOptions = {},
-): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
   let db: PGlite;
   if (options.dataDir) {
     const dir = resolve(options.dataDir);

@@ -26,7 +26,6 @@ async function main(): Promise<void> {
   }
 }
 
-
 main().catch((err: unknown) => {
   console.error(`[db:migrate] ${err instanceof Error ? err.message : String(err)}`);
   process.exitCode = 1;

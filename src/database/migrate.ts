@@ -116,10 +116,7 @@ interface MigrationRow {
   rolled_back_at: Date | null;
 }
 
-export async function migrate(
-  databaseUrl: string,
-  opts: MigrateOptions = {},
-): Promise<{ applied: string[] }> {
+export async function migrate(databaseUrl: string, opts: MigrateOptions = {}): Promise<{ applied: string[] }> {
   const log = opts.log ?? (() => undefined);
   const files = readMigrations(opts.migrationsDir ?? findMigrationsDir());
   // One connection for everything (also what the embedded PGlite server wants).
@@ -149,7 +146,8 @@ export async function migrate(
 
     const byName = new Map(files.map((f) => [f.name, f]));
     for (const name of done.keys()) {
-      if (!byName.has(name)) log(`warning: migration ${name} is applied but missing from ${opts.migrationsDir ?? 'prisma/migrations'}`);
+      if (!byName.has(name))
+        log(`warning: migration ${name} is applied but missing from ${opts.migrationsDir ?? 'prisma/migrations'}`);
     }
     const changed = files.filter((f) => done.has(f.name) && !checksumMatches(f, done.get(f.name)!.checksum));
     if (changed.length > 0) {
@@ -181,10 +179,9 @@ export async function migrate(
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined);
-        throw new MigrationError(
-          `migration ${file.name} failed and was rolled back: ${(err as Error).message}`,
-          { cause: err },
-        );
+        throw new MigrationError(`migration ${file.name} failed and was rolled back: ${(err as Error).message}`, {
+          cause: err,
+        });
       }
       applied.push(file.name);
     }
@@ -192,9 +189,7 @@ export async function migrate(
     return { applied };
   } finally {
     if (locked) {
-      await client
-        .query('SELECT pg_advisory_unlock($1)', [PRISMA_MIGRATE_ADVISORY_LOCK_KEY])
-        .catch(() => undefined);
+      await client.query('SELECT pg_advisory_unlock($1)', [PRISMA_MIGRATE_ADVISORY_LOCK_KEY]).catch(() => undefined);
     }
     await client.end().catch(() => undefined);
   }

@@ -37,7 +37,16 @@ import { PG_POOL } from '../database/prisma.service';
 import { afterCommit, dbOr } from '../reliability/idempotency/unit-of-work';
 import { appendEvent } from '../fairness/hash-chain';
 import { evolveGame, emptyGame, GameEvent, GameState } from '../rules/game';
-import { GAME_EVENTS_CHANNEL, GameRow, GameSummaryRow, NewGame, ReadModelUpdate, StoredEvent, StoredPayload, toGameEvent } from './event-store.types';
+import {
+  GAME_EVENTS_CHANNEL,
+  GameRow,
+  GameSummaryRow,
+  NewGame,
+  ReadModelUpdate,
+  StoredEvent,
+  StoredPayload,
+  toGameEvent,
+} from './event-store.types';
 
 export interface LoadedGame {
   row: GameRow;
@@ -77,16 +86,33 @@ export class EventStore {
   chain(gameId: string, head: string, fromVersion: number, events: readonly GameEvent[]): Array<StoredEvent> {
     let prev = head;
     return events.map((e, i) => {
-      const env = appendEvent(prev, { gameId, version: fromVersion + i + 1, type: e.type, seat: e.seat, data: e.data, rollNumber: e.rollNumber, command: e.command });
+      const env = appendEvent(prev, {
+        gameId,
+        version: fromVersion + i + 1,
+        type: e.type,
+        seat: e.seat,
+        data: e.data,
+        rollNumber: e.rollNumber,
+        command: e.command,
+      });
       prev = env.hash;
       return { ...env, command: e.command, createdAt: new Date() };
     });
   }
 
   /** Creates the games row, every seat row and the first events, atomically. */
-  async create(game: NewGame, events: readonly GameEvent[], state: GameState): Promise<{ row: GameRow; stored: StoredEvent[] }> {
+  async create(
+    game: NewGame,
+    events: readonly GameEvent[],
+    state: GameState,
+  ): Promise<{ row: GameRow; stored: StoredEvent[] }> {
     const stored = this.chain(game.id, game.serverSeedHash, 0, events);
-    const seats = state.seats.map((s) => ({ seat: s.seat, player_id: s.playerId, hot_seat: s.hotSeat, client_seed: s.clientSeed }));
+    const seats = state.seats.map((s) => ({
+      seat: s.seat,
+      player_id: s.playerId,
+      hot_seat: s.hotSeat,
+      client_seed: s.clientSeed,
+    }));
     const { rows } = await dbOr(this.pool).query(
       `WITH g AS (
          INSERT INTO games (id, rule_set, family, options, seat_count, visibility, creator_id, status, version,
@@ -103,15 +129,38 @@ export class EventStore {
            FROM g, jsonb_to_recordset($15::jsonb) AS x(version int, type text, seat int, payload jsonb, prev_hash text, hash text))
        SELECT created_at, updated_at FROM g`,
       [
-        game.id, game.ruleSet, game.family, JSON.stringify(game.options), game.seatCount, game.visibility, game.creatorId,
-        state.status, state.version, game.turnTimeLimitSeconds, game.serverSeed, game.serverSeedHash, game.organizerSeed,
-        JSON.stringify(seats), JSON.stringify(stored.map(toRecord)),
+        game.id,
+        game.ruleSet,
+        game.family,
+        JSON.stringify(game.options),
+        game.seatCount,
+        game.visibility,
+        game.creatorId,
+        state.status,
+        state.version,
+        game.turnTimeLimitSeconds,
+        game.serverSeed,
+        game.serverSeedHash,
+        game.organizerSeed,
+        JSON.stringify(seats),
+        JSON.stringify(stored.map(toRecord)),
       ],
     );
     const row: GameRow = {
-      id: game.id, ruleSet: game.ruleSet, family: game.family, status: state.status, version: state.version,
-      visibility: game.visibility, creatorId: game.creatorId, seatCount: game.seatCount, serverSeed: game.serverSeed,
-      serverSeedHash: game.serverSeedHash, createdAt: rows[0].created_at, updatedAt: rows[0].updated_at, startedAt: null, finishedAt: null,
+      id: game.id,
+      ruleSet: game.ruleSet,
+      family: game.family,
+      status: state.status,
+      version: state.version,
+      visibility: game.visibility,
+      creatorId: game.creatorId,
+      seatCount: game.seatCount,
+      serverSeed: game.serverSeed,
+      serverSeedHash: game.serverSeedHash,
+      createdAt: rows[0].created_at,
+      updatedAt: rows[0].updated_at,
+      startedAt: null,
+      finishedAt: null,
     };
     afterCommit(() => this.remember(game.id, { state, head: stored[stored.length - 1].hash, lastRolled: null }));
     return { row, stored };
@@ -128,7 +177,14 @@ export class EventStore {
     if (!UUID.test(gameId)) throw new Error(`event store: not a UUID: ${JSON.stringify(gameId).slice(0, 60)}`);
     const cached = this.cache.get(gameId);
     if (opts.cached && cached?.row && cached.names) {
-      return { row: { ...cached.row }, state: cached.state, head: cached.head, lastRolled: cached.lastRolled, names: { ...cached.names }, fromCache: true };
+      return {
+        row: { ...cached.row },
+        state: cached.state,
+        head: cached.head,
+        lastRolled: cached.lastRolled,
+        names: { ...cached.names },
+        fromCache: true,
+      };
     }
     const after = cached?.state.version ?? 0;
     if (!Number.isSafeInteger(after) || after < 0) throw new Error('event store: bad version');
@@ -162,7 +218,13 @@ export class EventStore {
     loaded: LoadedGame,
     events: readonly GameEvent[],
     update: ReadModelUpdate,
-  ): Promise<{ stored: StoredEvent[]; state: GameState; head: string; row: GameRow; lastRolled: Record<string, unknown> | null }> {
+  ): Promise<{
+    stored: StoredEvent[];
+    state: GameState;
+    head: string;
+    row: GameRow;
+    lastRolled: Record<string, unknown> | null;
+  }> {
     const gameId = loaded.row.id;
     const expected = loaded.state.version;
     const stored = this.chain(gameId, loaded.head, expected, events);
@@ -196,12 +258,28 @@ export class EventStore {
                  revision = async_jobs.revision + 1, locked_by = NULL, last_error = NULL, updated_at = now())
          SELECT updated_at, started_at, finished_at, pg_notify('${GAME_EVENTS_CHANNEL}', upd.id::text || ':' || upd.version::text) FROM upd`,
         [
-          gameId, expected, expected + events.length, update.status, update.currentSeat, update.currentPlayerId,
-          update.standings === null ? null : JSON.stringify(update.standings), update.started, update.finished,
+          gameId,
+          expected,
+          expected + events.length,
+          update.status,
+          update.currentSeat,
+          update.currentPlayerId,
+          update.standings === null ? null : JSON.stringify(update.standings),
+          update.started,
+          update.finished,
           JSON.stringify(stored.map(toRecord)),
-          JSON.stringify(update.seats.map((s) => ({ seat: s.seat, player_id: s.playerId, hot_seat: s.hotSeat, client_seed: s.clientSeed }))),
+          JSON.stringify(
+            update.seats.map((s) => ({
+              seat: s.seat,
+              player_id: s.playerId,
+              hot_seat: s.hotSeat,
+              client_seed: s.clientSeed,
+            })),
+          ),
           update.turnDeadlineSeconds ?? null,
-          JSON.stringify((update.jobs ?? []).map((j) => ({ queue: j.queue, key: j.key, payload: j.payload, delay_ms: j.delayMs }))),
+          JSON.stringify(
+            (update.jobs ?? []).map((j) => ({ queue: j.queue, key: j.key, payload: j.payload, delay_ms: j.delayMs })),
+          ),
         ],
       );
     } catch (err) {
@@ -214,10 +292,23 @@ export class EventStore {
     }
     const u = result.rows[0];
     const entry = applyAll({ state: loaded.state, head: loaded.head, lastRolled: loaded.lastRolled }, stored);
-    const row: GameRow = { ...loaded.row, status: entry.state.status, version: entry.state.version, updatedAt: u.updated_at, startedAt: u.started_at, finishedAt: u.finished_at };
+    const row: GameRow = {
+      ...loaded.row,
+      status: entry.state.status,
+      version: entry.state.version,
+      updatedAt: u.updated_at,
+      startedAt: u.started_at,
+      finishedAt: u.finished_at,
+    };
     // A seat change brings names the store does not know: the next load reads them.
     const seatsChanged = update.seats.length > 0;
-    afterCommit(() => this.remember(gameId, { ...entry, row: seatsChanged ? null : { ...row }, names: seatsChanged ? null : { ...loaded.names } }));
+    afterCommit(() =>
+      this.remember(gameId, {
+        ...entry,
+        row: seatsChanged ? null : { ...row },
+        names: seatsChanged ? null : { ...loaded.names },
+      }),
+    );
     return { stored, state: entry.state, head: entry.head, row, lastRolled: entry.lastRolled };
   }
 
@@ -290,12 +381,17 @@ const SUMMARY_COLUMNS = `g.id, g.rule_set, g.family, g.status, g.visibility, g.v
   g.current_player_id, g.standings, g.created_at, g.updated_at,
   (SELECT count(*)::int FROM game_seats s2 WHERE s2.game_id = g.id AND s2.player_id IS NOT NULL) AS seats_taken`;
 
-const conflict = () => new DomainException('VERSION_CONFLICT', 'The game changed meanwhile (another command was applied first); reload it and retry');
+const conflict = () =>
+  new DomainException(
+    'VERSION_CONFLICT',
+    'The game changed meanwhile (another command was applied first); reload it and retry',
+  );
 
 function applyAll(entry: CacheEntry, events: readonly StoredEvent[]): CacheEntry {
   let { state, head, lastRolled } = entry;
   for (const e of events) {
-    if (e.version !== state.version + 1) throw new Error(`event store: version ${e.version} after ${state.version} for game ${e.gameId}`);
+    if (e.version !== state.version + 1)
+      throw new Error(`event store: version ${e.version} after ${state.version} for game ${e.gameId}`);
     state = evolveGame(state, toGameEvent(e));
     head = e.hash;
     if (e.type === 'rolled') lastRolled = e.data;
@@ -329,13 +425,35 @@ function fromJson(gameId: string, e: any): StoredEvent {
 }
 
 const toRow = (r: any): GameRow => ({
-  id: r.id, ruleSet: r.rule_set, family: r.family, status: r.status, version: r.version, visibility: r.visibility,
-  creatorId: r.creator_id, seatCount: r.seat_count, serverSeed: r.server_seed, serverSeedHash: r.server_seed_hash,
-  createdAt: r.created_at, updatedAt: r.updated_at, startedAt: r.started_at, finishedAt: r.finished_at,
+  id: r.id,
+  ruleSet: r.rule_set,
+  family: r.family,
+  status: r.status,
+  version: r.version,
+  visibility: r.visibility,
+  creatorId: r.creator_id,
+  seatCount: r.seat_count,
+  serverSeed: r.server_seed,
+  serverSeedHash: r.server_seed_hash,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  startedAt: r.started_at,
+  finishedAt: r.finished_at,
 });
 
 const toSummary = (r: any): GameSummaryRow => ({
-  id: r.id, ruleSet: r.rule_set, family: r.family, status: r.status, visibility: r.visibility, version: r.version,
-  seatCount: r.seat_count, seatsTaken: r.seats_taken, creatorId: r.creator_id, currentSeat: r.current_seat,
-  currentPlayerId: r.current_player_id, standings: r.standings, createdAt: r.created_at, updatedAt: r.updated_at,
+  id: r.id,
+  ruleSet: r.rule_set,
+  family: r.family,
+  status: r.status,
+  visibility: r.visibility,
+  version: r.version,
+  seatCount: r.seat_count,
+  seatsTaken: r.seats_taken,
+  creatorId: r.creator_id,
+  currentSeat: r.current_seat,
+  currentPlayerId: r.current_player_id,
+  standings: r.standings,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });

@@ -16,7 +16,13 @@ export interface StoredPayload {
   command: GameCommand | null;
 }
 
-export const toGameEvent = (e: StoredEvent): GameEvent => ({ type: e.type, seat: e.seat, data: e.data, rollNumber: e.rollNumber, command: e.command });
+export const toGameEvent = (e: StoredEvent): GameEvent => ({
+  type: e.type,
+  seat: e.seat,
+  data: e.data,
+  rollNumber: e.rollNumber,
+  command: e.command,
+});
 
 /** The immutable facts of a game kept in the `games` row (never in events: the server seed). */
 export interface GameRow {
@@ -67,7 +73,6 @@ export interface ScheduledJob {
 
 /** LISTEN/NOTIFY channel of committed events; the payload is '<gameId>:<version>'. */
 export const GAME_EVENTS_CHANNEL = 'fairdice_game_events';
-
 
 export interface NewGame {
   id: string;

@@ -105,7 +105,8 @@ export function assembleBundle(input: AssembleBundleInput): AuditBundle {
     if (e.type === 'gameStarted') atStart = state;
   }
   const seated = (atStart ?? state).seats.filter((s) => s.playerId !== null);
-  const standings = state.status === 'finished' && state.play !== null ? familyById(state.family).standings(state.play) : null;
+  const standings =
+    state.status === 'finished' && state.play !== null ? familyById(state.family).standings(state.play) : null;
   const names = input.displayNames ?? {};
   const head = input.events.length ? input.events[input.events.length - 1].hash : state.commitment;
   return {
@@ -128,14 +129,23 @@ export function assembleBundle(input: AssembleBundleInput): AuditBundle {
       clientSeedGenerated: input.clientSeedGenerated ? input.clientSeedGenerated(s.seat) : null,
     })),
     clientSeeds: atStart
-      ? orderedClientSeeds({ organizerSeed: atStart.organizerSeed, seats: atStart.seats.map((s) => ({ seat: s.seat, clientSeed: s.clientSeed as string })) })
+      ? orderedClientSeeds({
+          organizerSeed: atStart.organizerSeed,
+          seats: atStart.seats.map((s) => ({ seat: s.seat, clientSeed: s.clientSeed as string })),
+        })
       : null,
     serverSeed: isSeedRevealable(state.status) ? input.serverSeed : null,
     rollCount: state.rollCount,
     events: input.events.map((e) => ({ ...envelopeFields(e), hash: e.hash })),
     chainHead: head,
     finalStandings: standings
-      ? standings.map((s) => ({ rank: s.rank, seat: s.seat, playerId: state.seats[s.seat]?.playerId ?? null, score: s.total, quit: s.quit }))
+      ? standings.map((s) => ({
+          rank: s.rank,
+          seat: s.seat,
+          playerId: state.seats[s.seat]?.playerId ?? null,
+          score: s.total,
+          quit: s.quit,
+        }))
       : null,
     generatedAt: input.generatedAt,
   };

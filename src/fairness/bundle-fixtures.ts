@@ -48,7 +48,10 @@ export function rollerFor(serverSeed: Buffer, state: GameState): RollDice {
   return (count) => {
     roll ??= diceRoller({
       serverSeed,
-      clientSeeds: orderedClientSeeds({ organizerSeed: state.organizerSeed, seats: state.seats.map((s) => ({ seat: s.seat, clientSeed: s.clientSeed as string })) }),
+      clientSeeds: orderedClientSeeds({
+        organizerSeed: state.organizerSeed,
+        seats: state.seats.map((s) => ({ seat: s.seat, clientSeed: s.clientSeed as string })),
+      }),
       gameId: state.id,
       firstRollNumber: state.rollCount,
     }).roll;
@@ -70,10 +73,15 @@ function nextCommand(state: GameState, turnNo: number, timeoutEvery: number): Ga
       const hold = computerHold(sheet, turn.dice as Die[], turn.rollInTurn, p.options);
       if (hold.length < 5) return { type: 'play', playerId, move: { type: 'roll', hold } };
     }
-    return { type: 'play', playerId, move: { type: 'score', box: computerChoice(sheet, turn.dice as Die[], p.options) } };
+    return {
+      type: 'play',
+      playerId,
+      move: { type: 'score', box: computerChoice(sheet, turn.dice as Die[], p.options) },
+    };
   }
   const f = state.play as FarkleState;
-  if (timeoutEvery > 0 && turnNo % timeoutEvery === timeoutEvery - 1 && f.turn && !f.turn.roll) return { type: 'timeout', seat };
+  if (timeoutEvery > 0 && turnNo % timeoutEvery === timeoutEvery - 1 && f.turn && !f.turn.roll)
+    return { type: 'timeout', seat };
   const move = family.timeoutMove!(state.play) as Record<string, unknown> & { type: string };
   return { type: 'play', playerId, move };
 }
@@ -90,10 +98,23 @@ export function simulateGame(o: SimulateOptions): SimulatedGame {
   let head = commitmentOf(serverSeed);
 
   const run = (command: GameCommand) => {
-    const produced = decideGame(state, command, state.status === 'playing' || command.type === 'start' ? rollerFor(serverSeed, state) : noDice);
-    if (isRuleError(produced)) throw new Error(`simulation: ${command.type} rejected: ${produced.code} ${produced.message}`);
+    const produced = decideGame(
+      state,
+      command,
+      state.status === 'playing' || command.type === 'start' ? rollerFor(serverSeed, state) : noDice,
+    );
+    if (isRuleError(produced))
+      throw new Error(`simulation: ${command.type} rejected: ${produced.code} ${produced.message}`);
     for (const e of produced) {
-      const env = appendEvent(head, { gameId, version: state.version + 1, type: e.type, seat: e.seat, data: JSON.parse(JSON.stringify(e.data)), rollNumber: e.rollNumber, command: e.command === null ? null : JSON.parse(JSON.stringify(e.command)) });
+      const env = appendEvent(head, {
+        gameId,
+        version: state.version + 1,
+        type: e.type,
+        seat: e.seat,
+        data: JSON.parse(JSON.stringify(e.data)),
+        rollNumber: e.rollNumber,
+        command: e.command === null ? null : JSON.parse(JSON.stringify(e.command)),
+      });
       events.push(env);
       head = env.hash;
       state = evolveGame(state, e);
@@ -101,8 +122,18 @@ export function simulateGame(o: SimulateOptions): SimulatedGame {
   };
 
   run({
-    type: 'create', gameId, ruleSet: o.ruleSet, options: o.options ?? {}, seatCount: seats, visibility: 'public', creatorId: players[0],
-    hotSeats: 0, commitment: head, organizerSeed: o.organizerSeed ?? null, clientSeeds: [seeds[0]], turnTimeLimitSeconds: null,
+    type: 'create',
+    gameId,
+    ruleSet: o.ruleSet,
+    options: o.options ?? {},
+    seatCount: seats,
+    visibility: 'public',
+    creatorId: players[0],
+    hotSeats: 0,
+    commitment: head,
+    organizerSeed: o.organizerSeed ?? null,
+    clientSeeds: [seeds[0]],
+    turnTimeLimitSeconds: null,
   });
   for (let s = 1; s < seats; s++) run({ type: 'join', playerId: players[s], clientSeed: seeds[s] });
   run({ type: 'start', playerId: players[0] });
@@ -142,7 +173,15 @@ export const cloneBundle = (b: AuditBundle): AuditBundle => JSON.parse(JSON.stri
 export function relinkBundle(b: AuditBundle): AuditBundle {
   let prev = b.commitment;
   b.events = b.events.map((e, i) => {
-    const next = appendEvent(prev, { gameId: e.gameId, version: i + 1, type: e.type, seat: e.seat, data: e.data, rollNumber: e.rollNumber, command: e.command });
+    const next = appendEvent(prev, {
+      gameId: e.gameId,
+      version: i + 1,
+      type: e.type,
+      seat: e.seat,
+      data: e.data,
+      rollNumber: e.rollNumber,
+      command: e.command,
+    });
     prev = next.hash;
     return next;
   });

@@ -2,7 +2,9 @@ import { canonicalBytes, canonicalJson, CanonicalJsonError } from './canonical';
 
 describe('canonicalJson', () => {
   it('sorts keys recursively and writes no whitespace', () => {
-    expect(canonicalJson({ b: [1, 'é', null], a: { y: true, x: -3 } })).toBe('{"a":{"x":-3,"y":true},"b":[1,"é",null]}');
+    expect(canonicalJson({ b: [1, 'é', null], a: { y: true, x: -3 } })).toBe(
+      '{"a":{"x":-3,"y":true},"b":[1,"é",null]}',
+    );
     expect(canonicalJson({ b: 1, a: 2, A: 3, _: 4, '10': 5, '9': 6 })).toBe('{"10":5,"9":6,"A":3,"_":4,"a":2,"b":1}');
     expect(canonicalJson([])).toBe('[]');
     expect(canonicalJson({})).toBe('{}');
@@ -17,7 +19,7 @@ describe('canonicalJson', () => {
 
   it('sorts keys by UTF-16 code units (RFC 8785)', () => {
     // U+20AC (€) < U+1F600 (😀, surrogates D83D DE00) < U+FB01 (ﬁ) in UTF-16 code unit order
-    expect(canonicalJson({ 'ﬁ': 1, '😀': 2, '€': 3, é: 4 })).toBe('{"é":4,"€":3,"😀":2,"ﬁ":1}');
+    expect(canonicalJson({ ﬁ: 1, '😀': 2, '€': 3, é: 4 })).toBe('{"é":4,"€":3,"😀":2,"ﬁ":1}');
   });
 
   it('writes non-ASCII characters as themselves, in UTF-8', () => {

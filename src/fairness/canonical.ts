@@ -17,7 +17,10 @@
  */
 
 export class CanonicalJsonError extends TypeError {
-  constructor(message: string, readonly path: string) {
+  constructor(
+    message: string,
+    readonly path: string,
+  ) {
     super(`${message} at ${path}`);
     this.name = 'CanonicalJsonError';
   }
@@ -56,18 +59,24 @@ function encode(value: unknown, path: string, stack: Set<object>): string {
     if (Array.isArray(obj)) {
       const parts: string[] = [];
       for (let i = 0; i < obj.length; i++) {
-        if (!(i in obj) || obj[i] === undefined) throw new CanonicalJsonError('hole or undefined in array', `${path}[${i}]`);
+        if (!(i in obj) || obj[i] === undefined)
+          throw new CanonicalJsonError('hole or undefined in array', `${path}[${i}]`);
         parts.push(encode(obj[i], `${path}[${i}]`, stack));
       }
       return `[${parts.join(',')}]`;
     }
     const proto = Object.getPrototypeOf(obj);
     if (proto !== Object.prototype && proto !== null) {
-      throw new CanonicalJsonError(`unsupported object (${obj.constructor?.name ?? 'unknown'}); use plain objects`, path);
+      throw new CanonicalJsonError(
+        `unsupported object (${obj.constructor?.name ?? 'unknown'}); use plain objects`,
+        path,
+      );
     }
     if (Object.getOwnPropertySymbols(obj).length > 0) throw new CanonicalJsonError('symbol keys are not allowed', path);
     const record = obj as Record<string, unknown>;
-    const keys = Object.keys(record).filter((k) => record[k] !== undefined).sort(compareCodeUnits);
+    const keys = Object.keys(record)
+      .filter((k) => record[k] !== undefined)
+      .sort(compareCodeUnits);
     const parts = keys.map((k) => `${encodeString(k, `${path}.${k}`)}:${encode(record[k], `${path}.${k}`, stack)}`);
     return `{${parts.join(',')}}`;
   } finally {

@@ -81,11 +81,16 @@ export function formatReport(report: VerifyReport, code: number): string {
     lines.push(`game      ${s.gameId}`);
     lines.push(`rule set  ${s.ruleSet} (${s.family}), status ${s.status}`);
     lines.push('players');
-    for (const p of s.players) lines.push(`  seat ${p.seat}  ${p.playerId}${p.displayName ? ` (${p.displayName})` : ''}  client seed ${p.clientSeed}`);
+    for (const p of s.players)
+      lines.push(
+        `  seat ${p.seat}  ${p.playerId}${p.displayName ? ` (${p.displayName})` : ''}  client seed ${p.clientSeed}`,
+      );
     lines.push(`rolls     ${s.rolls}`);
     lines.push(`events    ${s.events}`);
     lines.push(`totals    ${s.totals.map((t) => `seat ${t.seat}: ${t.total}`).join(', ') || '-'}`);
-    lines.push(`ranking   ${s.ranking.map((r) => `${r.rank}. seat ${r.seat} (${r.score}${r.quit ? ', quit' : ''})`).join('  ') || '-'}`);
+    lines.push(
+      `ranking   ${s.ranking.map((r) => `${r.rank}. seat ${r.seat} (${r.score}${r.quit ? ', quit' : ''})`).join('  ') || '-'}`,
+    );
     lines.push(`head      ${s.head}`);
     lines.push(`seed      ${s.serverSeedRevealed ? 'revealed' : 'not revealed yet'}`);
     lines.push('');
@@ -103,14 +108,20 @@ export function formatReport(report: VerifyReport, code: number): string {
         : `FAILED: ${f.name}: ${f.detail}`,
     );
   } else if (code === EXIT_UNREVEALED || (!report.diceChecked && report.ok)) {
-    lines.push('NOT COMPLETE: everything checked so far passed, but the server seed is not revealed yet, so the dice cannot be checked yet.');
+    lines.push(
+      'NOT COMPLETE: everything checked so far passed, but the server seed is not revealed yet, so the dice cannot be checked yet.',
+    );
   } else {
     lines.push('VERIFIED: every check passed.');
   }
   return lines.join('\n');
 }
 
-export async function main(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s + '\n'), err: (s: string) => void = (s) => process.stderr.write(s + '\n')): Promise<number> {
+export async function main(
+  argv: string[],
+  out: (s: string) => void = (s) => process.stdout.write(s + '\n'),
+  err: (s: string) => void = (s) => process.stderr.write(s + '\n'),
+): Promise<number> {
   const args = parseArgs(argv);
   if (args === 'help') {
     out(USAGE);

@@ -50,13 +50,17 @@ describe('deriveDice', () => {
     const msg = rollMessage({ ...stream, rollNumber: 0, blockCounter: 0 });
     expect(msg).toHaveLength(144);
     const out = createHmac('sha256', serverSeed).update(msg).digest();
-    const expected = [...out].filter((b) => b < 252).slice(0, 5).map((b) => (b % 6) + 1);
+    const expected = [...out]
+      .filter((b) => b < 252)
+      .slice(0, 5)
+      .map((b) => (b % 6) + 1);
     expect(deriveDice({ ...stream, rollNumber: 0, count: 5 })).toEqual(expected);
   });
 
   it('depends on every input', () => {
     const base = deriveDice({ ...stream, rollNumber: 0, count: 30 });
-    const other = (p: Partial<typeof stream & { rollNumber: number }>) => deriveDice({ ...stream, rollNumber: 0, count: 30, ...p });
+    const other = (p: Partial<typeof stream & { rollNumber: number }>) =>
+      deriveDice({ ...stream, rollNumber: 0, count: 30, ...p });
     const seed2 = Buffer.from(serverSeed);
     seed2[31] ^= 1;
     expect(other({ serverSeed: seed2 })).not.toEqual(base);
@@ -69,7 +73,8 @@ describe('deriveDice', () => {
 
   it('a roll of fewer dice is a prefix of a roll of more dice', () => {
     const long = deriveDice({ ...stream, rollNumber: 9, count: 100 });
-    for (const c of [0, 1, 5, 31, 32, 33, 64]) expect(deriveDice({ ...stream, rollNumber: 9, count: c })).toEqual(long.slice(0, c));
+    for (const c of [0, 1, 5, 31, 32, 33, 64])
+      expect(deriveDice({ ...stream, rollNumber: 9, count: c })).toEqual(long.slice(0, c));
   });
 
   it('uses further blocks when one is not enough, and traces rejections', () => {
@@ -109,7 +114,11 @@ describe('deriveDice', () => {
     const faces = [0, 0, 0, 0, 0, 0];
     const pairs = new Array<number>(36).fill(0);
     const byPosition = Array.from({ length: 5 }, () => [0, 0, 0, 0, 0, 0]);
-    const s = { serverSeed: Buffer.alloc(32, 0x5a), clientSeeds: ['chi-square'], gameId: '11111111-2222-4333-8444-555555555555' };
+    const s = {
+      serverSeed: Buffer.alloc(32, 0x5a),
+      clientSeeds: ['chi-square'],
+      gameId: '11111111-2222-4333-8444-555555555555',
+    };
     for (let r = 0; r < ROLLS; r++) {
       const dice = deriveDice({ ...s, rollNumber: r, count: PER_ROLL });
       for (let i = 0; i < PER_ROLL; i++) faces[dice[i] - 1]++;
@@ -130,7 +139,11 @@ describe('deriveDice', () => {
 
   it('the chi-square test would catch modulo bias (sanity check of the test itself)', () => {
     const faces = [0, 0, 0, 0, 0, 0];
-    const s = { serverSeed: Buffer.alloc(32, 0x5a), clientSeeds: ['chi-square'], gameId: '11111111-2222-4333-8444-555555555555' };
+    const s = {
+      serverSeed: Buffer.alloc(32, 0x5a),
+      clientSeeds: ['chi-square'],
+      gameId: '11111111-2222-4333-8444-555555555555',
+    };
     for (let r = 0; r < 10_000; r++) {
       const t = deriveDiceWithTrace({ ...s, rollNumber: r, count: 100 });
       for (const b of t.blocks) for (const byte of Buffer.from(b.outputHex, 'hex')) faces[byte % 6]++; // biased: b mod 6 over 0..255

@@ -119,7 +119,12 @@ function derive(serverSeed: Buffer, prefix: Buffer, rollNumber: number, count: n
       else if (trace) trace.rejected.push({ blockCounter, index: i, byte: b });
     }
     if (trace) {
-      trace.blocks.push({ blockCounter, messageHex: message.toString('hex'), outputHex: out.toString('hex'), bytesRead: i });
+      trace.blocks.push({
+        blockCounter,
+        messageHex: message.toString('hex'),
+        outputHex: out.toString('hex'),
+        bytesRead: i,
+      });
     }
   }
   return dice;

@@ -45,11 +45,14 @@ function parseRollVector(text: string): RollVector {
     } else if ((m = line.match(/^output (\d+)\/(\d+): ([0-9a-f]{64})$/))) {
       v.outputs!.push({ rollNumber: Number(m[1]), blockCounter: Number(m[2]), hex: m[3] });
     } else if ((m = line.match(/^rejected (\d+): (.+)$/))) {
-      const list = m[2] === 'none' ? [] : m[2].split(' ').map((item) => {
-        const r = item.match(/^(\d+)\/(\d+)=(\d+)$/);
-        if (!r) throw new Error(`bad rejected item ${item}`);
-        return { blockCounter: Number(r[1]), index: Number(r[2]), byte: Number(r[3]) };
-      });
+      const list =
+        m[2] === 'none'
+          ? []
+          : m[2].split(' ').map((item) => {
+              const r = item.match(/^(\d+)\/(\d+)=(\d+)$/);
+              if (!r) throw new Error(`bad rejected item ${item}`);
+              return { blockCounter: Number(r[1]), index: Number(r[2]), byte: Number(r[3]) };
+            });
       v.rejected!.push({ rollNumber: Number(m[1]), list });
     } else if ((m = line.match(/^(\w+): (.+)$/))) {
       kv.set(m[1], m[2]);
@@ -65,7 +68,11 @@ function parseRollVector(text: string): RollVector {
   return {
     ...(v as RollVector),
     name: need('name'),
-    stream: { serverSeed: Buffer.from(need('serverSeed'), 'hex'), gameId: need('gameId'), clientSeeds: JSON.parse(need('clientSeeds')) },
+    stream: {
+      serverSeed: Buffer.from(need('serverSeed'), 'hex'),
+      gameId: need('gameId'),
+      clientSeeds: JSON.parse(need('clientSeeds')),
+    },
     commitment: need('commitment'),
     count: Number(need('count')),
   };
@@ -94,7 +101,10 @@ describe('docs/fairness.md test vectors', () => {
       expect(v.rolls.length).toBeGreaterThan(0);
       for (const r of v.rolls) {
         expect(r.dice).toHaveLength(v.count);
-        expect({ rollNumber: r.rollNumber, dice: deriveDice({ ...v.stream, rollNumber: r.rollNumber, count: v.count }) }).toEqual(r);
+        expect({
+          rollNumber: r.rollNumber,
+          dice: deriveDice({ ...v.stream, rollNumber: r.rollNumber, count: v.count }),
+        }).toEqual(r);
       }
     });
 
@@ -128,7 +138,11 @@ describe('docs/fairness.md test vectors', () => {
       }
     }
     const v = byName.get(header.get('vector')!)!;
-    const expected = rollMessage({ ...v.stream, rollNumber: Number(header.get('rollNumber')), blockCounter: Number(header.get('blockCounter')) });
+    const expected = rollMessage({
+      ...v.stream,
+      rollNumber: Number(header.get('rollNumber')),
+      blockCounter: Number(header.get('blockCounter')),
+    });
     expect(Buffer.from(bytes).toString('hex')).toBe(expected.toString('hex'));
   });
 
@@ -160,10 +174,22 @@ describe('docs/fairness.md test vectors', () => {
         while (j < chain.events.length && chain.events[j].command === null) j++;
         let n = 0;
         const before = state;
-        const produced = decideGame(before, e.command as GameCommand, (count) => deriveDice({ ...a.stream, rollNumber: before.rollCount + n++, count }));
-        expect(produced).toEqual(chain.events.slice(i, j).map((x) => ({ type: x.type, seat: x.seat, data: x.data, rollNumber: x.rollNumber, command: x.command })));
+        const produced = decideGame(before, e.command as GameCommand, (count) =>
+          deriveDice({ ...a.stream, rollNumber: before.rollCount + n++, count }),
+        );
+        expect(produced).toEqual(
+          chain.events
+            .slice(i, j)
+            .map((x) => ({ type: x.type, seat: x.seat, data: x.data, rollNumber: x.rollNumber, command: x.command })),
+        );
       }
-      state = evolveGame(state, { type: e.type, seat: e.seat, data: e.data, rollNumber: e.rollNumber, command: e.command as GameCommand | null });
+      state = evolveGame(state, {
+        type: e.type,
+        seat: e.seat,
+        data: e.data,
+        rollNumber: e.rollNumber,
+        command: e.command as GameCommand | null,
+      });
     }
     expect(rolls).toBeGreaterThanOrEqual(2);
     // a five-dice re-roll with held dice, to illustrate §4.2

@@ -9,8 +9,22 @@ const commitment = commitmentOf(Buffer.from([...Array(32).keys()]));
 function buildChain(): HashedEventEnvelope[] {
   const specs: Array<Omit<EventEnvelope, 'prevHash' | 'command'>> = [
     { gameId, version: 1, type: 'GameCreated', seat: null, data: { ruleSet: 'farkle' }, rollNumber: null },
-    { gameId, version: 2, type: 'PlayerJoined', seat: 0, data: { clientSeed: 'a', displayName: 'Zoë' }, rollNumber: null },
-    { gameId, version: 3, type: 'PlayerJoined', seat: 1, data: { clientSeed: 'b', displayName: 'Bob' }, rollNumber: null },
+    {
+      gameId,
+      version: 2,
+      type: 'PlayerJoined',
+      seat: 0,
+      data: { clientSeed: 'a', displayName: 'Zoë' },
+      rollNumber: null,
+    },
+    {
+      gameId,
+      version: 3,
+      type: 'PlayerJoined',
+      seat: 1,
+      data: { clientSeed: 'b', displayName: 'Bob' },
+      rollNumber: null,
+    },
     { gameId, version: 4, type: 'GameStarted', seat: null, data: { clientSeeds: ['a', 'b'] }, rollNumber: null },
     { gameId, version: 5, type: 'DiceRolled', seat: 0, data: { dice: [1, 2, 3, 4, 5] }, rollNumber: 0 },
     { gameId, version: 6, type: 'DiceRolled', seat: 0, data: { dice: [6, 6, 6] }, rollNumber: 1 },
@@ -21,7 +35,12 @@ function buildChain(): HashedEventEnvelope[] {
   let prev = commitment;
   for (const s of specs) {
     // the first event of each "batch" carries its command (illustrative commands)
-    const command = s.version === 1 ? { type: 'create', ruleSet: 'farkle' } : s.type === 'DiceRolled' ? { type: 'play', move: { type: 'roll' } } : null;
+    const command =
+      s.version === 1
+        ? { type: 'create', ruleSet: 'farkle' }
+        : s.type === 'DiceRolled'
+          ? { type: 'play', move: { type: 'roll' } }
+          : null;
     const e = appendEvent(prev, { ...s, command });
     out.push(e);
     prev = e.hash;
@@ -43,14 +62,29 @@ const strip = ({ hash: _hash, ...rest }: HashedEventEnvelope): EventEnvelope => 
 
 describe('eventHash', () => {
   it('is the SHA-256 hex of the canonical JSON of the eight envelope fields', () => {
-    const e: EventEnvelope = { gameId, version: 1, type: 'T', seat: null, data: { b: 1, a: 'é' }, rollNumber: null, command: { z: [1], type: 'c' }, prevHash: commitment };
+    const e: EventEnvelope = {
+      gameId,
+      version: 1,
+      type: 'T',
+      seat: null,
+      data: { b: 1, a: 'é' },
+      rollNumber: null,
+      command: { z: [1], type: 'c' },
+      prevHash: commitment,
+    };
     const expected = createHash('sha256')
-      .update(`{"command":{"type":"c","z":[1]},"data":{"a":"é","b":1},"gameId":"${gameId}","prevHash":"${commitment}","rollNumber":null,"seat":null,"type":"T","version":1}`, 'utf8')
+      .update(
+        `{"command":{"type":"c","z":[1]},"data":{"a":"é","b":1},"gameId":"${gameId}","prevHash":"${commitment}","rollNumber":null,"seat":null,"type":"T","version":1}`,
+        'utf8',
+      )
       .digest('hex');
     expect(eventHash(e)).toBe(expected);
     expect(eventHash({ ...e, command: null })).toBe(
       createHash('sha256')
-        .update(`{"command":null,"data":{"a":"é","b":1},"gameId":"${gameId}","prevHash":"${commitment}","rollNumber":null,"seat":null,"type":"T","version":1}`, 'utf8')
+        .update(
+          `{"command":null,"data":{"a":"é","b":1},"gameId":"${gameId}","prevHash":"${commitment}","rollNumber":null,"seat":null,"type":"T","version":1}`,
+          'utf8',
+        )
         .digest('hex'),
     );
     expect(eventHash({ ...e, hash: 'ignored', extra: 1 } as EventEnvelope)).toBe(expected);
@@ -58,7 +92,16 @@ describe('eventHash', () => {
   });
 
   it('rejects malformed envelopes and non-integer payload numbers', () => {
-    const e: EventEnvelope = { gameId, version: 1, type: 'T', seat: null, data: {}, rollNumber: null, command: null, prevHash: commitment };
+    const e: EventEnvelope = {
+      gameId,
+      version: 1,
+      type: 'T',
+      seat: null,
+      data: {},
+      rollNumber: null,
+      command: null,
+      prevHash: commitment,
+    };
     expect(() => eventHash({ ...e, version: 0 })).toThrow(/version/);
     expect(() => eventHash({ ...e, command: undefined } as unknown as EventEnvelope)).toThrow(/command/);
     expect(() => eventHash({ ...e, command: [] })).toThrow(/command/);
@@ -103,13 +146,21 @@ describe('verifyChain', () => {
   it('detects a changed payload even without stored hashes (via the next prevHash)', () => {
     const chain = buildChain().map(strip);
     chain[4] = { ...chain[4], data: { dice: [6, 6, 6, 6, 6] } };
-    expect(verifyChain(commitment, chain)).toMatchObject({ ok: false, version: 6, reason: expect.stringMatching(/prevHash/) });
+    expect(verifyChain(commitment, chain)).toMatchObject({
+      ok: false,
+      version: 6,
+      reason: expect.stringMatching(/prevHash/),
+    });
   });
 
   it('detects a forged hash field', () => {
     const chain = buildChain();
     chain[2] = { ...chain[2], hash: chain[3].hash };
-    expect(verifyChain(commitment, chain)).toMatchObject({ ok: false, version: 3, reason: expect.stringMatching(/stored hash/) });
+    expect(verifyChain(commitment, chain)).toMatchObject({
+      ok: false,
+      version: 3,
+      reason: expect.stringMatching(/stored hash/),
+    });
   });
 
   it('detects a removed event', () => {
@@ -121,7 +172,15 @@ describe('verifyChain', () => {
 
   it('detects an inserted event', () => {
     const chain = buildChain();
-    const extra = appendEvent(chain[2].hash, { gameId, version: 4, type: 'PlayerJoined', seat: 2, data: { clientSeed: 'c' }, rollNumber: null, command: null });
+    const extra = appendEvent(chain[2].hash, {
+      gameId,
+      version: 4,
+      type: 'PlayerJoined',
+      seat: 2,
+      data: { clientSeed: 'c' },
+      rollNumber: null,
+      command: null,
+    });
     const inserted = [...chain.slice(0, 3), extra, ...chain.slice(3)];
     expect(verifyChain(commitment, inserted)).toMatchObject({ ok: false, version: 4, index: 4 });
   });
@@ -135,25 +194,44 @@ describe('verifyChain', () => {
 
   it('detects a chain not anchored at the commitment', () => {
     const other = commitmentOf(Buffer.alloc(32, 1));
-    expect(verifyChain(other, buildChain())).toMatchObject({ ok: false, version: 1, reason: expect.stringMatching(/commitment/) });
+    expect(verifyChain(other, buildChain())).toMatchObject({
+      ok: false,
+      version: 1,
+      reason: expect.stringMatching(/commitment/),
+    });
     expect(verifyChain('nope', buildChain())).toMatchObject({ ok: false, version: null });
   });
 
   it('detects events of another game', () => {
     const chain = buildChain().map(strip);
     chain[3] = { ...chain[3], gameId: '00000000-0000-4000-8000-000000000000' };
-    expect(verifyChain(commitment, relink(chain))).toMatchObject({ ok: false, version: 4, reason: expect.stringMatching(/gameId/) });
-    expect(verifyChain(commitment, buildChain(), { gameId: '00000000-0000-4000-8000-000000000000' })).toMatchObject({ ok: false, version: 1 });
+    expect(verifyChain(commitment, relink(chain))).toMatchObject({
+      ok: false,
+      version: 4,
+      reason: expect.stringMatching(/gameId/),
+    });
+    expect(verifyChain(commitment, buildChain(), { gameId: '00000000-0000-4000-8000-000000000000' })).toMatchObject({
+      ok: false,
+      version: 1,
+    });
   });
 
   it('detects a dropped or replayed roll even when the forger re-links the whole chain', () => {
     const chain = buildChain().map(strip);
     // drop the roll of version 6 (rollNumber 1) and renumber versions
     const dropped = [...chain.slice(0, 5), ...chain.slice(6)].map((e, i) => ({ ...e, version: i + 1 }));
-    expect(verifyChain(commitment, relink(dropped))).toMatchObject({ ok: false, version: 7, reason: expect.stringMatching(/rollNumber 2 where 1/) });
+    expect(verifyChain(commitment, relink(dropped))).toMatchObject({
+      ok: false,
+      version: 7,
+      reason: expect.stringMatching(/rollNumber 2 where 1/),
+    });
     // replay roll 0 in place of roll 1
     const replayed = chain.map((e) => (e.version === 6 ? { ...e, rollNumber: 0 } : e));
-    expect(verifyChain(commitment, relink(replayed))).toMatchObject({ ok: false, version: 6, reason: expect.stringMatching(/rollNumber 0 where 1/) });
+    expect(verifyChain(commitment, relink(replayed))).toMatchObject({
+      ok: false,
+      version: 6,
+      reason: expect.stringMatching(/rollNumber 0 where 1/),
+    });
   });
 
   it('supports events that consume several roll numbers via rollsInEvent', () => {
@@ -162,7 +240,8 @@ describe('verifyChain', () => {
     multi.push({ ...multi[7], version: 9, rollNumber: 4, data: { dice: [1] } });
     const linked = relink(multi);
     expect(verifyChain(commitment, linked)).toMatchObject({ ok: false, version: 9 });
-    const rollsInEvent = (e: EventEnvelope) => (e.rollNumber === null ? 0 : Array.isArray(e.data.rolls) ? e.data.rolls.length : 1);
+    const rollsInEvent = (e: EventEnvelope) =>
+      e.rollNumber === null ? 0 : Array.isArray(e.data.rolls) ? e.data.rolls.length : 1;
     expect(verifyChain(commitment, linked, { rollsInEvent })).toMatchObject({ ok: true });
   });
 
@@ -170,7 +249,10 @@ describe('verifyChain', () => {
     const chain = buildChain();
     const truncated = chain.slice(0, 6);
     expect(verifyChain(commitment, truncated)).toMatchObject({ ok: true, head: chain[5].hash });
-    expect(verifyChain(commitment, truncated, { expectedHead: chain[7].hash })).toMatchObject({ ok: false, reason: expect.stringMatching(/published head/) });
+    expect(verifyChain(commitment, truncated, { expectedHead: chain[7].hash })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/published head/),
+    });
   });
 });
 
@@ -179,7 +261,11 @@ describe('command in the envelope', () => {
     const chain = buildChain();
     const changed = [...chain];
     changed[4] = { ...chain[4], command: { type: 'play', move: { type: 'roll', hold: [0] } } };
-    expect(verifyChain(commitment, changed)).toMatchObject({ ok: false, version: 5, reason: expect.stringMatching(/stored hash/) });
+    expect(verifyChain(commitment, changed)).toMatchObject({
+      ok: false,
+      version: 5,
+      reason: expect.stringMatching(/stored hash/),
+    });
     const removed = [...chain];
     removed[0] = { ...chain[0], command: null };
     expect(verifyChain(commitment, removed)).toMatchObject({ ok: false, version: 1 });

@@ -53,16 +53,20 @@ export function envelopeShapeError(e: unknown): string | null {
   if (typeof e !== 'object' || e === null || Array.isArray(e)) return 'envelope is not an object';
   const v = e as Record<string, unknown>;
   if (typeof v.gameId !== 'string' || v.gameId.length === 0) return 'gameId must be a non-empty string';
-  if (!Number.isSafeInteger(v.version) || (v.version as number) < FIRST_EVENT_VERSION) return 'version must be a positive integer';
+  if (!Number.isSafeInteger(v.version) || (v.version as number) < FIRST_EVENT_VERSION)
+    return 'version must be a positive integer';
   if (typeof v.type !== 'string' || v.type.length === 0) return 'type must be a non-empty string';
-  if (v.seat !== null && (!Number.isSafeInteger(v.seat) || (v.seat as number) < 0)) return 'seat must be a non-negative integer or null';
+  if (v.seat !== null && (!Number.isSafeInteger(v.seat) || (v.seat as number) < 0))
+    return 'seat must be a non-negative integer or null';
   if (typeof v.data !== 'object' || v.data === null || Array.isArray(v.data)) return 'data must be an object';
   if (v.rollNumber !== null && (!Number.isSafeInteger(v.rollNumber) || (v.rollNumber as number) < 0)) {
     return 'rollNumber must be a non-negative integer or null';
   }
   if (v.command === undefined) return 'command must be present (an object, or null)';
-  if (v.command !== null && (typeof v.command !== 'object' || Array.isArray(v.command))) return 'command must be an object or null';
-  if (typeof v.prevHash !== 'string' || !HEX_SHA256_PATTERN.test(v.prevHash)) return 'prevHash must be 64 lowercase hex digits';
+  if (v.command !== null && (typeof v.command !== 'object' || Array.isArray(v.command)))
+    return 'command must be an object or null';
+  if (typeof v.prevHash !== 'string' || !HEX_SHA256_PATTERN.test(v.prevHash))
+    return 'prevHash must be 64 lowercase hex digits';
   return null;
 }
 
@@ -70,7 +74,9 @@ export function envelopeShapeError(e: unknown): string | null {
 export function eventHash(envelope: EventEnvelope): string {
   const err = envelopeShapeError(envelope);
   if (err) throw new TypeError(`invalid event envelope: ${err}`);
-  return createHash('sha256').update(canonicalBytes(envelopeFields(envelope))).digest('hex');
+  return createHash('sha256')
+    .update(canonicalBytes(envelopeFields(envelope)))
+    .digest('hex');
 }
 
 /** Builds the next envelope of a chain: fills in `prevHash` and returns it with its `hash`. */
@@ -80,8 +86,7 @@ export function appendEvent(prevHash: string, e: Omit<EventEnvelope, 'prevHash'>
 }
 
 export type ChainVerification =
-  | { ok: true; head: string; eventCount: number }
-  | { ok: false; version: number | null; index: number; reason: string };
+  { ok: true; head: string; eventCount: number } | { ok: false; version: number | null; index: number; reason: string };
 
 export interface VerifyChainOptions {
   /** The published chain head; when given, the chain must end exactly there (detects truncation). */
@@ -123,10 +128,18 @@ export function verifyChain(
     if (shape) return fail(i, `malformed envelope: ${shape}`);
     if (e.gameId !== gameId) return fail(i, `gameId ${e.gameId} differs from ${gameId}`);
     if (e.version !== FIRST_EVENT_VERSION + i) {
-      return fail(i, `version ${e.version} where ${FIRST_EVENT_VERSION + i} was expected (event missing, inserted or reordered)`);
+      return fail(
+        i,
+        `version ${e.version} where ${FIRST_EVENT_VERSION + i} was expected (event missing, inserted or reordered)`,
+      );
     }
     if (e.prevHash !== prev) {
-      return fail(i, i === 0 ? 'first prevHash is not the commitment' : `prevHash does not match the hash of version ${e.version - 1}`);
+      return fail(
+        i,
+        i === 0
+          ? 'first prevHash is not the commitment'
+          : `prevHash does not match the hash of version ${e.version - 1}`,
+      );
     }
     let h: string;
     try {
@@ -137,8 +150,10 @@ export function verifyChain(
     if (e.hash !== undefined && e.hash !== h) return fail(i, 'stored hash does not match the recomputed hash');
     const n = rollsIn(e);
     if (e.rollNumber !== null) {
-      if (e.rollNumber !== nextRoll) return fail(i, `rollNumber ${e.rollNumber} where ${nextRoll} was expected (roll dropped or replayed)`);
-      if (!Number.isSafeInteger(n) || n < 1) return fail(i, 'an event with a rollNumber must consume at least one roll');
+      if (e.rollNumber !== nextRoll)
+        return fail(i, `rollNumber ${e.rollNumber} where ${nextRoll} was expected (roll dropped or replayed)`);
+      if (!Number.isSafeInteger(n) || n < 1)
+        return fail(i, 'an event with a rollNumber must consume at least one roll');
       nextRoll += n;
     } else if (n !== 0) {
       return fail(i, 'an event without a rollNumber cannot consume rolls');
@@ -146,7 +161,12 @@ export function verifyChain(
     prev = h;
   }
   if (options.expectedHead !== undefined && options.expectedHead !== prev) {
-    return { ok: false, version: envelopes.at(-1)?.version ?? null, index: envelopes.length, reason: 'chain does not end at the published head (events missing at the end, or extra events)' };
+    return {
+      ok: false,
+      version: envelopes.at(-1)?.version ?? null,
+      index: envelopes.length,
+      reason: 'chain does not end at the published head (events missing at the end, or extra events)',
+    };
   }
   return { ok: true, head: prev, eventCount: envelopes.length };
 }

@@ -65,12 +65,27 @@ describe('seeds', () => {
         ],
       }),
     ).toEqual(['org', 'a', 'b', 'c']);
-    expect(orderedClientSeeds({ organizerSeed: null, seats: [{ seat: 3, clientSeed: 'd' }, { seat: 1, clientSeed: 'b' }] })).toEqual(['b', 'd']);
+    expect(
+      orderedClientSeeds({
+        organizerSeed: null,
+        seats: [
+          { seat: 3, clientSeed: 'd' },
+          { seat: 1, clientSeed: 'b' },
+        ],
+      }),
+    ).toEqual(['b', 'd']);
     expect(orderedClientSeeds({ seats: [] })).toEqual([]);
   });
 
   it('refuses duplicate seats, bad seat numbers and invalid seeds', () => {
-    expect(() => orderedClientSeeds({ seats: [{ seat: 0, clientSeed: 'a' }, { seat: 0, clientSeed: 'b' }] })).toThrow(/duplicate seat 0/);
+    expect(() =>
+      orderedClientSeeds({
+        seats: [
+          { seat: 0, clientSeed: 'a' },
+          { seat: 0, clientSeed: 'b' },
+        ],
+      }),
+    ).toThrow(/duplicate seat 0/);
     expect(() => orderedClientSeeds({ seats: [{ seat: -1, clientSeed: 'a' }] })).toThrow(/seat/);
     expect(() => orderedClientSeeds({ seats: [{ seat: 0.5, clientSeed: 'a' }] })).toThrow(/seat/);
     expect(() => orderedClientSeeds({ seats: [{ seat: 0, clientSeed: 'a b' }] })).toThrow(/seat 0/);

@@ -60,7 +60,8 @@ export function orderedClientSeeds(input: {
   const seats = [...input.seats].sort((a, b) => a.seat - b.seat);
   for (let i = 0; i < seats.length; i++) {
     const { seat, clientSeed } = seats[i];
-    if (!Number.isSafeInteger(seat) || seat < 0) throw new RangeError(`seat must be a non-negative integer, got ${seat}`);
+    if (!Number.isSafeInteger(seat) || seat < 0)
+      throw new RangeError(`seat must be a non-negative integer, got ${seat}`);
     if (i > 0 && seats[i - 1].seat === seat) throw new RangeError(`duplicate seat ${seat}`);
     const err = validateClientSeed(clientSeed);
     if (err) throw new RangeError(`seat ${seat}: ${err}`);

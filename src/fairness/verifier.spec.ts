@@ -27,11 +27,14 @@ const firstWith = (b: AuditBundle, pred: (e: AuditBundle['events'][number]) => b
   return i;
 };
 /** A roll event whose rolled faces are all the event's dice (no hold), after the start. */
-const rollEvent = (b: AuditBundle) => firstWith(b, (e) => e.type === 'rolled' && (!Array.isArray(e.data.held) || (e.data.held as number[]).length === 0));
+const rollEvent = (b: AuditBundle) =>
+  firstWith(b, (e) => e.type === 'rolled' && (!Array.isArray(e.data.held) || (e.data.held as number[]).length === 0));
 /** A five-dice re-roll with held dice. */
-const reRoll = (b: AuditBundle) => firstWith(b, (e) => e.type === 'rolled' && Array.isArray(e.data.held) && (e.data.held as number[]).length > 0);
+const reRoll = (b: AuditBundle) =>
+  firstWith(b, (e) => e.type === 'rolled' && Array.isArray(e.data.held) && (e.data.held as number[]).length > 0);
 /** An event carrying points. */
-const scoreEvent = (b: AuditBundle) => firstWith(b, (e) => (e.type === 'scored' && (e.data.points as number) > 0) || e.type === 'banked');
+const scoreEvent = (b: AuditBundle) =>
+  firstWith(b, (e) => (e.type === 'scored' && (e.data.points as number) > 0) || e.type === 'banked');
 
 function expectFailAt(report: VerifyReport, version: number, check?: string | RegExp) {
   expect(report.ok).toBe(false);
@@ -52,7 +55,14 @@ describe('verifyBundle on complete in-memory games', () => {
     expect(exitCodeOf(report)).toBe(0);
     expect(report.checks.filter((c) => c.status === 'skipped').map((c) => c.name)).toEqual(['published-head']);
     const s = report.summary!;
-    expect(s).toMatchObject({ gameId: b.gameId, ruleSet, events: b.events.length, rolls: b.rollCount, head: b.chainHead, serverSeedRevealed: true });
+    expect(s).toMatchObject({
+      gameId: b.gameId,
+      ruleSet,
+      events: b.events.length,
+      rolls: b.rollCount,
+      head: b.chainHead,
+      serverSeedRevealed: true,
+    });
     expect(s.players.map((p) => p.clientSeed)).toEqual(['alice:lucky#7', '00112233445566778899aabbccddeeff']);
     expect(s.ranking).toEqual(b.finalStandings);
     expect(s.totals.map((t) => t.total).sort()).toEqual(b.finalStandings!.map((x) => x.score).sort());
@@ -83,7 +93,10 @@ describe('verifyBundle on complete in-memory games', () => {
     const earlierHead = truncated.events[truncated.events.length - 6].hash;
     const r = verifyBundle(b, { expectedHead: earlierHead });
     expect(r.ok).toBe(false);
-    expect(r.checks.find((c) => c.name === 'published-head')).toMatchObject({ status: 'fail', version: b.events.length - 4 });
+    expect(r.checks.find((c) => c.name === 'published-head')).toMatchObject({
+      status: 'fail',
+      version: b.events.length - 4,
+    });
     truncated.events = truncated.events.slice(0, -3);
     truncated.chainHead = truncated.events.at(-1)!.hash;
     const r2 = verifyBundle(truncated, { expectedHead: b.chainHead });
@@ -97,7 +110,10 @@ describe('verifyBundle on complete in-memory games', () => {
     expect(bundle.finalStandings).toBeNull();
     const report = verifyBundle(bundle);
     expect(report).toMatchObject({ ok: true, diceChecked: false });
-    expect(report.checks.find((c) => c.name === 'dice')).toMatchObject({ status: 'skipped', detail: expect.stringMatching(/cannot be checked yet/) });
+    expect(report.checks.find((c) => c.name === 'dice')).toMatchObject({
+      status: 'skipped',
+      detail: expect.stringMatching(/cannot be checked yet/),
+    });
     expect(report.checks.find((c) => c.name === 'commitment')).toMatchObject({ status: 'skipped' });
     expect(exitCodeOf(report)).toBe(3);
     expect(exitCodeOf(report, true)).toBe(0);

@@ -28,7 +28,14 @@ import { RuleError } from '../rules/core/errors';
 import type { SeatStanding } from '../rules/core/family';
 import { decideGame, emptyGame, evolveGame, GameCommand, GameEvent, GameState } from '../rules/game';
 import { familyById } from '../rules/registry';
-import { AUDIT_ALGORITHMS, AUDIT_FORMAT, AUDIT_FORMAT_VERSION, AuditBundle, AuditStanding, RULES_VERSION } from './audit-bundle';
+import {
+  AUDIT_ALGORITHMS,
+  AUDIT_FORMAT,
+  AUDIT_FORMAT_VERSION,
+  AuditBundle,
+  AuditStanding,
+  RULES_VERSION,
+} from './audit-bundle';
 import { canonicalJson } from './canonical';
 import { deriveDice, diceRoller, GAME_ID_PATTERN } from './derivation';
 import { EventEnvelope, verifyChain } from './hash-chain';
@@ -132,19 +139,27 @@ class Checks {
 /** Why the bundle's top-level shape is unusable, or null. */
 function formatError(b: Record<string, unknown>): string | null {
   if (b.format !== AUDIT_FORMAT) return `format must be "${AUDIT_FORMAT}"`;
-  if (b.formatVersion !== AUDIT_FORMAT_VERSION) return `formatVersion ${String(b.formatVersion)} is not supported (this verifier reads ${AUDIT_FORMAT_VERSION})`;
+  if (b.formatVersion !== AUDIT_FORMAT_VERSION)
+    return `formatVersion ${String(b.formatVersion)} is not supported (this verifier reads ${AUDIT_FORMAT_VERSION})`;
   if (!same(b.algorithms, AUDIT_ALGORITHMS)) return `algorithms must be ${canon(AUDIT_ALGORITHMS)}`;
   if (typeof b.gameId !== 'string' || !GAME_ID_PATTERN.test(b.gameId)) return 'gameId must be a lowercase UUID';
-  if (!isObject(b.ruleSet) || typeof b.ruleSet.name !== 'string' || !isObject(b.ruleSet.options)) return 'ruleSet must be { name, family, version, options }';
-  if (b.ruleSet.version !== RULES_VERSION) return `ruleSet.version ${String(b.ruleSet.version)} is not supported (this verifier implements rules version ${RULES_VERSION})`;
-  if (typeof b.commitment !== 'string' || !HEX_SHA256_PATTERN.test(b.commitment)) return 'commitment must be 64 lowercase hex digits';
-  if (b.serverSeed !== null && (typeof b.serverSeed !== 'string' || !HEX_SHA256_PATTERN.test(b.serverSeed))) return 'serverSeed must be 64 lowercase hex digits or null';
+  if (!isObject(b.ruleSet) || typeof b.ruleSet.name !== 'string' || !isObject(b.ruleSet.options))
+    return 'ruleSet must be { name, family, version, options }';
+  if (b.ruleSet.version !== RULES_VERSION)
+    return `ruleSet.version ${String(b.ruleSet.version)} is not supported (this verifier implements rules version ${RULES_VERSION})`;
+  if (typeof b.commitment !== 'string' || !HEX_SHA256_PATTERN.test(b.commitment))
+    return 'commitment must be 64 lowercase hex digits';
+  if (b.serverSeed !== null && (typeof b.serverSeed !== 'string' || !HEX_SHA256_PATTERN.test(b.serverSeed)))
+    return 'serverSeed must be 64 lowercase hex digits or null';
   if (b.organizerSeed !== null && typeof b.organizerSeed !== 'string') return 'organizerSeed must be a string or null';
   if (!Array.isArray(b.players)) return 'players must be an array';
-  if (b.clientSeeds !== null && (!Array.isArray(b.clientSeeds) || b.clientSeeds.some((s) => typeof s !== 'string'))) return 'clientSeeds must be an array of strings or null';
-  if (!Number.isSafeInteger(b.rollCount) || (b.rollCount as number) < 0) return 'rollCount must be a non-negative integer';
+  if (b.clientSeeds !== null && (!Array.isArray(b.clientSeeds) || b.clientSeeds.some((s) => typeof s !== 'string')))
+    return 'clientSeeds must be an array of strings or null';
+  if (!Number.isSafeInteger(b.rollCount) || (b.rollCount as number) < 0)
+    return 'rollCount must be a non-negative integer';
   if (!Array.isArray(b.events) || b.events.length === 0) return 'events must be a non-empty array';
-  if (typeof b.chainHead !== 'string' || !HEX_SHA256_PATTERN.test(b.chainHead)) return 'chainHead must be 64 lowercase hex digits';
+  if (typeof b.chainHead !== 'string' || !HEX_SHA256_PATTERN.test(b.chainHead))
+    return 'chainHead must be 64 lowercase hex digits';
   if (b.finalStandings !== null && !Array.isArray(b.finalStandings)) return 'finalStandings must be an array or null';
   if (typeof b.status !== 'string') return 'status must be a string';
   return null;
@@ -162,9 +177,11 @@ const toGameEvent = (e: Envelope): GameEvent => ({
 function facesOf(state: GameState, e: Envelope): number[] | null {
   if (e.rollNumber === null) return null;
   const family = familyById(state.family);
-  if (!family || typeof family.rolledDice !== 'function') throw new Error(`family ${String(state.family)} cannot say which dice an event rolled`);
+  if (!family || typeof family.rolledDice !== 'function')
+    throw new Error(`family ${String(state.family)} cannot say which dice an event rolled`);
   const faces = family.rolledDice(e.data as never) as Die[] | null;
-  if (!Array.isArray(faces)) throw new Error(`event type ${e.type} with rollNumber ${e.rollNumber} records no roll for family ${state.family}`);
+  if (!Array.isArray(faces))
+    throw new Error(`event type ${e.type} with rollNumber ${e.rollNumber} records no roll for family ${state.family}`);
   return faces;
 }
 
@@ -180,7 +197,9 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
   const checks = new Checks();
   const finish = (summary: VerifySummary | null, diceChecked: boolean): VerifyReport => {
     const failed = checks.list.filter((c) => c.status === 'fail');
-    const withVersion = failed.filter((c) => typeof c.version === 'number').sort((a, b) => (a.version as number) - (b.version as number));
+    const withVersion = failed
+      .filter((c) => typeof c.version === 'number')
+      .sort((a, b) => (a.version as number) - (b.version as number));
     return {
       ok: failed.length === 0,
       diceChecked: diceChecked && failed.length === 0,
@@ -212,19 +231,24 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
   checks.add('commitment');
   if (serverSeed) {
     const c = createHash('sha256').update(serverSeed).digest('hex');
-    if (c !== b.commitment) checks.fail('commitment', null, `SHA-256(serverSeed) = ${c}, but the commitment is ${b.commitment}`);
+    if (c !== b.commitment)
+      checks.fail('commitment', null, `SHA-256(serverSeed) = ${c}, but the commitment is ${b.commitment}`);
   } else {
-    checks.skip('commitment', 'the server seed is not revealed yet (it is revealed when the game ends): the dice cannot be checked yet');
+    checks.skip(
+      'commitment',
+      'the server seed is not revealed yet (it is revealed when the game ends): the dice cannot be checked yet',
+    );
   }
 
   // ---- chain
   checks.add('chain');
   const chain = verifyChain(b.commitment, events, { gameId, expectedHead: b.chainHead });
-  if (!chain.ok) checks.fail('chain', chain.index < 0 ? null : Math.min(chain.index, events.length - 1) + 1, chain.reason);
+  if (!chain.ok)
+    checks.fail('chain', chain.index < 0 ? null : Math.min(chain.index, events.length - 1) + 1, chain.reason);
   const computedHead = chain.ok ? chain.head : (events.at(-1)?.hash ?? b.commitment);
   checks.add('published-head');
   if (options.expectedHead === undefined) {
-    checks.skip('published-head', 'no --head given: completeness is only relative to the bundle\'s own chainHead');
+    checks.skip('published-head', "no --head given: completeness is only relative to the bundle's own chainHead");
   } else if (!HEX_SHA256_PATTERN.test(options.expectedHead)) {
     checks.fail('published-head', null, 'the published head must be 64 lowercase hex digits');
   } else if (options.expectedHead !== b.chainHead || (chain.ok && chain.head !== options.expectedHead)) {
@@ -256,11 +280,13 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
     checks.fail('creation', 1, 'version 1 must be the gameCreated event carrying the create command');
   } else {
     const cmd = first.command as Record<string, unknown>;
-    if (cmd.gameId !== gameId) checks.fail('creation', 1, `the create command is for game ${String(cmd.gameId)}, not ${gameId}`);
-    if (cmd.commitment !== b.commitment) checks.fail('creation', 1, 'the create command does not carry the bundle\'s commitment');
+    if (cmd.gameId !== gameId)
+      checks.fail('creation', 1, `the create command is for game ${String(cmd.gameId)}, not ${gameId}`);
+    if (cmd.commitment !== b.commitment)
+      checks.fail('creation', 1, "the create command does not carry the bundle's commitment");
   }
 
-  for (let i = 0; i < events.length && aborted === null; ) {
+  for (let i = 0; i < events.length && aborted === null;) {
     const e0 = events[i];
     if (!isObject(e0) || !Number.isSafeInteger(e0.version)) {
       aborted = `event at index ${i} is malformed`;
@@ -268,7 +294,8 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
       break;
     }
     let j = i + 1;
-    while (j < events.length && isObject(events[j]) && (events[j].command === null || events[j].command === undefined)) j++;
+    while (j < events.length && isObject(events[j]) && (events[j].command === null || events[j].command === undefined))
+      j++;
     const batch = events.slice(i, j);
     const before = state;
 
@@ -280,7 +307,12 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
         if (serverSeed) {
           let roll: RollDice | null = null;
           return (count) => {
-            roll ??= diceRoller({ serverSeed, clientSeeds: streamSeeds(before), gameId, firstRollNumber: before.rollCount }).roll;
+            roll ??= diceRoller({
+              serverSeed,
+              clientSeeds: streamSeeds(before),
+              gameId,
+              firstRollNumber: before.rollCount,
+            }).roll;
             return roll(count);
           };
         }
@@ -305,13 +337,21 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
         produced = new RuleError('INVALID_COMMAND', (err as Error).message);
       }
       if (produced instanceof RuleError) {
-        checks.fail('commands', i + 1, `the command of event ${i + 1} ${brief(e0.command, 100)} does not yield these events: ${produced.message}`);
+        checks.fail(
+          'commands',
+          i + 1,
+          `the command of event ${i + 1} ${brief(e0.command, 100)} does not yield these events: ${produced.message}`,
+        );
       } else {
         for (let k = 0; k < Math.max(produced.length, batch.length); k++) {
           const p = produced[k];
           const s = batch[k];
           if (!s) {
-            checks.fail('commands', j + 1, `the command of event ${i + 1} yields an event that is missing from the log: ${brief({ type: p.type, data: p.data })}`);
+            checks.fail(
+              'commands',
+              j + 1,
+              `the command of event ${i + 1} yields an event that is missing from the log: ${brief({ type: p.type, data: p.data })}`,
+            );
             break;
           }
           if (!p) {
@@ -321,8 +361,14 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
           const want = { type: p.type, seat: p.seat, data: p.data, rollNumber: p.rollNumber, command: p.command };
           const got = { type: s.type, seat: s.seat, data: s.data, rollNumber: s.rollNumber, command: s.command };
           if (!same(want, got)) {
-            const field = (['type', 'seat', 'data', 'rollNumber', 'command'] as const).find((f) => !same(want[f], got[f]));
-            checks.fail('commands', i + k + 1, `re-running the command of event ${i + 1} yields ${field} ${brief(want[field!])}, the log has ${brief(got[field!])}`);
+            const field = (['type', 'seat', 'data', 'rollNumber', 'command'] as const).find(
+              (f) => !same(want[f], got[f]),
+            );
+            checks.fail(
+              'commands',
+              i + k + 1,
+              `re-running the command of event ${i + 1} yields ${field} ${brief(want[field!])}, the log has ${brief(got[field!])}`,
+            );
             break;
           }
         }
@@ -336,8 +382,19 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
       try {
         if (e.rollNumber !== null && serverSeed) {
           const faces = facesOf(state, e)!;
-          const derived = deriveDice({ serverSeed, clientSeeds: streamSeeds(state), gameId, rollNumber: e.rollNumber, count: faces.length });
-          if (!same(derived, faces)) checks.fail('dice', at, `roll ${e.rollNumber} has faces ${faces.join(' ')}, the seeds give ${derived.join(' ')}`);
+          const derived = deriveDice({
+            serverSeed,
+            clientSeeds: streamSeeds(state),
+            gameId,
+            rollNumber: e.rollNumber,
+            count: faces.length,
+          });
+          if (!same(derived, faces))
+            checks.fail(
+              'dice',
+              at,
+              `roll ${e.rollNumber} has faces ${faces.join(' ')}, the seeds give ${derived.join(' ')}`,
+            );
         }
       } catch (err) {
         checks.fail('dice', at, `cannot check roll ${String(e.rollNumber)}: ${(err as Error).message}`);
@@ -361,10 +418,22 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
 
   if (!checks.failed('creation') && state.version > 0) {
     // State as created is kept in `state` fields that never change after creation.
-    if (state.commitment !== b.commitment) checks.fail('creation', 1, 'the creation event\'s commitment differs from the bundle\'s');
-    else if (state.ruleSet !== b.ruleSet.name) checks.fail('creation', 1, `the creation event's rule set is ${state.ruleSet}, the bundle says ${b.ruleSet.name}`);
-    else if (state.family !== b.ruleSet.family) checks.fail('creation', 1, `the creation event's family is ${state.family}, the bundle says ${String(b.ruleSet.family)}`);
-    else if (!same(state.options, b.ruleSet.options)) checks.fail('creation', 1, 'the creation event\'s options differ from the bundle\'s ruleSet.options');
+    if (state.commitment !== b.commitment)
+      checks.fail('creation', 1, "the creation event's commitment differs from the bundle's");
+    else if (state.ruleSet !== b.ruleSet.name)
+      checks.fail(
+        'creation',
+        1,
+        `the creation event's rule set is ${state.ruleSet}, the bundle says ${b.ruleSet.name}`,
+      );
+    else if (state.family !== b.ruleSet.family)
+      checks.fail(
+        'creation',
+        1,
+        `the creation event's family is ${state.family}, the bundle says ${String(b.ruleSet.family)}`,
+      );
+    else if (!same(state.options, b.ruleSet.options))
+      checks.fail('creation', 1, "the creation event's options differ from the bundle's ruleSet.options");
   }
 
   const replayDone = aborted === null;
@@ -375,7 +444,11 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
   } else {
     // ---- seeds
     if (b.organizerSeed !== state.organizerSeed) {
-      checks.fail('seeds', 1, `organizerSeed ${JSON.stringify(b.organizerSeed)} differs from the creation event's ${JSON.stringify(state.organizerSeed)}`);
+      checks.fail(
+        'seeds',
+        1,
+        `organizerSeed ${JSON.stringify(b.organizerSeed)} differs from the creation event's ${JSON.stringify(state.organizerSeed)}`,
+      );
     }
     const seats = (startState ?? state).seats.filter((s) => s.playerId !== null);
     const players = b.players as unknown[];
@@ -383,11 +456,21 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
       const s = seats[k];
       const p = players[k] as Record<string, unknown> | undefined;
       if (!s || !isObject(p)) {
-        checks.fail('seeds', s ? (seatVersion.get(s.seat) ?? null) : null, s ? `seat ${s.seat} is missing from players` : 'players lists more seats than the events');
+        checks.fail(
+          'seeds',
+          s ? (seatVersion.get(s.seat) ?? null) : null,
+          s ? `seat ${s.seat} is missing from players` : 'players lists more seats than the events',
+        );
         break;
       }
       const seedErr = validateClientSeed(p.clientSeed);
-      if (p.seat !== s.seat || p.playerId !== s.playerId || p.clientSeed !== s.clientSeed || p.hotSeat !== s.hotSeat || seedErr) {
+      if (
+        p.seat !== s.seat ||
+        p.playerId !== s.playerId ||
+        p.clientSeed !== s.clientSeed ||
+        p.hotSeat !== s.hotSeat ||
+        seedErr
+      ) {
         checks.fail(
           'seeds',
           seatVersion.get(s.seat) ?? null,
@@ -406,17 +489,26 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
         checks.fail('seeds', startVersion, `the seeds at the start are invalid: ${(err as Error).message}`);
       }
       if (expected && !same(b.clientSeeds, expected)) {
-        checks.fail('seeds', startVersion, `clientSeeds ${brief(b.clientSeeds)} differ from the derivation order fixed at the start ${brief(expected)}`);
+        checks.fail(
+          'seeds',
+          startVersion,
+          `clientSeeds ${brief(b.clientSeeds)} differ from the derivation order fixed at the start ${brief(expected)}`,
+        );
       }
     } else if (b.clientSeeds !== null) {
       checks.fail('seeds', null, 'clientSeeds must be null: the game has not started');
     }
 
     // ---- rollCount, status
-    if (b.rollCount !== state.rollCount) checks.fail('rollCount', null, `rollCount is ${b.rollCount}, the events use ${state.rollCount} roll numbers`);
-    if (b.status !== state.status) checks.fail('status', null, `status is ${b.status}, the replayed status is ${state.status}`);
+    if (b.rollCount !== state.rollCount)
+      checks.fail('rollCount', null, `rollCount is ${b.rollCount}, the events use ${state.rollCount} roll numbers`);
+    if (b.status !== state.status)
+      checks.fail('status', null, `status is ${b.status}, the replayed status is ${state.status}`);
     if (isEnded(state.status) && !revealed) {
-      checks.skip('commitment', 'the game has ended but the bundle does not reveal the server seed: the dice cannot be checked');
+      checks.skip(
+        'commitment',
+        'the game has ended but the bundle does not reveal the server seed: the dice cannot be checked',
+      );
       checks.skip('dice', 'the game has ended but the bundle does not reveal the server seed');
     }
   }
@@ -427,19 +519,37 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
     const family = state.play !== null ? familyById(state.family) : null;
     const standings: SeatStanding[] = family ? family.standings(state.play) : [];
     const playerOf = (seat: number) => state.seats[seat]?.playerId ?? null;
-    const ranking: AuditStanding[] = standings.map((s) => ({ rank: s.rank, seat: s.seat, playerId: playerOf(s.seat), score: s.total, quit: s.quit }));
+    const ranking: AuditStanding[] = standings.map((s) => ({
+      rank: s.rank,
+      seat: s.seat,
+      playerId: playerOf(s.seat),
+      score: s.total,
+      quit: s.quit,
+    }));
     if (replayDone) {
       if (state.status === 'finished') {
         if (!same(state.standings, standings)) {
-          checks.fail('standings', finishedVersion, 'the standings in the gameFinished event differ from those recomputed from the replayed state');
+          checks.fail(
+            'standings',
+            finishedVersion,
+            'the standings in the gameFinished event differ from those recomputed from the replayed state',
+          );
         } else if (!same(b.finalStandings, ranking)) {
-          checks.fail('standings', finishedVersion, `finalStandings ${brief(b.finalStandings)} differ from the ranking recomputed by replay ${brief(ranking)}`);
+          checks.fail(
+            'standings',
+            finishedVersion,
+            `finalStandings ${brief(b.finalStandings)} differ from the ranking recomputed by replay ${brief(ranking)}`,
+          );
         }
       } else if (b.finalStandings !== null) {
         checks.fail('standings', null, 'finalStandings must be null: the game is not finished');
       }
     }
-    const names = new Map((b.players as unknown[]).filter(isObject).map((p) => [p.seat, typeof p.displayName === 'string' ? p.displayName : null]));
+    const names = new Map(
+      (b.players as unknown[])
+        .filter(isObject)
+        .map((p) => [p.seat, typeof p.displayName === 'string' ? p.displayName : null]),
+    );
     summary = {
       gameId,
       ruleSet: state.ruleSet,
@@ -447,7 +557,12 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
       status: state.status,
       players: (startState ?? state).seats
         .filter((s) => s.playerId !== null)
-        .map((s) => ({ seat: s.seat, playerId: s.playerId as string, displayName: names.get(s.seat) ?? null, clientSeed: s.clientSeed as string })),
+        .map((s) => ({
+          seat: s.seat,
+          playerId: s.playerId as string,
+          displayName: names.get(s.seat) ?? null,
+          clientSeed: s.clientSeed as string,
+        })),
       rolls: state.rollCount,
       events: events.length,
       totals: [...standings].sort((x, y) => x.seat - y.seat).map((s) => ({ seat: s.seat, total: s.total })),

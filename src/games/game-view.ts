@@ -16,7 +16,14 @@ export const seedRevealed = (status: string) => status === 'finished' || status 
  * The client's view of a game. `revealStatus` decides whether the server seed is shown (the
  * game's CURRENT status, also for a view at an older version).
  */
-export function buildGameView(row: GameRow, state: GameState, head: string, lastRolled: Record<string, unknown> | null, names: Record<string, string>, revealStatus: string = state.status): GameView {
+export function buildGameView(
+  row: GameRow,
+  state: GameState,
+  head: string,
+  lastRolled: Record<string, unknown> | null,
+  names: Record<string, string>,
+  revealStatus: string = state.status,
+): GameView {
   const family = state.play === null ? null : familyById(state.family);
   const currentSeat = family ? family.currentSeat(state.play) : null;
   const currentPlayerId = currentSeat === null ? null : (state.seats[currentSeat]?.playerId ?? null);
@@ -31,7 +38,13 @@ export function buildGameView(row: GameRow, state: GameState, head: string, last
     const turn = p.turn;
     dice = turn ? [...turn.dice] : [];
     rollsLeft = turn ? ROLLS_PER_TURN - turn.rollInTurn : 0;
-    if (turn && turn.rollInTurn > 0 && lastRolled && lastRolled.seat === turn.seat && lastRolled.rollInTurn === turn.rollInTurn) {
+    if (
+      turn &&
+      turn.rollInTurn > 0 &&
+      lastRolled &&
+      lastRolled.seat === turn.seat &&
+      lastRolled.rollInTurn === turn.rollInTurn
+    ) {
       held = [...(lastRolled.held as number[])];
     }
     const options = p.options;
@@ -42,7 +55,11 @@ export function buildGameView(row: GameRow, state: GameState, head: string, last
         return {
           seat,
           boxes: BOX_IDS.map((box) => ({ box, points: sheet.boxes[box] ?? null })),
-          upper: t.upper, upperBonus: t.upperBonus, lower: t.lower, extraBonus: t.extraBonus, total: t.total,
+          upper: t.upper,
+          upperBonus: t.upperBonus,
+          lower: t.lower,
+          extraBonus: t.extraBonus,
+          total: t.total,
           quit: p.quit[seat],
         };
       }),
@@ -58,7 +75,13 @@ export function buildGameView(row: GameRow, state: GameState, head: string, last
     farkle = {
       target: p.options.target,
       entryThreshold: p.options.entryThreshold,
-      players: p.totals.map((total, seat) => ({ seat, total, onBoard: p.onBoard[seat], quit: p.quit[seat], farkleStreak: p.farkleStreak[seat] })),
+      players: p.totals.map((total, seat) => ({
+        seat,
+        total,
+        onBoard: p.onBoard[seat],
+        quit: p.quit[seat],
+        farkleStreak: p.farkleStreak[seat],
+      })),
       turnPoints: turn ? turn.points : 0,
       diceLeft: turn ? (turn.diceLeft === 0 ? 6 : turn.diceLeft) : 0,
       setAside: held,
@@ -78,7 +101,13 @@ export function buildGameView(row: GameRow, state: GameState, head: string, last
     version: state.version,
     seatCount: state.seatCount,
     creatorId: state.creatorId,
-    seats: state.seats.map((s) => ({ seat: s.seat, playerId: s.playerId, displayName: nameOf(s.playerId), hotSeat: s.hotSeat, clientSeed: s.clientSeed })),
+    seats: state.seats.map((s) => ({
+      seat: s.seat,
+      playerId: s.playerId,
+      displayName: nameOf(s.playerId),
+      hotSeat: s.hotSeat,
+      clientSeed: s.clientSeed,
+    })),
     currentSeat,
     currentPlayerId,
     dice,
@@ -87,7 +116,11 @@ export function buildGameView(row: GameRow, state: GameState, head: string, last
     fiveDice,
     farkle,
     standings: state.standings
-      ? state.standings.map((s) => ({ ...s, playerId: state.seats[s.seat]?.playerId ?? null, displayName: nameOf(state.seats[s.seat]?.playerId ?? null) }))
+      ? state.standings.map((s) => ({
+          ...s,
+          playerId: state.seats[s.seat]?.playerId ?? null,
+          displayName: nameOf(state.seats[s.seat]?.playerId ?? null),
+        }))
       : null,
     turnTimeLimitSeconds: state.turnTimeLimitSeconds,
     organizerSeed: state.organizerSeed,
@@ -101,7 +134,8 @@ export function buildGameView(row: GameRow, state: GameState, head: string, last
   };
 }
 
-const toSel = (s: { dice: number[]; faces: Die[]; points: number } | null) => (s ? { dice: [...s.dice], faces: [...s.faces], points: s.points } : null);
+const toSel = (s: { dice: number[]; faces: Die[]; points: number } | null) =>
+  s ? { dice: [...s.dice], faces: [...s.faces], points: s.points } : null;
 
 export const viewOfLoaded = (g: LoadedGame): GameView => buildGameView(g.row, g.state, g.head, g.lastRolled, g.names);
 

@@ -1,14 +1,44 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthGuard, CurrentPlayer, OptionalAuth } from '../common/auth/auth.guard';
 import { DomainException } from '../common/errors';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { GameEventPage, GamePage, GameView } from './dto/game-view.model';
-import { CreateGameInput, EventsQuery, JoinGameInput, ListGamesQuery, NoFieldsPipe, RollInput, ScoreInput, SetAsideInput, StreamQuery } from './dto/game.inputs';
+import {
+  CreateGameInput,
+  EventsQuery,
+  JoinGameInput,
+  ListGamesQuery,
+  NoFieldsPipe,
+  RollInput,
+  ScoreInput,
+  SetAsideInput,
+  StreamQuery,
+} from './dto/game.inputs';
 import { checkGameId, CommandOptions, GamesService } from './games.service';
 import { writeEventStream } from './sse';
-import { etagOf, GameETagInterceptor, matchesVersion, parseEntityTags, RestCommandOptions, UuidPipe } from '../reliability';
+import {
+  etagOf,
+  GameETagInterceptor,
+  matchesVersion,
+  parseEntityTags,
+  RestCommandOptions,
+  UuidPipe,
+} from '../reliability';
 
 type Me = AuthenticatedPlayer;
 
@@ -21,7 +51,10 @@ export class GamesController {
   constructor(private readonly games: GamesService) {}
 
   @Post()
-  @ApiOperation({ summary: 'Create a game', description: 'The creator takes seat 0 (seats are numbered from 0); hot seats take seats 1..n.' })
+  @ApiOperation({
+    summary: 'Create a game',
+    description: 'The creator takes seat 0 (seats are numbered from 0); hot seats take seats 1..n.',
+  })
   @ApiCreatedResponse({ type: GameView })
   create(@CurrentPlayer() me: Me, @Body() input: CreateGameInput, @RestCommandOptions() opts: CommandOptions) {
     return this.games.create(me, input, opts);
@@ -29,7 +62,11 @@ export class GamesController {
 
   @Get()
   @OptionalAuth()
-  @ApiOperation({ summary: 'List games', description: 'scope=mine (token needed): my games, awaiting my move first, then most recently updated. scope=open: open public games.' })
+  @ApiOperation({
+    summary: 'List games',
+    description:
+      'scope=mine (token needed): my games, awaiting my move first, then most recently updated. scope=open: open public games.',
+  })
   @ApiOkResponse({ type: GamePage })
   list(@CurrentPlayer() me: Me | null, @Query() q: ListGamesQuery) {
     if ((q.scope ?? 'mine') === 'open') return this.games.listOpen(me, q.limit, q.offset);
@@ -70,7 +107,8 @@ export class GamesController {
   @ApiOkResponse({ type: GameView })
   atVersion(@CurrentPlayer() me: Me | null, @Param('id', UuidPipe) id: string, @Param('version') version: string) {
     checkGameId(id);
-    if (!/^\d{1,9}$/.test(version)) throw new DomainException('VALIDATION_FAILED', 'version must be a positive integer');
+    if (!/^\d{1,9}$/.test(version))
+      throw new DomainException('VALIDATION_FAILED', 'version must be a positive integer');
     return this.games.atVersion(me, id, Number(version));
   }
 
@@ -79,7 +117,8 @@ export class GamesController {
   @ApiProduces('text/event-stream')
   @ApiOperation({
     summary: 'Server-Sent Events: every event of the game (backlog, then live)',
-    description: 'Each message: `id: <version>`, `event: <type>`, `data: <event JSON>`. Resume with the Last-Event-ID header or ?after=. A comment heartbeat every 15 s. The stream ends after the game ends.',
+    description:
+      'Each message: `id: <version>`, `event: <type>`, `data: <event JSON>`. Resume with the Last-Event-ID header or ?after=. A comment heartbeat every 15 s. The stream ends after the game ends.',
   })
   async stream(
     @CurrentPlayer() me: Me | null,
@@ -91,7 +130,8 @@ export class GamesController {
   ): Promise<void> {
     let after = q.after ?? 0;
     if (lastEventId !== undefined && lastEventId !== '') {
-      if (!/^\d{1,9}$/.test(lastEventId)) throw new DomainException('VALIDATION_FAILED', 'Last-Event-ID must be an event version');
+      if (!/^\d{1,9}$/.test(lastEventId))
+        throw new DomainException('VALIDATION_FAILED', 'Last-Event-ID must be an event version');
       after = Number(lastEventId);
     }
     const events = await this.games.stream(me, id, after);
@@ -102,7 +142,12 @@ export class GamesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Take an open seat (the first one, or `seat`)' })
   @ApiOkResponse({ type: GameView })
-  join(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body() input: JoinGameInput, @RestCommandOptions() opts: CommandOptions) {
+  join(
+    @CurrentPlayer() me: Me,
+    @Param('id', UuidPipe) id: string,
+    @Body() input: JoinGameInput,
+    @RestCommandOptions() opts: CommandOptions,
+  ) {
     return this.games.join(me, id, input, opts);
   }
 
@@ -110,7 +155,12 @@ export class GamesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Give up my seat before the start' })
   @ApiOkResponse({ type: GameView })
-  leave(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body(new NoFieldsPipe()) _b: Record<string, unknown>, @RestCommandOptions() opts: CommandOptions) {
+  leave(
+    @CurrentPlayer() me: Me,
+    @Param('id', UuidPipe) id: string,
+    @Body(new NoFieldsPipe()) _b: Record<string, unknown>,
+    @RestCommandOptions() opts: CommandOptions,
+  ) {
     return this.games.leave(me, id, opts);
   }
 
@@ -118,7 +168,12 @@ export class GamesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Start the game (creator; every seat filled)' })
   @ApiOkResponse({ type: GameView })
-  start(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body(new NoFieldsPipe()) _b: Record<string, unknown>, @RestCommandOptions() opts: CommandOptions) {
+  start(
+    @CurrentPlayer() me: Me,
+    @Param('id', UuidPipe) id: string,
+    @Body(new NoFieldsPipe()) _b: Record<string, unknown>,
+    @RestCommandOptions() opts: CommandOptions,
+  ) {
     return this.games.start(me, id, opts);
   }
 
@@ -126,7 +181,12 @@ export class GamesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Cancel the game before the start (creator): it is abandoned' })
   @ApiOkResponse({ type: GameView })
-  cancel(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body(new NoFieldsPipe()) _b: Record<string, unknown>, @RestCommandOptions() opts: CommandOptions) {
+  cancel(
+    @CurrentPlayer() me: Me,
+    @Param('id', UuidPipe) id: string,
+    @Body(new NoFieldsPipe()) _b: Record<string, unknown>,
+    @RestCommandOptions() opts: CommandOptions,
+  ) {
     return this.games.cancel(me, id, opts);
   }
 
@@ -134,7 +194,12 @@ export class GamesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Roll the dice (five dice: keep `hold`; Farkle: roll the dice not set aside)' })
   @ApiOkResponse({ type: GameView })
-  roll(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body() input: RollInput, @RestCommandOptions() opts: CommandOptions) {
+  roll(
+    @CurrentPlayer() me: Me,
+    @Param('id', UuidPipe) id: string,
+    @Body() input: RollInput,
+    @RestCommandOptions() opts: CommandOptions,
+  ) {
     return this.games.roll(me, id, input.hold, opts);
   }
 
@@ -142,7 +207,12 @@ export class GamesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Five dice: enter the dice in a box' })
   @ApiOkResponse({ type: GameView })
-  score(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body() input: ScoreInput, @RestCommandOptions() opts: CommandOptions) {
+  score(
+    @CurrentPlayer() me: Me,
+    @Param('id', UuidPipe) id: string,
+    @Body() input: ScoreInput,
+    @RestCommandOptions() opts: CommandOptions,
+  ) {
     return this.games.score(me, id, input.box, opts);
   }
 
@@ -150,7 +220,12 @@ export class GamesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Farkle: set scoring dice of the current roll aside' })
   @ApiOkResponse({ type: GameView })
-  setAside(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body() input: SetAsideInput, @RestCommandOptions() opts: CommandOptions) {
+  setAside(
+    @CurrentPlayer() me: Me,
+    @Param('id', UuidPipe) id: string,
+    @Body() input: SetAsideInput,
+    @RestCommandOptions() opts: CommandOptions,
+  ) {
     return this.games.setAside(me, id, input.dice, opts);
   }
 
@@ -158,7 +233,12 @@ export class GamesController {
   @HttpCode(200)
   @ApiOperation({ summary: "Farkle: bank the turn's points" })
   @ApiOkResponse({ type: GameView })
-  bank(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body(new NoFieldsPipe()) _b: Record<string, unknown>, @RestCommandOptions() opts: CommandOptions) {
+  bank(
+    @CurrentPlayer() me: Me,
+    @Param('id', UuidPipe) id: string,
+    @Body(new NoFieldsPipe()) _b: Record<string, unknown>,
+    @RestCommandOptions() opts: CommandOptions,
+  ) {
     return this.games.bank(me, id, opts);
   }
 
@@ -166,7 +246,12 @@ export class GamesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Quit the game on my turn (my total stays; I rank after the finishers)' })
   @ApiOkResponse({ type: GameView })
-  quit(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body(new NoFieldsPipe()) _b: Record<string, unknown>, @RestCommandOptions() opts: CommandOptions) {
+  quit(
+    @CurrentPlayer() me: Me,
+    @Param('id', UuidPipe) id: string,
+    @Body(new NoFieldsPipe()) _b: Record<string, unknown>,
+    @RestCommandOptions() opts: CommandOptions,
+  ) {
     return this.games.quit(me, id, opts);
   }
 }

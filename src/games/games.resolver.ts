@@ -12,12 +12,14 @@ type Me = AuthenticatedPlayer;
 
 function limitOf(limit: number | undefined): number {
   const l = limit ?? 20;
-  if (!Number.isInteger(l) || l < 1 || l > 100) throw new DomainException('VALIDATION_FAILED', 'limit must be from 1 to 100');
+  if (!Number.isInteger(l) || l < 1 || l > 100)
+    throw new DomainException('VALIDATION_FAILED', 'limit must be from 1 to 100');
   return l;
 }
 function nonNegative(name: string, v: number | undefined): number {
   const n = v ?? 0;
-  if (!Number.isInteger(n) || n < 0) throw new DomainException('VALIDATION_FAILED', `${name} must be a non-negative integer`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new DomainException('VALIDATION_FAILED', `${name} must be a non-negative integer`);
   return n;
 }
 
@@ -34,13 +36,21 @@ export class GamesResolver {
   }
 
   @Query(() => GamePage, { description: 'My games: awaiting my move first, then most recently updated.' })
-  myGames(@CurrentPlayer() me: Me, @Args('limit', { type: () => Int, nullable: true }) limit?: number, @Args('offset', { type: () => Int, nullable: true }) offset?: number) {
+  myGames(
+    @CurrentPlayer() me: Me,
+    @Args('limit', { type: () => Int, nullable: true }) limit?: number,
+    @Args('offset', { type: () => Int, nullable: true }) offset?: number,
+  ) {
     return this.games.listMine(me, limitOf(limit), nonNegative('offset', offset));
   }
 
   @Query(() => GamePage, { description: 'Open public games to join.' })
   @OptionalAuth()
-  openGames(@CurrentPlayer() me: Me | null, @Args('limit', { type: () => Int, nullable: true }) limit?: number, @Args('offset', { type: () => Int, nullable: true }) offset?: number) {
+  openGames(
+    @CurrentPlayer() me: Me | null,
+    @Args('limit', { type: () => Int, nullable: true }) limit?: number,
+    @Args('offset', { type: () => Int, nullable: true }) offset?: number,
+  ) {
     return this.games.listOpen(me, limitOf(limit), nonNegative('offset', offset));
   }
 
@@ -57,62 +67,163 @@ export class GamesResolver {
 
   @Query(() => GameView, { description: 'The game right after event `version`.' })
   @OptionalAuth()
-  gameAtVersion(@CurrentPlayer() me: Me | null, @Args('gameId', { type: () => ID }) gameId: string, @Args('version', { type: () => Int }) version: number) {
+  gameAtVersion(
+    @CurrentPlayer() me: Me | null,
+    @Args('gameId', { type: () => ID }) gameId: string,
+    @Args('version', { type: () => Int }) version: number,
+  ) {
     return this.games.atVersion(me, gameId, version);
   }
 
   @Mutation(() => GameView, { description: 'Create a game; the creator takes seat 0.' })
-  createGame(@CurrentPlayer() me: Me, @Args('input') input: CreateGameInput, @Args('idempotencyKey', { type: () => String, nullable: true, description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).' }) idempotencyKey?: string) {
+  createGame(
+    @CurrentPlayer() me: Me,
+    @Args('input') input: CreateGameInput,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+    })
+    idempotencyKey?: string,
+  ) {
     return this.games.create(me, input, { idempotencyKey });
   }
 
   @Mutation(() => GameView)
-  joinGame(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('input', { nullable: true }) input?: JoinGameInput, @Args('idempotencyKey', { type: () => String, nullable: true, description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).' }) idempotencyKey?: string) {
+  joinGame(
+    @CurrentPlayer() me: Me,
+    @Args('gameId', { type: () => ID }) gameId: string,
+    @Args('input', { nullable: true }) input?: JoinGameInput,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+    })
+    idempotencyKey?: string,
+  ) {
     return this.games.join(me, gameId, input ?? {}, { idempotencyKey });
   }
 
   @Mutation(() => GameView)
-  leaveGame(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('idempotencyKey', { type: () => String, nullable: true, description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).' }) idempotencyKey?: string) {
+  leaveGame(
+    @CurrentPlayer() me: Me,
+    @Args('gameId', { type: () => ID }) gameId: string,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+    })
+    idempotencyKey?: string,
+  ) {
     return this.games.leave(me, gameId, { idempotencyKey });
   }
 
   @Mutation(() => GameView)
-  startGame(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('idempotencyKey', { type: () => String, nullable: true, description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).' }) idempotencyKey?: string) {
+  startGame(
+    @CurrentPlayer() me: Me,
+    @Args('gameId', { type: () => ID }) gameId: string,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+    })
+    idempotencyKey?: string,
+  ) {
     return this.games.start(me, gameId, { idempotencyKey });
   }
 
   @Mutation(() => GameView)
-  cancelGame(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('idempotencyKey', { type: () => String, nullable: true, description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).' }) idempotencyKey?: string) {
+  cancelGame(
+    @CurrentPlayer() me: Me,
+    @Args('gameId', { type: () => ID }) gameId: string,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+    })
+    idempotencyKey?: string,
+  ) {
     return this.games.cancel(me, gameId, { idempotencyKey });
   }
 
-  @Mutation(() => GameView, { description: 'Five dice: keep `hold` (indices 0-4); Farkle: roll the dice not set aside.' })
-  roll(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('hold', { type: () => [Int], nullable: true }) hold?: number[], @Args('idempotencyKey', { type: () => String, nullable: true, description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).' }) idempotencyKey?: string) {
+  @Mutation(() => GameView, {
+    description: 'Five dice: keep `hold` (indices 0-4); Farkle: roll the dice not set aside.',
+  })
+  roll(
+    @CurrentPlayer() me: Me,
+    @Args('gameId', { type: () => ID }) gameId: string,
+    @Args('hold', { type: () => [Int], nullable: true }) hold?: number[],
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+    })
+    idempotencyKey?: string,
+  ) {
     return this.games.roll(me, gameId, hold ?? undefined, { idempotencyKey });
   }
 
   @Mutation(() => GameView)
-  scoreBox(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('box') box: string, @Args('idempotencyKey', { type: () => String, nullable: true, description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).' }) idempotencyKey?: string) {
+  scoreBox(
+    @CurrentPlayer() me: Me,
+    @Args('gameId', { type: () => ID }) gameId: string,
+    @Args('box') box: string,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+    })
+    idempotencyKey?: string,
+  ) {
     return this.games.score(me, gameId, box, { idempotencyKey });
   }
 
   @Mutation(() => GameView)
-  setAside(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('dice', { type: () => [Int] }) dice: number[], @Args('idempotencyKey', { type: () => String, nullable: true, description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).' }) idempotencyKey?: string) {
+  setAside(
+    @CurrentPlayer() me: Me,
+    @Args('gameId', { type: () => ID }) gameId: string,
+    @Args('dice', { type: () => [Int] }) dice: number[],
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+    })
+    idempotencyKey?: string,
+  ) {
     return this.games.setAside(me, gameId, dice, { idempotencyKey });
   }
 
   @Mutation(() => GameView)
-  bank(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('idempotencyKey', { type: () => String, nullable: true, description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).' }) idempotencyKey?: string) {
+  bank(
+    @CurrentPlayer() me: Me,
+    @Args('gameId', { type: () => ID }) gameId: string,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+    })
+    idempotencyKey?: string,
+  ) {
     return this.games.bank(me, gameId, { idempotencyKey });
   }
 
   @Mutation(() => GameView)
-  quitGame(@CurrentPlayer() me: Me, @Args('gameId', { type: () => ID }) gameId: string, @Args('idempotencyKey', { type: () => String, nullable: true, description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).' }) idempotencyKey?: string) {
+  quitGame(
+    @CurrentPlayer() me: Me,
+    @Args('gameId', { type: () => ID }) gameId: string,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+    })
+    idempotencyKey?: string,
+  ) {
     return this.games.quit(me, gameId, { idempotencyKey });
   }
 
   @Subscription(() => GameEventView, {
-    description: 'Every event of a game after `afterVersion` (backlog, then live; completes after the game ends). Auth: connectionParams.authorization = "Bearer <token>".',
+    description:
+      'Every event of a game after `afterVersion` (backlog, then live; completes after the game ends). Auth: connectionParams.authorization = "Bearer <token>".',
     resolve: (event: unknown) => event,
   })
   @OptionalAuth()

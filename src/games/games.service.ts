@@ -13,7 +13,16 @@ import { commitmentOf, generateClientSeed, generateServerSeed } from '../fairnes
 import { noDice } from '../rules/core/dice';
 import { isRuleError } from '../rules/core/errors';
 import { familyById, RuleSetName } from '../rules/registry';
-import { CreateCommand, decideGame, emptyGame, evolveGame, GameCommand, GameEvent, GameState, replayGame } from '../rules/game';
+import {
+  CreateCommand,
+  decideGame,
+  emptyGame,
+  evolveGame,
+  GameCommand,
+  GameEvent,
+  GameState,
+  replayGame,
+} from '../rules/game';
 import { toGameEvent } from '../event-store/event-store.types';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { DiceService } from './dice.service';
@@ -23,7 +32,14 @@ import { buildGameView, toEventView, viewOfLoaded } from './game-view';
 import type { GameEventPage, GamePage, GameView } from './dto/game-view.model';
 import type { CreateGameInput, JoinGameInput } from './dto/game.inputs';
 import { asyncEffects } from '../async/async-effects';
-import { afterCommit, checkIfMatch, currentUnitOfWork, IdempotencyService, parseIdempotencyKey, requestHash } from '../reliability';
+import {
+  afterCommit,
+  checkIfMatch,
+  currentUnitOfWork,
+  IdempotencyService,
+  parseIdempotencyKey,
+  requestHash,
+} from '../reliability';
 
 type Player = AuthenticatedPlayer;
 type MoveBuilder = (g: LoadedGame) => GameCommand;
@@ -44,7 +60,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids are checked before any query: a malformed one is VALIDATION_FAILED. */
 export function checkGameId(id: unknown): string {
   if (typeof id !== 'string' || !UUID.test(id)) {
-    throw new DomainException('VALIDATION_FAILED', 'gameId must be a UUID', { errors: [{ field: 'gameId', problems: ['gameId must be a UUID'] }] });
+    throw new DomainException('VALIDATION_FAILED', 'gameId must be a UUID', {
+      errors: [{ field: 'gameId', problems: ['gameId must be a UUID'] }],
+    });
   }
   return id.toLowerCase();
 }
@@ -62,7 +80,16 @@ export class GamesService {
 
   async create(player: Player, input: CreateGameInput, opts: CommandOptions = {}): Promise<GameView> {
     const key = parseIdempotencyKey(opts.idempotencyKey);
-    return this.idempotency.run({ playerId: player.id, key, hash: requestHash('create', null, input), successStatus: 201, onReplay: opts.onReplay }, () => this.createNow(player, input));
+    return this.idempotency.run(
+      {
+        playerId: player.id,
+        key,
+        hash: requestHash('create', null, input),
+        successStatus: 201,
+        onReplay: opts.onReplay,
+      },
+      () => this.createNow(player, input),
+    );
   }
 
   private async createNow(player: Player, input: CreateGameInput): Promise<GameView> {
@@ -81,7 +108,10 @@ export class GamesService {
       hotSeats,
       commitment,
       organizerSeed: input.organizerSeed ?? null,
-      clientSeeds: [input.clientSeed ?? generateClientSeed(), ...Array.from({ length: Math.max(0, hotSeats) }, () => generateClientSeed())],
+      clientSeeds: [
+        input.clientSeed ?? generateClientSeed(),
+        ...Array.from({ length: Math.max(0, hotSeats) }, () => generateClientSeed()),
+      ],
       turnTimeLimitSeconds: input.turnTimeLimitSeconds ?? null,
     };
     const events = decideGame(emptyGame(id), command, noDice);
@@ -89,8 +119,16 @@ export class GamesService {
     const state = replayGame(id, events);
     const { row, stored } = await this.store.create(
       {
-        id, ruleSet: state.ruleSet, family: state.family, options: state.options, seatCount: state.seatCount, visibility: state.visibility,
-        creatorId: player.id, turnTimeLimitSeconds: state.turnTimeLimitSeconds, serverSeed: seed.toString('hex'), serverSeedHash: commitment,
+        id,
+        ruleSet: state.ruleSet,
+        family: state.family,
+        options: state.options,
+        seatCount: state.seatCount,
+        visibility: state.visibility,
+        creatorId: player.id,
+        turnTimeLimitSeconds: state.turnTimeLimitSeconds,
+        serverSeed: seed.toString('hex'),
+        serverSeedHash: commitment,
         organizerSeed: state.organizerSeed,
       },
       events,
@@ -101,7 +139,19 @@ export class GamesService {
   }
 
   join(player: Player, gameId: string, input: JoinGameInput, opts: CommandOptions = {}): Promise<GameView> {
-    return this.execute(player, gameId, () => ({ type: 'join', playerId: player.id, clientSeed: input.clientSeed ?? generateClientSeed(), ...(input.seat !== undefined ? { seat: input.seat } : {}) }), true, opts, ['join', input]);
+    return this.execute(
+      player,
+      gameId,
+      () => ({
+        type: 'join',
+        playerId: player.id,
+        clientSeed: input.clientSeed ?? generateClientSeed(),
+        ...(input.seat !== undefined ? { seat: input.seat } : {}),
+      }),
+      true,
+      opts,
+      ['join', input],
+    );
   }
 
   leave(player: Player, gameId: string, opts: CommandOptions = {}): Promise<GameView> {
@@ -117,34 +167,66 @@ export class GamesService {
   }
 
   roll(player: Player, gameId: string, hold: number[] | undefined, opts: CommandOptions = {}): Promise<GameView> {
-    return this.execute(player, gameId, (g) => {
-      if (g.state.family === 'farkle') {
-        if (hold !== undefined && hold.length > 0) throw new DomainException('INVALID_COMMAND', 'Farkle has no holds: set scoring dice aside (set-aside), then roll the rest');
-        return this.play(player, { type: 'roll' });
-      }
-      return this.play(player, hold === undefined ? { type: 'roll' } : { type: 'roll', hold });
-    }, false, opts, ['roll', { hold: hold ?? null }]);
+    return this.execute(
+      player,
+      gameId,
+      (g) => {
+        if (g.state.family === 'farkle') {
+          if (hold !== undefined && hold.length > 0)
+            throw new DomainException(
+              'INVALID_COMMAND',
+              'Farkle has no holds: set scoring dice aside (set-aside), then roll the rest',
+            );
+          return this.play(player, { type: 'roll' });
+        }
+        return this.play(player, hold === undefined ? { type: 'roll' } : { type: 'roll', hold });
+      },
+      false,
+      opts,
+      ['roll', { hold: hold ?? null }],
+    );
   }
 
   score(player: Player, gameId: string, box: string, opts: CommandOptions = {}): Promise<GameView> {
-    return this.execute(player, gameId, (g) => {
-      this.requireFamily(g, 'five-dice', 'score a box');
-      return this.play(player, { type: 'score', box });
-    }, false, opts, ['score', { box }]);
+    return this.execute(
+      player,
+      gameId,
+      (g) => {
+        this.requireFamily(g, 'five-dice', 'score a box');
+        return this.play(player, { type: 'score', box });
+      },
+      false,
+      opts,
+      ['score', { box }],
+    );
   }
 
   setAside(player: Player, gameId: string, dice: number[], opts: CommandOptions = {}): Promise<GameView> {
-    return this.execute(player, gameId, (g) => {
-      this.requireFamily(g, 'farkle', 'set dice aside');
-      return this.play(player, { type: 'setAside', dice });
-    }, false, opts, ['set-aside', { dice }]);
+    return this.execute(
+      player,
+      gameId,
+      (g) => {
+        this.requireFamily(g, 'farkle', 'set dice aside');
+        return this.play(player, { type: 'setAside', dice });
+      },
+      false,
+      opts,
+      ['set-aside', { dice }],
+    );
   }
 
   bank(player: Player, gameId: string, opts: CommandOptions = {}): Promise<GameView> {
-    return this.execute(player, gameId, (g) => {
-      this.requireFamily(g, 'farkle', 'bank');
-      return this.play(player, { type: 'bank' });
-    }, false, opts, ['bank', {}]);
+    return this.execute(
+      player,
+      gameId,
+      (g) => {
+        this.requireFamily(g, 'farkle', 'bank');
+        return this.play(player, { type: 'bank' });
+      },
+      false,
+      opts,
+      ['bank', {}],
+    );
   }
 
   quit(player: Player, gameId: string, opts: CommandOptions = {}): Promise<GameView> {
@@ -162,7 +244,11 @@ export class GamesService {
     if (!g || g.state.version !== version || g.state.status !== 'playing' || g.state.play === null) return null;
     const seat = familyById(g.state.family).currentSeat(g.state.play);
     if (seat === null) return null;
-    const events = decideGame(g.state, { type: 'timeout', seat }, this.dice.rollerFor({ serverSeed: g.row.serverSeed, state: g.state }));
+    const events = decideGame(
+      g.state,
+      { type: 'timeout', seat },
+      this.dice.rollerFor({ serverSeed: g.row.serverSeed, state: g.state }),
+    );
     if (isRuleError(events)) throw DomainException.fromRule(events);
     const after = events.reduce(evolveGame, g.state);
     let res;
@@ -196,14 +282,19 @@ export class GamesService {
     const g = await this.loadVisible(player, checkGameId(gameId));
     const events = await this.store.readEvents(g.row.id, after, limit);
     const lastVersion = events.length ? events[events.length - 1].version : after;
-    return { items: events.map(toEventView), nextAfter: lastVersion < g.state.version && events.length > 0 ? lastVersion : null };
+    return {
+      items: events.map(toEventView),
+      nextAfter: lastVersion < g.state.version && events.length > 0 ? lastVersion : null,
+    };
   }
 
   /** The state right after event `version` (replayed from the stored events up to it). */
   async atVersion(player: Player | null, gameId: string, version: number): Promise<GameView> {
     const g = await this.loadVisible(player, checkGameId(gameId));
     if (!Number.isInteger(version) || version < 1 || version > g.state.version) {
-      throw new DomainException('VERSION_NOT_FOUND', `The game has versions 1 to ${g.state.version}`, { latestVersion: g.state.version });
+      throw new DomainException('VERSION_NOT_FOUND', `The game has versions 1 to ${g.state.version}`, {
+        latestVersion: g.state.version,
+      });
     }
     const events = await this.store.readEventsUpTo(g.row.id, version);
     let state = emptyGame(g.row.id);
@@ -213,7 +304,12 @@ export class GamesService {
       if (e.type === 'rolled') lastRolled = e.data;
     }
     const head = events[events.length - 1].hash;
-    const row = { ...g.row, updatedAt: events[events.length - 1].createdAt, finishedAt: state.status === 'finished' || state.status === 'abandoned' ? g.row.finishedAt : null, startedAt: state.status === 'open' ? null : g.row.startedAt };
+    const row = {
+      ...g.row,
+      updatedAt: events[events.length - 1].createdAt,
+      finishedAt: state.status === 'finished' || state.status === 'abandoned' ? g.row.finishedAt : null,
+      startedAt: state.status === 'open' ? null : g.row.startedAt,
+    };
     return buildGameView(row, state, head, lastRolled, g.names, g.state.status);
   }
 
@@ -242,7 +338,8 @@ export class GamesService {
   }
 
   private requireFamily(g: LoadedGame, family: 'five-dice' | 'farkle', what: string): void {
-    if (g.state.family !== family) throw new DomainException('INVALID_COMMAND', `You cannot ${what} in ${g.state.ruleSet}`);
+    if (g.state.family !== family)
+      throw new DomainException('INVALID_COMMAND', `You cannot ${what} in ${g.state.ruleSet}`);
   }
 
   /**
@@ -252,12 +349,19 @@ export class GamesService {
    * outcome (IdempotencyService); If-Match is checked on the loaded version (412).
    */
   private async execute(
-    player: Player, rawId: string, build: MoveBuilder, outsiderMayAct: boolean, opts: CommandOptions, [operation, args]: [string, unknown],
+    player: Player,
+    rawId: string,
+    build: MoveBuilder,
+    outsiderMayAct: boolean,
+    opts: CommandOptions,
+    [operation, args]: [string, unknown],
   ): Promise<GameView> {
     const gameId = checkGameId(rawId);
     const key = parseIdempotencyKey(opts.idempotencyKey);
     const hash = requestHash(operation, gameId, args);
-    return this.idempotency.run({ playerId: player.id, key, hash, onReplay: opts.onReplay }, () => this.executeNow(player, gameId, build, outsiderMayAct, opts));
+    return this.idempotency.run({ playerId: player.id, key, hash, onReplay: opts.onReplay }, () =>
+      this.executeNow(player, gameId, build, outsiderMayAct, opts),
+    );
   }
 
   /**
@@ -270,7 +374,14 @@ export class GamesService {
    *   dropped and the command runs once more on a fresh load, so the answer is the one a fresh
    *   load gives.
    */
-  private async executeNow(player: Player, gameId: string, build: MoveBuilder, outsiderMayAct: boolean, opts: CommandOptions, fresh = false): Promise<GameView> {
+  private async executeNow(
+    player: Player,
+    gameId: string,
+    build: MoveBuilder,
+    outsiderMayAct: boolean,
+    opts: CommandOptions,
+    fresh = false,
+  ): Promise<GameView> {
     // Inside an idempotent command's transaction a failed statement aborts it: no retry there, read fresh.
     const g = await this.store.load(gameId, { cached: !fresh && currentUnitOfWork() === undefined });
     if (!g) throw notFound();
@@ -284,7 +395,14 @@ export class GamesService {
     }
   }
 
-  private async executeOn(g: LoadedGame, player: Player, gameId: string, build: MoveBuilder, outsiderMayAct: boolean, opts: CommandOptions): Promise<GameView> {
+  private async executeOn(
+    g: LoadedGame,
+    player: Player,
+    gameId: string,
+    build: MoveBuilder,
+    outsiderMayAct: boolean,
+    opts: CommandOptions,
+  ): Promise<GameView> {
     if (!this.canSee(g, player) && !(outsiderMayAct && g.state.status === 'open')) throw notFound();
     // Authorization before anything else: only a seated player may act (join aside), whatever the command.
     if (!outsiderMayAct && !g.state.seats.some((s) => s.playerId === player.id)) {
@@ -300,14 +418,29 @@ export class GamesService {
     return buildGameView(res.row, res.state, res.head, res.lastRolled, { ...g.names, [player.id]: player.displayName });
   }
 
-  private page(rows: Awaited<ReturnType<EventStore['listOpen']>>, limit: number, offset: number, player: Player | null): GamePage {
+  private page(
+    rows: Awaited<ReturnType<EventStore['listOpen']>>,
+    limit: number,
+    offset: number,
+    player: Player | null,
+  ): GamePage {
     const more = rows.length > limit;
     return {
       items: rows.slice(0, limit).map((r) => ({
-        id: r.id, ruleSet: r.ruleSet, family: r.family, status: r.status, visibility: r.visibility, version: r.version,
-        seatCount: r.seatCount, seatsTaken: r.seatsTaken, creatorId: r.creatorId, currentSeat: r.currentSeat, currentPlayerId: r.currentPlayerId,
+        id: r.id,
+        ruleSet: r.ruleSet,
+        family: r.family,
+        status: r.status,
+        visibility: r.visibility,
+        version: r.version,
+        seatCount: r.seatCount,
+        seatsTaken: r.seatsTaken,
+        creatorId: r.creatorId,
+        currentSeat: r.currentSeat,
+        currentPlayerId: r.currentPlayerId,
         awaitingMyMove: player !== null && r.status === 'playing' && r.currentPlayerId === player.id,
-        createdAt: r.createdAt, updatedAt: r.updatedAt,
+        createdAt: r.createdAt,
+        updatedAt: r.updatedAt,
       })),
       nextOffset: more ? offset + limit : null,
     };

@@ -11,10 +11,16 @@ const packageDir = (name: string) => dirname(require.resolve(`${name}/package.js
 
 const ASSETS: Record<string, { file: () => string; type: string }> = {
   'react.js': { file: () => join(packageDir('react'), 'umd/react.production.min.js'), type: 'application/javascript' },
-  'react-dom.js': { file: () => join(packageDir('react-dom'), 'umd/react-dom.production.min.js'), type: 'application/javascript' },
+  'react-dom.js': {
+    file: () => join(packageDir('react-dom'), 'umd/react-dom.production.min.js'),
+    type: 'application/javascript',
+  },
   'graphiql.js': { file: () => join(packageDir('graphiql'), 'graphiql.min.js'), type: 'application/javascript' },
   'graphiql.css': { file: () => join(packageDir('graphiql'), 'graphiql.min.css'), type: 'text/css' },
-  'graphql-ws.js': { file: () => join(packageDir('graphql-ws'), 'umd/graphql-ws.min.js'), type: 'application/javascript' },
+  'graphql-ws.js': {
+    file: () => join(packageDir('graphql-ws'), 'umd/graphql-ws.min.js'),
+    type: 'application/javascript',
+  },
 };
 
 const PAGE = `<!doctype html>
@@ -55,14 +61,28 @@ export function registerGraphiql(fastify: FastifyInstance): void {
   fastify.get('/graphiql', { schema: { hide: true } as object }, async (_request, reply) => {
     reply.type('text/html; charset=utf-8').send(PAGE);
   });
-  fastify.get<{ Params: { file: string } }>('/graphiql/assets/:file', { schema: { hide: true } as object }, async (request, reply) => {
-    const asset = ASSETS[request.params.file];
-    if (!asset) return reply.code(404).type('application/problem+json').send({ type: 'about:blank', title: 'No such asset', status: 404, code: 'ROUTE_NOT_FOUND', detail: 'No such asset' });
-    let body = cache.get(request.params.file);
-    if (!body) {
-      body = readFileSync(asset.file());
-      cache.set(request.params.file, body);
-    }
-    reply.type(asset.type).header('cache-control', 'public, max-age=86400').send(body);
-  });
+  fastify.get<{ Params: { file: string } }>(
+    '/graphiql/assets/:file',
+    { schema: { hide: true } as object },
+    async (request, reply) => {
+      const asset = ASSETS[request.params.file];
+      if (!asset)
+        return reply
+          .code(404)
+          .type('application/problem+json')
+          .send({
+            type: 'about:blank',
+            title: 'No such asset',
+            status: 404,
+            code: 'ROUTE_NOT_FOUND',
+            detail: 'No such asset',
+          });
+      let body = cache.get(request.params.file);
+      if (!body) {
+        body = readFileSync(asset.file());
+        cache.set(request.params.file, body);
+      }
+      reply.type(asset.type).header('cache-control', 'public, max-age=86400').send(body);
+    },
+  );
 }

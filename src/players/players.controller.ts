@@ -12,7 +12,10 @@ export class PlayersController {
   constructor(private readonly players: PlayersService) {}
 
   @Post()
-  @ApiOperation({ summary: 'Register a player', description: 'Returns the player and a bearer token. The token is shown only once.' })
+  @ApiOperation({
+    summary: 'Register a player',
+    description: 'Returns the player and a bearer token. The token is shown only once.',
+  })
   @ApiCreatedResponse({ type: RegisteredPlayerModel })
   register(@Body() input: RegisterPlayerInput): Promise<RegisteredPlayerModel> {
     return this.players.register(input.displayName);

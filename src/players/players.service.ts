@@ -90,7 +90,10 @@ export class PlayersService {
       select: { ruleSet: true, seatCount: true, standings: true, seats: { select: { seat: true, playerId: true } } },
     });
     const byRuleSet = new Map<string, RuleSetStats>(
-      RULE_SET_NAMES.map((name) => [name, { ruleSet: name, gamesFinished: 0, soloGamesFinished: 0, soloBestScore: null, wins: 0, losses: 0, ties: 0 }]),
+      RULE_SET_NAMES.map((name) => [
+        name,
+        { ruleSet: name, gamesFinished: 0, soloGamesFinished: 0, soloBestScore: null, wins: 0, losses: 0, ties: 0 },
+      ]),
     );
     for (const game of games) {
       const stats = byRuleSet.get(game.ruleSet);

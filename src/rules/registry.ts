@@ -21,23 +21,43 @@ export interface RuleSetPreset {
 /** The named rule sets a game can be created with (brief files in parentheses). */
 export const RULE_SETS: Readonly<Record<RuleSetName, RuleSetPreset>> = {
   penta: {
-    name: 'penta', family: 'five-dice', title: 'Penta (forced joker)', minSeats: 1, maxSeats: 8,
-    description: 'Five dice, 13 boxes. +100 for every further five of a kind while its box holds 50, and the forced joker: upper box of the face first, then any lower box at full value, then an upper box at 0. A zero in the five-of-a-kind box cancels bonus and joker. Maximum 1575.',
+    name: 'penta',
+    family: 'five-dice',
+    title: 'Penta (forced joker)',
+    minSeats: 1,
+    maxSeats: 8,
+    description:
+      'Five dice, 13 boxes. +100 for every further five of a kind while its box holds 50, and the forced joker: upper box of the face first, then any lower box at full value, then an upper box at 0. A zero in the five-of-a-kind box cancels bonus and joker. Maximum 1575.',
     options: penta as unknown as Record<string, unknown>,
   },
   simple: {
-    name: 'simple', family: 'five-dice', title: 'Simple (no joker, no bonus)', minSeats: 1, maxSeats: 8,
-    description: 'Five dice, 13 boxes, no joker and no extra five-of-a-kind bonus; a five of a kind is not a full house. Maximum 375.',
+    name: 'simple',
+    family: 'five-dice',
+    title: 'Simple (no joker, no bonus)',
+    minSeats: 1,
+    maxSeats: 8,
+    description:
+      'Five dice, 13 boxes, no joker and no extra five-of-a-kind bonus; a five of a kind is not a full house. Maximum 375.',
     options: simple as unknown as Record<string, unknown>,
   },
   bonus: {
-    name: 'bonus', family: 'five-dice', title: 'Bonus (extra five of a kind, no joker)', minSeats: 1, maxSeats: 8,
-    description: 'Five dice, 13 boxes. +100 for each further five of a kind while its box holds 50, but no joker: the roll goes in any open box with ordinary scoring. Maximum 1480.',
+    name: 'bonus',
+    family: 'five-dice',
+    title: 'Bonus (extra five of a kind, no joker)',
+    minSeats: 1,
+    maxSeats: 8,
+    description:
+      'Five dice, 13 boxes. +100 for each further five of a kind while its box holds 50, but no joker: the roll goes in any open box with ordinary scoring. Maximum 1480.',
     options: bonus as unknown as Record<string, unknown>,
   },
   farkle: {
-    name: 'farkle', family: 'farkle', title: 'Farkle', minSeats: 1, maxSeats: 8,
-    description: 'Six dice. Set aside scoring dice, then roll the rest or bank; a roll without scoring dice loses the turn. 750 to get on the board, first to 10,000 triggers the last round. Straights, exact 10,000 and a three-farkle penalty are options.',
+    name: 'farkle',
+    family: 'farkle',
+    title: 'Farkle',
+    minSeats: 1,
+    maxSeats: 8,
+    description:
+      'Six dice. Set aside scoring dice, then roll the rest or bank; a roll without scoring dice loses the turn. 750 to get on the board, first to 10,000 triggers the last round. Straights, exact 10,000 and a three-farkle penalty are options.',
     options: farkle as unknown as Record<string, unknown>,
   },
 };

@@ -1,7 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ScoringService } from './scoring.service';
-import { FarkleScoreInput, FarkleSelectionsModel, FiveDiceScoreInput, RuleSetModel, ScoreOptionsModel } from './dto/scoring.dto';
+import {
+  FarkleScoreInput,
+  FarkleSelectionsModel,
+  FiveDiceScoreInput,
+  RuleSetModel,
+  ScoreOptionsModel,
+} from './dto/scoring.dto';
 
 @ApiTags('scoring')
 @Controller()
@@ -24,7 +30,10 @@ export class ScoringController {
 
   @Post('scoring/five-dice')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Score options for dice and a sheet', description: 'Every open box with the score the dice would get there, without a game.' })
+  @ApiOperation({
+    summary: 'Score options for dice and a sheet',
+    description: 'Every open box with the score the dice would get there, without a game.',
+  })
   @ApiOkResponse({ type: ScoreOptionsModel })
   fiveDice(@Body() input: FiveDiceScoreInput): ScoreOptionsModel {
     return this.scoring.fiveDiceOptions(input);
@@ -32,7 +41,10 @@ export class ScoringController {
 
   @Post('scoring/farkle')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Scoring selections of a Farkle roll', description: 'Which dice can be set aside and for how many points; farkle when none.' })
+  @ApiOperation({
+    summary: 'Scoring selections of a Farkle roll',
+    description: 'Which dice can be set aside and for how many points; farkle when none.',
+  })
   @ApiOkResponse({ type: FarkleSelectionsModel })
   farkle(@Body() input: FarkleScoreInput): FarkleSelectionsModel {
     return this.scoring.farkleSelections(input);

@@ -1,6 +1,12 @@
 import { Args, Query, Resolver } from '@nestjs/graphql';
 import { ScoringService } from './scoring.service';
-import { FarkleScoreInput, FarkleSelectionsModel, FiveDiceScoreInput, RuleSetModel, ScoreOptionsModel } from './dto/scoring.dto';
+import {
+  FarkleScoreInput,
+  FarkleSelectionsModel,
+  FiveDiceScoreInput,
+  RuleSetModel,
+  ScoreOptionsModel,
+} from './dto/scoring.dto';
 
 @Resolver()
 export class ScoringResolver {
@@ -16,7 +22,9 @@ export class ScoringResolver {
     return this.scoring.ruleSet(name) as RuleSetModel;
   }
 
-  @Query(() => ScoreOptionsModel, { description: 'Every open box with the score the dice would get there (no game needed).' })
+  @Query(() => ScoreOptionsModel, {
+    description: 'Every open box with the score the dice would get there (no game needed).',
+  })
   fiveDiceScoreOptions(@Args('input') input: FiveDiceScoreInput): ScoreOptionsModel {
     return this.scoring.fiveDiceOptions(input);
   }

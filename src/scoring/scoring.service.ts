@@ -14,11 +14,17 @@ export class ScoringService {
   }
 
   ruleSet(name: string): RuleSetPreset {
-    if (!isRuleSetName(name)) throw new DomainException('RULE_SET_NOT_FOUND', `No rule set named "${name}"; see GET /v1/rule-sets`);
+    if (!isRuleSetName(name))
+      throw new DomainException('RULE_SET_NOT_FOUND', `No rule set named "${name}"; see GET /v1/rule-sets`);
     return RULE_SETS[name];
   }
 
-  fiveDiceOptions(input: { ruleSet: string; options?: Record<string, unknown>; dice: number[]; filled?: Array<{ box: string; points: number }> }): ScoreOptions {
+  fiveDiceOptions(input: {
+    ruleSet: string;
+    options?: Record<string, unknown>;
+    dice: number[];
+    filled?: Array<{ box: string; points: number }>;
+  }): ScoreOptions {
     const preset = this.ruleSet(input.ruleSet);
     const options = this.resolve<FiveDiceOptions>(preset, input.options);
     const boxes: Record<string, number> = {};
@@ -29,10 +35,18 @@ export class ScoringService {
     return unwrap(calculateScoreOptions({ dice: input.dice, boxes }, options));
   }
 
-  farkleSelections(input: { dice: number[]; options?: Record<string, unknown> }): { farkle: boolean; selections: ScoringSelection[]; best: ScoringSelection | null } {
+  farkleSelections(input: { dice: number[]; options?: Record<string, unknown> }): {
+    farkle: boolean;
+    selections: ScoringSelection[];
+    best: ScoringSelection | null;
+  } {
     const options = this.resolve<FarkleOptions>(RULE_SETS.farkle, input.options);
     const dice = input.dice as Die[];
-    return { farkle: isFarkle(dice, options), selections: scoringSelections(dice, options), best: bestSelection(dice, options) };
+    return {
+      farkle: isFarkle(dice, options),
+      selections: scoringSelections(dice, options),
+      best: bestSelection(dice, options),
+    };
   }
 
   private resolve<O>(preset: RuleSetPreset, overrides?: Record<string, unknown>): O {

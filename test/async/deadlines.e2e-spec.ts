@@ -35,10 +35,14 @@ describe('turn deadlines', () => {
     expect(view.currentSeat).toBe(0);
 
     const pool = poolOf(t);
-    const batches = await waitFor(async () => {
-      const b = timeoutBatches(await eventsOf(pool, view.id, startVersion));
-      return b.length > 0 ? b : null;
-    }, 8000, 'the timeout events');
+    const batches = await waitFor(
+      async () => {
+        const b = timeoutBatches(await eventsOf(pool, view.id, startVersion));
+        return b.length > 0 ? b : null;
+      },
+      8000,
+      'the timeout events',
+    );
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(1900);
 
@@ -66,7 +70,11 @@ describe('turn deadlines', () => {
     expect(verifyChain(after.commitment, envelopes, { expectedHead: after.chainHead })).toMatchObject({ ok: true });
 
     // The inbox of the next player shows the game with its new deadline (about 2 s away).
-    const inbox = await t.http().get('/v1/inbox').set({ authorization: `Bearer ${bob.token}` }).expect(200);
+    const inbox = await t
+      .http()
+      .get('/v1/inbox')
+      .set({ authorization: `Bearer ${bob.token}` })
+      .expect(200);
     const item = inbox.body.items.find((i: any) => i.gameId === view.id);
     expect(item).toMatchObject({ seat: 1, turnTimeLimitSeconds: 2, version: after.version });
     const left = new Date(item.deadline).getTime() - Date.now();
@@ -87,7 +95,9 @@ describe('turn deadlines', () => {
     const v0 = view.version;
     view = await client.move(ada.token, view.id, { action: 'roll', body: {} });
     // The deadline job was replaced: one job for the game, scheduled for the new version.
-    const { rows: jobs } = await pool.query(`SELECT payload, run_at FROM async_jobs WHERE key = $1`, [`deadline:${view.id}`]);
+    const { rows: jobs } = await pool.query(`SELECT payload, run_at FROM async_jobs WHERE key = $1`, [
+      `deadline:${view.id}`,
+    ]);
     expect(jobs).toHaveLength(1);
     expect(jobs[0].payload).toMatchObject({ gameId: view.id, version: view.version, seat: 0 });
     const { rows: g } = await pool.query('SELECT turn_deadline FROM games WHERE id = $1', [view.id]);
@@ -112,56 +122,105 @@ describe('turn deadlines', () => {
 
   it('Farkle: the timed-out turn is banked or forfeited and the turn passes on', async () => {
     const client = restClient(t);
-    let view = await client.create(ada.token, { ruleSet: 'farkle', seats: 2, turnTimeLimitSeconds: 1, options: { target: 2000, entryThreshold: 0 } });
+    let view = await client.create(ada.token, {
+      ruleSet: 'farkle',
+      seats: 2,
+      turnTimeLimitSeconds: 1,
+      options: { target: 2000, entryThreshold: 0 },
+    });
     await client.join(bob.token, view.id);
     view = await client.start(ada.token, view.id);
     const first = view.currentSeat;
     const pool = poolOf(t);
-    const batches = await waitFor(async () => {
-      const b = timeoutBatches(await eventsOf(pool, view.id, view.version));
-      return b.length > 0 ? b : null;
-    }, 8000, 'the Farkle timeout');
+    const batches = await waitFor(
+      async () => {
+        const b = timeoutBatches(await eventsOf(pool, view.id, view.version));
+        return b.length > 0 ? b : null;
+      },
+      8000,
+      'the Farkle timeout',
+    );
     expect(batches[0][0].command).toEqual({ type: 'timeout', seat: first });
     expect(batches[0].every((e) => e.data.reason === 'timeout')).toBe(true);
     const types = batches[0].map((e) => e.type);
     expect(types[0]).toBe('rolled');
     expect(types.includes('banked') || types.includes('farkled')).toBe(true);
     const after = await client.get(ada.token, view.id);
-    await client.move(after.currentPlayerId === ada.id ? ada.token : bob.token, view.id, { action: 'quit', body: {} }).catch(() => undefined);
+    await client
+      .move(after.currentPlayerId === ada.id ? ada.token : bob.token, view.id, { action: 'quit', body: {} })
+      .catch(() => undefined);
   });
 
   it('inbox: my games awaiting my move, nearest deadline first, over REST and GraphQL', async () => {
     const carol = await registerPlayer(t, 'Carol');
     const client = restClient(t);
     const make = async (limit?: number) => {
-      const v = await client.create(carol.token, { ruleSet: 'simple', seats: 1, ...(limit ? { turnTimeLimitSeconds: limit } : {}) });
+      const v = await client.create(carol.token, {
+        ruleSet: 'simple',
+        seats: 1,
+        ...(limit ? { turnTimeLimitSeconds: limit } : {}),
+      });
       return client.start(carol.token, v.id);
     };
     const none = await make();
     const week = await make(604800);
     const hour = await make(3600);
     const open = await client.create(carol.token, { ruleSet: 'simple', seats: 2 }); // not started: not in the inbox
-    const res = await t.http().get('/v1/inbox').set({ authorization: `Bearer ${carol.token}` }).expect(200);
+    const res = await t
+      .http()
+      .get('/v1/inbox')
+      .set({ authorization: `Bearer ${carol.token}` })
+      .expect(200);
     expect(res.body.items.map((i: any) => i.gameId)).toEqual([hour.id, week.id, none.id]);
-    expect(res.body.items[0]).toMatchObject({ ruleSet: 'simple', family: 'five-dice', seat: 0, seatCount: 1, turnTimeLimitSeconds: 3600 });
+    expect(res.body.items[0]).toMatchObject({
+      ruleSet: 'simple',
+      family: 'five-dice',
+      seat: 0,
+      seatCount: 1,
+      turnTimeLimitSeconds: 3600,
+    });
     expect(res.body.items[2].deadline).toBeNull();
     expect(res.body.items.some((i: any) => i.gameId === open.id)).toBe(false);
 
-    const body = await gql(t, '{ inbox(limit: 2) { items { gameId deadline turnTimeLimitSeconds } nextOffset } }', {}, carol.token);
+    const body = await gql(
+      t,
+      '{ inbox(limit: 2) { items { gameId deadline turnTimeLimitSeconds } nextOffset } }',
+      {},
+      carol.token,
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data.inbox.items.map((i: any) => i.gameId)).toEqual([hour.id, week.id]);
     expect(body.data.inbox.nextOffset).toBe(2);
     await t.http().get('/v1/inbox').expect(401);
     for (const query of ['limit=0', 'limit=101', 'limit=abc', 'offset=-1', 'page=2']) {
-      const bad = await t.http().get(`/v1/inbox?${query}`).set({ authorization: `Bearer ${carol.token}` }).expect(400);
+      const bad = await t
+        .http()
+        .get(`/v1/inbox?${query}`)
+        .set({ authorization: `Bearer ${carol.token}` })
+        .expect(400);
       expect(bad.body.code).toBe('VALIDATION_FAILED');
     }
   });
 
   it('accepts limits from 1 second to 7 days only', async () => {
     const auth = { authorization: `Bearer ${ada.token}` };
-    await t.http().post('/v1/games').set(auth).send({ ruleSet: 'simple', seats: 1, turnTimeLimitSeconds: 0 }).expect(400);
-    await t.http().post('/v1/games').set(auth).send({ ruleSet: 'simple', seats: 1, turnTimeLimitSeconds: 604801 }).expect(400);
-    await t.http().post('/v1/games').set(auth).send({ ruleSet: 'simple', seats: 1, turnTimeLimitSeconds: 1 }).expect(201);
+    await t
+      .http()
+      .post('/v1/games')
+      .set(auth)
+      .send({ ruleSet: 'simple', seats: 1, turnTimeLimitSeconds: 0 })
+      .expect(400);
+    await t
+      .http()
+      .post('/v1/games')
+      .set(auth)
+      .send({ ruleSet: 'simple', seats: 1, turnTimeLimitSeconds: 604801 })
+      .expect(400);
+    await t
+      .http()
+      .post('/v1/games')
+      .set(auth)
+      .send({ ruleSet: 'simple', seats: 1, turnTimeLimitSeconds: 1 })
+      .expect(201);
   });
 });

@@ -4,7 +4,12 @@ import { AddressInfo } from 'node:net';
 import type { Pool } from 'pg';
 
 /** Polls `probe` until it returns a truthy value (returned), or fails after `timeoutMs`. */
-export async function waitFor<T>(probe: () => Promise<T> | T, timeoutMs = 10_000, what = 'condition', intervalMs = 50): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  probe: () => Promise<T> | T,
+  timeoutMs = 10_000,
+  what = 'condition',
+  intervalMs = 50,
+): Promise<NonNullable<T>> {
   const until = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -14,7 +19,10 @@ export async function waitFor<T>(probe: () => Promise<T> | T, timeoutMs = 10_000
     } catch (err) {
       last = err;
     }
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    if (Date.now() > until)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`,
+      );
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
@@ -31,8 +39,20 @@ export interface EventRow {
 }
 
 export async function eventsOf(pool: Pool, gameId: string, after = 0): Promise<EventRow[]> {
-  const { rows } = await pool.query('SELECT version, type, seat, payload, prev_hash, hash FROM game_events WHERE game_id = $1 AND version > $2 ORDER BY version', [gameId, after]);
-  return rows.map((e) => ({ version: e.version, type: e.type, seat: e.seat, data: e.payload.data, rollNumber: e.payload.rollNumber ?? null, command: e.payload.command ?? null, prevHash: e.prev_hash, hash: e.hash }));
+  const { rows } = await pool.query(
+    'SELECT version, type, seat, payload, prev_hash, hash FROM game_events WHERE game_id = $1 AND version > $2 ORDER BY version',
+    [gameId, after],
+  );
+  return rows.map((e) => ({
+    version: e.version,
+    type: e.type,
+    seat: e.seat,
+    data: e.payload.data,
+    rollNumber: e.payload.rollNumber ?? null,
+    command: e.payload.command ?? null,
+    prevHash: e.prev_hash,
+    hash: e.hash,
+  }));
 }
 
 /** Batches produced by timeout commands: [first version, events] (a batch starts at an event carrying the command). */

@@ -24,7 +24,9 @@ const onPostgres = process.env.FAIRDICE_TEST_DB === 'postgres';
 
 if (!onPostgres) {
   // eslint-disable-next-line no-console
-  console.warn('[async] multi-instance test skipped: it needs a real PostgreSQL (set DATABASE_URL); the embedded PGlite is one session and cannot carry LISTEN/NOTIFY between processes');
+  console.warn(
+    '[async] multi-instance test skipped: it needs a real PostgreSQL (set DATABASE_URL); the embedded PGlite is one session and cannot carry LISTEN/NOTIFY between processes',
+  );
 }
 
 interface Instance {
@@ -53,8 +55,15 @@ async function startInstance(name: string): Promise<Instance> {
   const child = spawn(process.execPath, [main], {
     cwd: root,
     env: {
-      ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: process.env.DATABASE_URL, DATABASE_POOL_MAX: '4',
-      LOG_LEVEL: 'info', JOBS_POLL_INTERVAL_MS: '200', MIGRATE_ON_START: 'true',
+      ...process.env,
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: process.env.DATABASE_URL,
+      DATABASE_POOL_MAX: '4',
+      LOG_LEVEL: 'info',
+      JOBS_POLL_INTERVAL_MS: '200',
+      MIGRATE_ON_START: 'true',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -68,13 +77,22 @@ async function startInstance(name: string): Promise<Instance> {
   }
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(`${name} exited: ${output.slice(-5).join('\n')}`);
-    const res = await fetch(`${base}/health`).catch(() => null);
-    return res?.ok;
-  }, 30_000, `instance ${name} to listen`, 100);
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`${name} exited: ${output.slice(-5).join('\n')}`);
+      const res = await fetch(`${base}/health`).catch(() => null);
+      return res?.ok;
+    },
+    30_000,
+    `instance ${name} to listen`,
+    100,
+  );
   return {
-    name, port, base, child, output,
+    name,
+    port,
+    base,
+    child,
+    output,
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
@@ -110,7 +128,8 @@ function subscribe(i: Instance, gameId: string, after: number) {
         const id = /^id: (\d+)$/m.exec(msg);
         const type = /^event: (.+)$/m.exec(msg);
         const data = /^data: (.+)$/m.exec(msg);
-        if (id && type && data) events.push({ version: Number(id[1]), type: type[1], at: Date.now(), data: JSON.parse(data[1]) });
+        if (id && type && data)
+          events.push({ version: Number(id[1]), type: type[1], at: Date.now(), data: JSON.parse(data[1]) });
       }
     });
   });
@@ -137,7 +156,8 @@ function firings(instances: Instance[], gameId: string): Map<number, number> {
   const all: Instance[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(main)) throw new Error('dist/ is missing: run `npm run build` first (npm test does it before jest)');
+    if (!existsSync(main))
+      throw new Error('dist/ is missing: run `npm run build` first (npm test does it before jest)');
     pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
     [a, b] = await Promise.all([startInstance('A'), startInstance('B')]);
     all.push(a, b);
@@ -163,11 +183,18 @@ function firings(instances: Instance[], gameId: string): Map<number, number> {
       expect(got.at - sent).toBeLessThan(1000);
 
       // Nobody moves: the deadlines of seat 0, then seat 1 fire, each ONCE.
-      const batches = await waitFor(async () => {
-        const bs = timeoutBatches(await eventsOf(pool, view.id));
-        return bs.length >= 2 ? bs : null;
-      }, 20_000, 'two timed-out turns');
-      expect(batches.slice(0, 2).map((bt) => bt[0].command)).toEqual([{ type: 'timeout', seat: 0 }, { type: 'timeout', seat: 1 }]);
+      const batches = await waitFor(
+        async () => {
+          const bs = timeoutBatches(await eventsOf(pool, view.id));
+          return bs.length >= 2 ? bs : null;
+        },
+        20_000,
+        'two timed-out turns',
+      );
+      expect(batches.slice(0, 2).map((bt) => bt[0].command)).toEqual([
+        { type: 'timeout', seat: 0 },
+        { type: 'timeout', seat: 1 },
+      ]);
       for (const bt of batches.slice(0, 2)) {
         expect(bt.filter((e) => e.type === 'scored')).toHaveLength(1);
         expect(bt.every((e) => e.data.reason === 'timeout')).toBe(true);
@@ -184,7 +211,15 @@ function firings(instances: Instance[], gameId: string): Map<number, number> {
       await waitFor(() => sub.events.length >= stored.length, 3000, 'the timeout events on A');
       expect(sub.events.slice(0, stored.length).map((e) => e.version)).toEqual(stored.map((e) => e.version));
 
-      await api(a, 'POST', `/v1/games/${view.id}/quit`, (await api(a, 'GET', `/v1/games/${view.id}`, ada.token)).currentPlayerId === ada.player.id ? ada.token : bob.token, {});
+      await api(
+        a,
+        'POST',
+        `/v1/games/${view.id}/quit`,
+        (await api(a, 'GET', `/v1/games/${view.id}`, ada.token)).currentPlayerId === ada.player.id
+          ? ada.token
+          : bob.token,
+        {},
+      );
     } finally {
       sub.close();
     }
@@ -200,10 +235,14 @@ function firings(instances: Instance[], gameId: string): Map<number, number> {
     expect(timeoutBatches(await eventsOf(pool, view.id))).toHaveLength(0);
     const c = await startInstance('C');
     all.push(c);
-    const batches = await waitFor(async () => {
-      const bs = timeoutBatches(await eventsOf(pool, view.id));
-      return bs.length >= 1 ? bs : null;
-    }, 15_000, 'the deadline after the restart');
+    const batches = await waitFor(
+      async () => {
+        const bs = timeoutBatches(await eventsOf(pool, view.id));
+        return bs.length >= 1 ? bs : null;
+      },
+      15_000,
+      'the deadline after the restart',
+    );
     expect(batches[0][0].command).toEqual({ type: 'timeout', seat: 0 });
     expect(batches[0][0].version).toBe(view.version + 1);
     await api(c, 'POST', `/v1/games/${view.id}/quit`, bob.token, {});

@@ -16,13 +16,23 @@ const ENV = { JOBS_POLL_INTERVAL_MS: '100', WEBHOOK_BACKOFF_BASE_MS: '200' };
 function verifyAll(receiver: Receiver, secret: string) {
   const wh = new Webhook(secret);
   for (const r of receiver.received) {
-    const headers = { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) };
+    const headers = {
+      'webhook-id': String(r.headers['webhook-id']),
+      'webhook-timestamp': String(r.headers['webhook-timestamp']),
+      'webhook-signature': String(r.headers['webhook-signature']),
+    };
     expect(() => wh.verify(r.body, headers)).not.toThrow();
   }
   // A wrong secret does not verify.
   const other = new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`);
   const r = receiver.received[0];
-  expect(() => other.verify(r.body, { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) })).toThrow();
+  expect(() =>
+    other.verify(r.body, {
+      'webhook-id': String(r.headers['webhook-id']),
+      'webhook-timestamp': String(r.headers['webhook-timestamp']),
+      'webhook-signature': String(r.headers['webhook-signature']),
+    }),
+  ).toThrow();
 }
 
 describe('webhooks', () => {
@@ -40,24 +50,48 @@ describe('webhooks', () => {
 
   it('registers, lists and deletes over REST and GraphQL; only http(s) URLs', async () => {
     const p = await registerPlayer(t, 'Hooked');
-    const created = await t.http().post('/v1/webhooks').set(p.auth).send({ url: 'https://bot.example.com/hook', events: ['turn.started'], description: 'my bot' }).expect(201);
+    const created = await t
+      .http()
+      .post('/v1/webhooks')
+      .set(p.auth)
+      .send({ url: 'https://bot.example.com/hook', events: ['turn.started'], description: 'my bot' })
+      .expect(201);
     expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
-    expect(created.body.webhook).toMatchObject({ url: 'https://bot.example.com/hook', events: ['turn.started'], description: 'my bot' });
+    expect(created.body.webhook).toMatchObject({
+      url: 'https://bot.example.com/hook',
+      events: ['turn.started'],
+      description: 'my bot',
+    });
     for (const url of ['ftp://example.com/x', 'javascript:alert(1)', 'not a url', 'http://user:pw@example.com/', '']) {
       const bad = await t.http().post('/v1/webhooks').set(p.auth).send({ url }).expect(400);
       expect(bad.body.code).toBe('VALIDATION_FAILED');
     }
-    await t.http().post('/v1/webhooks').set(p.auth).send({ url: 'https://x.example.com', events: ['game.exploded'] }).expect(400);
+    await t
+      .http()
+      .post('/v1/webhooks')
+      .set(p.auth)
+      .send({ url: 'https://x.example.com', events: ['game.exploded'] })
+      .expect(400);
     await t.http().post('/v1/webhooks').send({ url: 'https://x.example.com' }).expect(401);
 
     const list = await t.http().get('/v1/webhooks').set(p.auth).expect(200);
     expect(list.body).toHaveLength(1);
     expect(JSON.stringify(list.body)).not.toContain(created.body.secret);
 
-    const g = await gql(t, 'mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { secret webhook { id url events } } }', { input: { url: 'http://127.0.0.1:9/x' } }, p.token);
+    const g = await gql(
+      t,
+      'mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { secret webhook { id url events } } }',
+      { input: { url: 'http://127.0.0.1:9/x' } },
+      p.token,
+    );
     expect(g.errors).toBeUndefined();
     expect(g.data.createWebhook.webhook.events).toEqual(['turn.started', 'game.started', 'game.finished']);
-    const badGql = await gql(t, 'mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { secret } }', { input: { url: 'file:///etc/passwd' } }, p.token);
+    const badGql = await gql(
+      t,
+      'mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { secret } }',
+      { input: { url: 'file:///etc/passwd' } },
+      p.token,
+    );
     expect(badGql.errors?.[0].extensions?.code).toBe('VALIDATION_FAILED');
     const listed = await gql(t, '{ webhooks { id url } }', {}, p.token);
     expect(listed.data.webhooks).toHaveLength(2);
@@ -67,7 +101,12 @@ describe('webhooks', () => {
     await t.http().delete(`/v1/webhooks/${created.body.webhook.id}`).set(other.auth).expect(404);
     await t.http().delete(`/v1/webhooks/${created.body.webhook.id}`).set(p.auth).expect(204);
     await t.http().delete(`/v1/webhooks/${created.body.webhook.id}`).set(p.auth).expect(404);
-    const del = await gql(t, 'mutation($id: ID!) { deleteWebhook(id: $id) }', { id: g.data.createWebhook.webhook.id }, p.token);
+    const del = await gql(
+      t,
+      'mutation($id: ID!) { deleteWebhook(id: $id) }',
+      { id: g.data.createWebhook.webhook.id },
+      p.token,
+    );
     expect(del.data.deleteWebhook).toBe(true);
     expect((await t.http().get('/v1/webhooks').set(p.auth).expect(200)).body).toEqual([]);
   });
@@ -91,7 +130,9 @@ describe('webhooks', () => {
 
     const delivered = () => receiver.received.filter((r) => r.status === 204).map((r) => JSON.parse(r.body));
     await waitFor(() => delivered().length >= 3, 15_000, 'three delivered notifications');
-    const types = delivered().map((b) => b.type).sort();
+    const types = delivered()
+      .map((b) => b.type)
+      .sort();
     expect(types).toEqual(['game.finished', 'game.started', 'turn.started']);
     const turn = delivered().find((b) => b.type === 'turn.started');
     expect(turn.data).toMatchObject({ gameId: view.id, playerId: ada.id, seat: 0, ruleSet: 'simple' });
@@ -108,7 +149,8 @@ describe('webhooks', () => {
     }
     const deliveries = await t.http().get(`/v1/webhooks/${reg.body.webhook.id}/deliveries`).set(ada.auth).expect(200);
     expect(deliveries.body).toHaveLength(3);
-    for (const d of deliveries.body) expect(d).toMatchObject({ status: 'delivered', attempts: 3, lastStatusCode: 204, gameId: view.id });
+    for (const d of deliveries.body)
+      expect(d).toMatchObject({ status: 'delivered', attempts: 3, lastStatusCode: 204, gameId: view.id });
   });
 });
 
@@ -121,7 +163,12 @@ describe('webhook deliveries survive an instance restart', () => {
     let t2: TestApp | null = null;
     try {
       const p = await registerPlayer(t1, 'Restarted');
-      const reg = await t1.http().post('/v1/webhooks').set(p.auth).send({ url: receiver.url, events: ['game.started'] }).expect(201);
+      const reg = await t1
+        .http()
+        .post('/v1/webhooks')
+        .set(p.auth)
+        .send({ url: receiver.url, events: ['game.started'] })
+        .expect(201);
       const client = restClient(t1);
       const view = await client.create(p.token, { ruleSet: 'simple', seats: 1 });
       await client.start(p.token, view.id);
@@ -137,7 +184,13 @@ describe('webhook deliveries survive an instance restart', () => {
       const ok = receiver.received.find((r) => r.status === 204)!;
       expect(ok.headers['webhook-id']).toBe(receiver.received[0].headers['webhook-id']);
       const wh = new Webhook(reg.body.secret);
-      expect(wh.verify(ok.body, { 'webhook-id': String(ok.headers['webhook-id']), 'webhook-timestamp': String(ok.headers['webhook-timestamp']), 'webhook-signature': String(ok.headers['webhook-signature']) })).toMatchObject({ type: 'game.started' });
+      expect(
+        wh.verify(ok.body, {
+          'webhook-id': String(ok.headers['webhook-id']),
+          'webhook-timestamp': String(ok.headers['webhook-timestamp']),
+          'webhook-signature': String(ok.headers['webhook-signature']),
+        }),
+      ).toMatchObject({ type: 'game.started' });
       const d = await t2.http().get(`/v1/webhooks/${reg.body.webhook.id}/deliveries`).set(p.auth).expect(200);
       expect(d.body[0]).toMatchObject({ status: 'delivered', attempts: count + 1 });
     } finally {

@@ -137,7 +137,9 @@ describe(`migrations on an empty ${kind} database`, () => {
         join(dir, name, 'migration.sql'),
         'CREATE TABLE "half_done" ("id" INTEGER);\nSELECT * FROM "no_such_table";\n',
       );
-      await expect(migrate(db.url, { migrationsDir: dir })).rejects.toThrow(/29991231000000_broken failed and was rolled back/);
+      await expect(migrate(db.url, { migrationsDir: dir })).rejects.toThrow(
+        /29991231000000_broken failed and was rolled back/,
+      );
       const [{ exists }] = await query(db.url, `SELECT to_regclass('public.half_done') IS NOT NULL AS exists`);
       expect(exists).toBe(false);
       const rows = await query(db.url, 'SELECT 1 FROM _prisma_migrations WHERE migration_name = $1', [name]);
@@ -195,8 +197,13 @@ describe(`migrations on an empty ${kind} database`, () => {
       // @updatedAt is set by the client on write; compare everything else exactly.
       const p1 = await prisma.player.create({ data: creator });
       await prisma.player.create({ data: other });
-      expect(await prisma.player.findUniqueOrThrow({ where: { id: creator.id } })).toEqual({ ...creator, updatedAt: p1.updatedAt });
-      expect(await prisma.player.findUniqueOrThrow({ where: { tokenHash: creator.tokenHash } })).toMatchObject({ id: creator.id });
+      expect(await prisma.player.findUniqueOrThrow({ where: { id: creator.id } })).toEqual({
+        ...creator,
+        updatedAt: p1.updatedAt,
+      });
+      expect(await prisma.player.findUniqueOrThrow({ where: { tokenHash: creator.tokenHash } })).toMatchObject({
+        id: creator.id,
+      });
 
       const game = {
         id: randomUUID(),
@@ -215,18 +222,38 @@ describe(`migrations on an empty ${kind} database`, () => {
         serverSeed: 'ab'.repeat(32),
         serverSeedHash: 'cd'.repeat(32),
         organizerSeed: 'organizer',
-        standings: [{ seat: 0, score: 120 }, { seat: 1, score: 95 }],
+        standings: [
+          { seat: 0, score: 120 },
+          { seat: 1, score: 95 },
+        ],
         createdAt: at('2026-01-02T03:04:05.000Z'),
         updatedAt: at('2026-01-02T03:04:05.000Z'),
         startedAt: at('2026-01-02T03:05:00.000Z'),
         finishedAt: at('2026-01-02T04:00:00.000Z'),
       };
       const g = await prisma.game.create({ data: game });
-      expect(await prisma.game.findUniqueOrThrow({ where: { id: game.id } })).toEqual({ ...game, updatedAt: g.updatedAt });
+      expect(await prisma.game.findUniqueOrThrow({ where: { id: game.id } })).toEqual({
+        ...game,
+        updatedAt: g.updatedAt,
+      });
 
       const seats = [
-        { gameId: game.id, seat: 0, playerId: creator.id, hotSeat: false, clientSeed: 'c0', joinedAt: at('2026-01-02T03:04:07.000Z') },
-        { gameId: game.id, seat: 1, playerId: other.id, hotSeat: true, clientSeed: null, joinedAt: at('2026-01-02T03:04:08.000Z') },
+        {
+          gameId: game.id,
+          seat: 0,
+          playerId: creator.id,
+          hotSeat: false,
+          clientSeed: 'c0',
+          joinedAt: at('2026-01-02T03:04:07.000Z'),
+        },
+        {
+          gameId: game.id,
+          seat: 1,
+          playerId: other.id,
+          hotSeat: true,
+          clientSeed: null,
+          joinedAt: at('2026-01-02T03:04:08.000Z'),
+        },
       ];
       for (const s of seats) await prisma.gameSeat.create({ data: s });
       expect(await prisma.gameSeat.findMany({ where: { gameId: game.id }, orderBy: { seat: 'asc' } })).toEqual(seats);
@@ -243,7 +270,9 @@ describe(`migrations on an empty ${kind} database`, () => {
         createdAt: at('2026-01-02T03:04:09.000Z'),
       };
       await prisma.gameEvent.create({ data: event });
-      expect(await prisma.gameEvent.findUniqueOrThrow({ where: { gameId_version: { gameId: game.id, version: 1 } } })).toEqual(event);
+      expect(
+        await prisma.gameEvent.findUniqueOrThrow({ where: { gameId_version: { gameId: game.id, version: 1 } } }),
+      ).toEqual(event);
 
       const record = {
         playerId: creator.id,
@@ -257,7 +286,9 @@ describe(`migrations on an empty ${kind} database`, () => {
       };
       await prisma.idempotencyRecord.create({ data: record });
       expect(
-        await prisma.idempotencyRecord.findUniqueOrThrow({ where: { playerId_key: { playerId: creator.id, key: 'idem-1' } } }),
+        await prisma.idempotencyRecord.findUniqueOrThrow({
+          where: { playerId_key: { playerId: creator.id, key: 'idem-1' } },
+        }),
       ).toEqual(record);
 
       const counter = { key: 'ip:127.0.0.1', windowStart: at('2026-01-02T03:04:00.000Z'), count: 3 };
@@ -281,39 +312,78 @@ describe(`migrations on an empty ${kind} database`, () => {
 
     it('round-trips the async models (jobs, webhooks, deliveries)', async () => {
       const { prisma } = t;
-      const owner = await prisma.player.create({ data: { id: randomUUID(), displayName: 'Hook', tokenHash: sha256Hex(randomUUID()) } });
+      const owner = await prisma.player.create({
+        data: { id: randomUUID(), displayName: 'Hook', tokenHash: sha256Hex(randomUUID()) },
+      });
       const job = {
-        queue: 'deadline', key: `deadline:${randomUUID()}`, payload: { gameId: randomUUID(), version: 3, seat: 1 },
-        runAt: at('2026-01-02T03:04:05.000Z'), attempts: 2, revision: 1, lockedBy: 'instance-a', lastError: 'boom',
-        createdAt: at('2026-01-02T03:00:00.000Z'), updatedAt: at('2026-01-02T03:01:00.000Z'),
+        queue: 'deadline',
+        key: `deadline:${randomUUID()}`,
+        payload: { gameId: randomUUID(), version: 3, seat: 1 },
+        runAt: at('2026-01-02T03:04:05.000Z'),
+        attempts: 2,
+        revision: 1,
+        lockedBy: 'instance-a',
+        lastError: 'boom',
+        createdAt: at('2026-01-02T03:00:00.000Z'),
+        updatedAt: at('2026-01-02T03:01:00.000Z'),
       };
       const createdJob = await prisma.asyncJob.create({ data: job });
       expect(typeof createdJob.id).toBe('bigint');
-      expect(await prisma.asyncJob.findUniqueOrThrow({ where: { key: job.key } })).toEqual({ ...job, id: createdJob.id });
+      expect(await prisma.asyncJob.findUniqueOrThrow({ where: { key: job.key } })).toEqual({
+        ...job,
+        id: createdJob.id,
+      });
 
       const hook = {
-        id: randomUUID(), playerId: owner.id, url: 'https://example.test/hook?x=1', secret: 'whsec_' + 'A'.repeat(32),
-        events: ['turn.started', 'game.finished'], description: 'my bot', createdAt: at('2026-01-02T03:04:05.000Z'),
+        id: randomUUID(),
+        playerId: owner.id,
+        url: 'https://example.test/hook?x=1',
+        secret: 'whsec_' + 'A'.repeat(32),
+        events: ['turn.started', 'game.finished'],
+        description: 'my bot',
+        createdAt: at('2026-01-02T03:04:05.000Z'),
       };
       await prisma.webhook.create({ data: hook });
       expect(await prisma.webhook.findUniqueOrThrow({ where: { id: hook.id } })).toEqual(hook);
 
       const delivery = {
-        id: randomUUID(), webhookId: hook.id, eventType: 'turn.started', gameId: randomUUID(), gameVersion: 7,
-        payload: { type: 'turn.started', data: { seat: 1 } }, status: 'failed', attempts: 8, lastStatusCode: 500,
-        lastError: 'HTTP 500', nextAttemptAt: at('2026-01-02T03:05:00.000Z'), createdAt: at('2026-01-02T03:04:06.000Z'),
+        id: randomUUID(),
+        webhookId: hook.id,
+        eventType: 'turn.started',
+        gameId: randomUUID(),
+        gameVersion: 7,
+        payload: { type: 'turn.started', data: { seat: 1 } },
+        status: 'failed',
+        attempts: 8,
+        lastStatusCode: 500,
+        lastError: 'HTTP 500',
+        nextAttemptAt: at('2026-01-02T03:05:00.000Z'),
+        createdAt: at('2026-01-02T03:04:06.000Z'),
         deliveredAt: at('2026-01-02T03:06:00.000Z'),
       };
       await prisma.webhookDelivery.create({ data: delivery });
       expect(await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toEqual(delivery);
-      const withDeliveries = await prisma.webhook.findUniqueOrThrow({ where: { id: hook.id }, include: { deliveries: true, player: true } });
+      const withDeliveries = await prisma.webhook.findUniqueOrThrow({
+        where: { id: hook.id },
+        include: { deliveries: true, player: true },
+      });
       expect(withDeliveries.deliveries).toHaveLength(1);
       expect(withDeliveries.player.id).toBe(owner.id);
     });
 
     it('covers every model of the schema (a new model must be added to the round trips above)', () => {
       expect(Object.values(Prisma.ModelName).sort()).toEqual(
-        ['AsyncJob', 'Game', 'GameEvent', 'GameSeat', 'IdempotencyRecord', 'Player', 'RateLimitCounter', 'Webhook', 'WebhookDelivery'].sort(),
+        [
+          'AsyncJob',
+          'Game',
+          'GameEvent',
+          'GameSeat',
+          'IdempotencyRecord',
+          'Player',
+          'RateLimitCounter',
+          'Webhook',
+          'WebhookDelivery',
+        ].sort(),
       );
     });
 
@@ -325,14 +395,29 @@ describe(`migrations on an empty ${kind} database`, () => {
       expect(player.createdAt).toBeInstanceOf(Date);
       const game = await prisma.game.create({
         data: {
-          id: randomUUID(), ruleSet: 'farkle/standard', family: 'farkle', options: {}, seatCount: 3,
-          visibility: 'private', creatorId: player.id, status: 'open',
-          serverSeed: '00', serverSeedHash: '11',
+          id: randomUUID(),
+          ruleSet: 'farkle/standard',
+          family: 'farkle',
+          options: {},
+          seatCount: 3,
+          visibility: 'private',
+          creatorId: player.id,
+          status: 'open',
+          serverSeed: '00',
+          serverSeedHash: '11',
         },
       });
       expect(game).toMatchObject({
-        version: 0, currentSeat: null, currentPlayerId: null, turnTimeLimitSeconds: null, turnDeadline: null,
-        organizerSeed: null, standings: null, startedAt: null, finishedAt: null, options: {},
+        version: 0,
+        currentSeat: null,
+        currentPlayerId: null,
+        turnTimeLimitSeconds: null,
+        turnDeadline: null,
+        organizerSeed: null,
+        standings: null,
+        startedAt: null,
+        finishedAt: null,
+        options: {},
       });
       const seat = await prisma.gameSeat.create({ data: { gameId: game.id, seat: 0 } });
       expect(seat).toMatchObject({ playerId: null, hotSeat: false, clientSeed: null });
@@ -348,12 +433,28 @@ describe(`migrations on an empty ${kind} database`, () => {
 
     it('lets only one writer append a given (game, version): the unique key', async () => {
       const { prisma } = t;
-      const player = await prisma.player.create({ data: { id: randomUUID(), displayName: 'P', tokenHash: sha256Hex(randomUUID()) } });
+      const player = await prisma.player.create({
+        data: { id: randomUUID(), displayName: 'P', tokenHash: sha256Hex(randomUUID()) },
+      });
       const game = await prisma.game.create({
-        data: { id: randomUUID(), ruleSet: 'r', family: 'f', options: {}, seatCount: 1, visibility: 'public', creatorId: player.id, status: 'open', serverSeed: 's', serverSeedHash: 'h' },
+        data: {
+          id: randomUUID(),
+          ruleSet: 'r',
+          family: 'f',
+          options: {},
+          seatCount: 1,
+          visibility: 'public',
+          creatorId: player.id,
+          status: 'open',
+          serverSeed: 's',
+          serverSeedHash: 'h',
+        },
       });
       const ev = (hash: string) => ({ gameId: game.id, version: 1, type: 'T', payload: {}, prevHash: '0', hash });
-      const results = await Promise.allSettled([prisma.gameEvent.create({ data: ev('a') }), prisma.gameEvent.create({ data: ev('b') })]);
+      const results = await Promise.allSettled([
+        prisma.gameEvent.create({ data: ev('a') }),
+        prisma.gameEvent.create({ data: ev('b') }),
+      ]);
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
       expect(rejected.reason).toBeInstanceOf(Prisma.PrismaClientKnownRequestError);
@@ -362,11 +463,26 @@ describe(`migrations on an empty ${kind} database`, () => {
 
     it('rejects UPDATE and DELETE on game_events (append-only trigger)', async () => {
       const { prisma, pool } = t;
-      const player = await prisma.player.create({ data: { id: randomUUID(), displayName: 'P', tokenHash: sha256Hex(randomUUID()) } });
-      const game = await prisma.game.create({
-        data: { id: randomUUID(), ruleSet: 'r', family: 'f', options: {}, seatCount: 1, visibility: 'public', creatorId: player.id, status: 'open', serverSeed: 's', serverSeedHash: 'h' },
+      const player = await prisma.player.create({
+        data: { id: randomUUID(), displayName: 'P', tokenHash: sha256Hex(randomUUID()) },
       });
-      await prisma.gameEvent.create({ data: { gameId: game.id, version: 1, type: 'T', payload: { a: 1 }, prevHash: '0', hash: 'x' } });
+      const game = await prisma.game.create({
+        data: {
+          id: randomUUID(),
+          ruleSet: 'r',
+          family: 'f',
+          options: {},
+          seatCount: 1,
+          visibility: 'public',
+          creatorId: player.id,
+          status: 'open',
+          serverSeed: 's',
+          serverSeedHash: 'h',
+        },
+      });
+      await prisma.gameEvent.create({
+        data: { gameId: game.id, version: 1, type: 'T', payload: { a: 1 }, prevHash: '0', hash: 'x' },
+      });
 
       await expect(pool.query(`UPDATE game_events SET hash = 'y' WHERE game_id = $1`, [game.id])).rejects.toThrow(
         /game_events is append-only: UPDATE is not allowed/,
@@ -380,7 +496,9 @@ describe(`migrations on an empty ${kind} database`, () => {
       await expect(prisma.gameEvent.deleteMany({ where: { gameId: game.id } })).rejects.toThrow(/append-only/);
       // An UPDATE matching no row is fine (row-level trigger), and the event is intact.
       await expect(pool.query(`UPDATE game_events SET hash = 'y' WHERE false`)).resolves.toMatchObject({ rowCount: 0 });
-      expect(await prisma.gameEvent.findMany({ where: { gameId: game.id } })).toMatchObject([{ version: 1, hash: 'x', payload: { a: 1 } }]);
+      expect(await prisma.gameEvent.findMany({ where: { gameId: game.id } })).toMatchObject([
+        { version: 1, hash: 'x', payload: { a: 1 } },
+      ]);
     });
   });
 });
@@ -389,7 +507,9 @@ describe(`the e2e database prepared by global setup (${kind})`, () => {
   it('is fully migrated', async () => {
     const pool = createTestPool();
     try {
-      const { rows } = await pool.query('SELECT migration_name, checksum FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name');
+      const { rows } = await pool.query(
+        'SELECT migration_name, checksum FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name',
+      );
       expect(rows).toEqual(files.map((f) => ({ migration_name: f.name, checksum: f.checksum })));
     } finally {
       await pool.end();

@@ -11,7 +11,11 @@ import { createTestApp, TestApp } from '../helpers/app';
 
 const examples = join(__dirname, '..', '..', 'docs', 'examples');
 
-function runScript(script: string, base: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runScript(
+  script: string,
+  base: string,
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn('bash', [join(examples, script)], { cwd, env: { ...process.env, BASE: base } });
     let stdout = '';
@@ -36,7 +40,12 @@ describe('docs/api.md walk-throughs', () => {
     const dir = mkdtempSync(join(tmpdir(), 'fairdice-walkthrough-'));
     const { code, stdout, stderr } = await runScript('rest-walkthrough.sh', base, dir);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
-    const final = JSON.parse(stdout.trim().split('\n').find((l) => l.startsWith('{'))!);
+    const final = JSON.parse(
+      stdout
+        .trim()
+        .split('\n')
+        .find((l) => l.startsWith('{'))!,
+    );
     expect(final.status).toBe('finished');
     expect(final.standings.map((s: { displayName: string }) => s.displayName).sort()).toEqual(['Ada', 'Bob']);
     expect(final.serverSeedRevealed).toBe(true);

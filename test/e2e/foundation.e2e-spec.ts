@@ -22,16 +22,31 @@ describe('foundation: health, errors, GraphQL, docs', () => {
     const res = await t.http().get('/v1/no-such-thing').set('x-request-id', 'req-123').expect(404);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.headers['x-request-id']).toBe('req-123');
-    expect(res.body).toMatchObject({ status: 404, code: 'ROUTE_NOT_FOUND', title: expect.any(String), type: expect.stringContaining('route-not-found') });
+    expect(res.body).toMatchObject({
+      status: 404,
+      code: 'ROUTE_NOT_FOUND',
+      title: expect.any(String),
+      type: expect.stringContaining('route-not-found'),
+    });
   });
 
   it('malformed JSON is a 400 problem, not a 500', async () => {
-    const res = await t.http().post('/v1/players').set('content-type', 'application/json').send('{"displayName":').expect(400);
+    const res = await t
+      .http()
+      .post('/v1/players')
+      .set('content-type', 'application/json')
+      .send('{"displayName":')
+      .expect(400);
     expect(res.body.code).toBe('VALIDATION_FAILED');
   });
 
   it('a body over the size limit is refused with 413', async () => {
-    const res = await t.http().post('/v1/players').set('content-type', 'application/json').send(JSON.stringify({ displayName: 'x'.repeat(70_000) })).expect(413);
+    const res = await t
+      .http()
+      .post('/v1/players')
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ displayName: 'x'.repeat(70_000) }))
+      .expect(413);
     expect(res.body.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
@@ -83,7 +98,9 @@ describe('players', () => {
     expect(p.token).toMatch(/^fd_[A-Za-z0-9_-]{43}$/);
     const me = await t.http().get('/v1/players/me').set(p.auth).expect(200);
     expect(me.body).toMatchObject({ id: p.id, displayName: 'Ada' });
-    expect(me.body.stats).toEqual(expect.arrayContaining([expect.objectContaining({ ruleSet: 'penta', gamesFinished: 0, soloBestScore: null })]));
+    expect(me.body.stats).toEqual(
+      expect.arrayContaining([expect.objectContaining({ ruleSet: 'penta', gamesFinished: 0, soloBestScore: null })]),
+    );
     const rotated = await t.http().post('/v1/players/me/token').set(p.auth).expect(200);
     expect(rotated.body.token).not.toBe(p.token);
     await t.http().get('/v1/players/me').set(p.auth).expect(401);
@@ -91,7 +108,10 @@ describe('players', () => {
   });
 
   it('the same over GraphQL', async () => {
-    const reg = await gql(t, 'mutation { registerPlayer(input: { displayName: "Grace" }) { token player { id displayName } } }');
+    const reg = await gql(
+      t,
+      'mutation { registerPlayer(input: { displayName: "Grace" }) { token player { id displayName } } }',
+    );
     const token = reg.data.registerPlayer.token;
     const me = await gql(t, '{ me { id displayName stats { ruleSet gamesFinished } } }', {}, token);
     expect(me.data.me.displayName).toBe('Grace');

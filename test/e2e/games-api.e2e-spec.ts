@@ -71,8 +71,16 @@ describe('games API: errors, access, lists, history, concurrency', () => {
     });
 
     it('option overrides are validated by the family (INVALID_OPTIONS), as are hot seats', async () => {
-      await rejects(() => post(ada, '', { ruleSet: 'penta', seats: 2, options: { joker: 'maybe' } }), 400, 'INVALID_OPTIONS');
-      await rejects(() => post(ada, '', { ruleSet: 'farkle', seats: 2, options: { noSuchOption: 1 } }), 400, 'INVALID_OPTIONS');
+      await rejects(
+        () => post(ada, '', { ruleSet: 'penta', seats: 2, options: { joker: 'maybe' } }),
+        400,
+        'INVALID_OPTIONS',
+      );
+      await rejects(
+        () => post(ada, '', { ruleSet: 'farkle', seats: 2, options: { noSuchOption: 1 } }),
+        400,
+        'INVALID_OPTIONS',
+      );
       await rejects(() => post(ada, '', { ruleSet: 'simple', seats: 2, hotSeats: 2 }), 400, 'INVALID_OPTIONS');
     });
 
@@ -81,8 +89,25 @@ describe('games API: errors, access, lists, history, concurrency', () => {
     });
 
     it('stores the options, seeds and time limit; the creator holds seat 0', async () => {
-      const res = await post(ada, '', { ruleSet: 'farkle', seats: 2, options: { target: 3000 }, clientSeed: 'ada!', organizerSeed: 'org', turnTimeLimitSeconds: 60, visibility: 'private' }).expect(201);
-      expect(res.body).toMatchObject({ ruleSet: 'farkle', family: 'farkle', status: 'open', visibility: 'private', version: 2, organizerSeed: 'org', turnTimeLimitSeconds: 60, serverSeed: null });
+      const res = await post(ada, '', {
+        ruleSet: 'farkle',
+        seats: 2,
+        options: { target: 3000 },
+        clientSeed: 'ada!',
+        organizerSeed: 'org',
+        turnTimeLimitSeconds: 60,
+        visibility: 'private',
+      }).expect(201);
+      expect(res.body).toMatchObject({
+        ruleSet: 'farkle',
+        family: 'farkle',
+        status: 'open',
+        visibility: 'private',
+        version: 2,
+        organizerSeed: 'org',
+        turnTimeLimitSeconds: 60,
+        serverSeed: null,
+      });
       expect(res.body.options.target).toBe(3000);
       expect(res.body.seats).toEqual([
         { seat: 0, playerId: ada.id, displayName: 'Ada', hotSeat: false, clientSeed: 'ada!' },
@@ -120,7 +145,11 @@ describe('games API: errors, access, lists, history, concurrency', () => {
       await rejects(() => post(ada, `/${g.id}/start`, {}), 409, 'NOT_ENOUGH_PLAYERS');
       await rejects(() => post(bob, `/${g.id}/leave`, {}), 403, 'NOT_SEATED');
       const joined = (await post(bob, `/${g.id}/join`).expect(200)).body;
-      expect(joined.seats[1]).toMatchObject({ playerId: bob.id, displayName: 'Bob', clientSeed: expect.stringMatching(/^[0-9a-f]{32}$/) });
+      expect(joined.seats[1]).toMatchObject({
+        playerId: bob.id,
+        displayName: 'Bob',
+        clientSeed: expect.stringMatching(/^[0-9a-f]{32}$/),
+      });
       await rejects(() => post(eve, `/${g.id}/join`, {}), 409, 'NO_OPEN_SEAT');
       await rejects(() => post(bob, `/${g.id}/start`, {}), 403, 'NOT_CREATOR');
       await rejects(() => post(bob, `/${g.id}/cancel`, {}), 403, 'NOT_CREATOR');
@@ -213,7 +242,7 @@ describe('games API: errors, access, lists, history, concurrency', () => {
       expect(v.farkle.players[0].total).toBeGreaterThan(0);
     });
 
-    it('quit on one\'s turn: the others play on; the quitter ranks last', async () => {
+    it("quit on one's turn: the others play on; the quitter ranks last", async () => {
       const id = await started('simple');
       await rejects(() => post(bob, `/${id}/quit`, {}), 409, 'NOT_YOUR_TURN');
       let v = (await post(ada, `/${id}/quit`).expect(200)).body;
@@ -221,7 +250,10 @@ describe('games API: errors, access, lists, history, concurrency', () => {
       expect(v.fiveDice.sheets[0].quit).toBe(true);
       v = (await post(bob, `/${id}/quit`).expect(200)).body;
       expect(v.status).toBe('finished');
-      expect(v.standings.map((s: any) => [s.playerId, s.rank, s.quit])).toEqual([[ada.id, 1, true], [bob.id, 1, true]]);
+      expect(v.standings.map((s: any) => [s.playerId, s.rank, s.quit])).toEqual([
+        [ada.id, 1, true],
+        [bob.id, 1, true],
+      ]);
       await rejects(() => post(bob, `/${id}/roll`, {}), 409, 'GAME_FINISHED');
     });
   });
@@ -279,7 +311,12 @@ describe('games API: errors, access, lists, history, concurrency', () => {
       await rejects(() => get(p1, '?limit=101'), 400, 'VALIDATION_FAILED');
       await rejects(() => get(p1, '?scope=all'), 400, 'VALIDATION_FAILED');
       await rejects(() => get(p1, '?sort=name'), 400, 'VALIDATION_FAILED');
-      const g = await gql(t, '{ myGames(limit: 1) { items { id awaitingMyMove } nextOffset } openGames(limit: 100) { items { id } } }', {}, p1.token);
+      const g = await gql(
+        t,
+        '{ myGames(limit: 1) { items { id awaitingMyMove } nextOffset } openGames(limit: 100) { items { id } } }',
+        {},
+        p1.token,
+      );
       expect(g.data.myGames).toEqual({ items: [{ id: other, awaitingMyMove: true }], nextOffset: 1 });
       expect(g.data.openGames.items.map((x: any) => x.id)).toContain(waiting);
     });
@@ -292,10 +329,20 @@ describe('games API: errors, access, lists, history, concurrency', () => {
       const now = (await get(ada, `/${id}`).expect(200)).body;
       const p1 = (await get(null, `/${id}/events?limit=2`).expect(200)).body;
       expect(p1.items.map((e: any) => e.version)).toEqual([1, 2]);
-      expect(p1.items[0]).toMatchObject({ type: 'gameCreated', seat: null, rollNumber: null, command: { type: 'create' } });
+      expect(p1.items[0]).toMatchObject({
+        type: 'gameCreated',
+        seat: null,
+        rollNumber: null,
+        command: { type: 'create' },
+      });
       expect(p1.items[1].prevHash).toBe(p1.items[0].hash);
       const p2 = (await get(null, `/${id}/events?after=${p1.nextAfter}&limit=100`).expect(200)).body;
-      expect(p2.items[p2.items.length - 1]).toMatchObject({ version: now.version, type: 'rolled', rollNumber: 0, hash: now.chainHead });
+      expect(p2.items[p2.items.length - 1]).toMatchObject({
+        version: now.version,
+        type: 'rolled',
+        rollNumber: 0,
+        hash: now.chainHead,
+      });
       expect(p2.nextAfter).toBeNull();
       const v3 = (await get(null, `/${id}/versions/3`).expect(200)).body;
       expect(v3).toMatchObject({ version: 3, status: 'open', serverSeed: null });
@@ -307,7 +354,11 @@ describe('games API: errors, access, lists, history, concurrency', () => {
       await rejects(() => get(null, `/${id}/versions/abc`), 400, 'VALIDATION_FAILED');
       await rejects(() => get(null, `/${id}/events?limit=500`), 400, 'VALIDATION_FAILED');
       await rejects(() => get(null, `/${id}/events?after=-1`), 400, 'VALIDATION_FAILED');
-      const g = await gql(t, 'query($id: ID!) { gameHistory(gameId: $id, after: 1, limit: 1) { items { version type } nextAfter } gameAtVersion(gameId: $id, version: 2) { version seats { playerId } } }', { id });
+      const g = await gql(
+        t,
+        'query($id: ID!) { gameHistory(gameId: $id, after: 1, limit: 1) { items { version type } nextAfter } gameAtVersion(gameId: $id, version: 2) { version seats { playerId } } }',
+        { id },
+      );
       expect(g.data.gameHistory).toEqual({ items: [{ version: 2, type: 'seatTaken' }], nextAfter: 2 });
       expect(g.data.gameAtVersion.version).toBe(2);
       const missing = await gql(t, 'query($id: ID!) { gameAtVersion(gameId: $id, version: 99) { version } }', { id });
@@ -324,7 +375,8 @@ describe('games API: errors, access, lists, history, concurrency', () => {
       const me = { id: ada.id, displayName: 'Ada' };
       const results = await Promise.allSettled(Array.from({ length: 20 }, () => games.roll(me, id, undefined)));
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-      for (const r of results) if (r.status === 'rejected') expect((r.reason as DomainException).code).toBe('VERSION_CONFLICT');
+      for (const r of results)
+        if (r.status === 'rejected') expect((r.reason as DomainException).code).toBe('VERSION_CONFLICT');
       expect(await countEvents(t, id)).toBe(before + 1);
       const view = (await get(ada, `/${id}`).expect(200)).body;
       expect(view.fiveDice.rollInTurn).toBe(1);
@@ -335,11 +387,16 @@ describe('games API: errors, access, lists, history, concurrency', () => {
       const id = await started('simple');
       const before = await countEvents(t, id);
       const seen = (await get(ada, `/${id}`).expect(200)).headers.etag;
-      const results = await Promise.all(Array.from({ length: 20 }, () => post(ada, `/${id}/roll`, { hold: [] }).set('if-match', seen)));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => post(ada, `/${id}/roll`, { hold: [] }).set('if-match', seen)),
+      );
       expect(results.filter((r) => r.status === 200)).toHaveLength(1);
       // The losers raced at the append (409 VERSION_CONFLICT) or arrived after it (412: the version they named is gone).
       for (const r of results.filter((x) => x.status !== 200)) {
-        expect([[409, 'VERSION_CONFLICT'], [412, 'PRECONDITION_FAILED']]).toContainEqual([r.status, r.body.code]);
+        expect([
+          [409, 'VERSION_CONFLICT'],
+          [412, 'PRECONDITION_FAILED'],
+        ]).toContainEqual([r.status, r.body.code]);
       }
       expect(await countEvents(t, id)).toBe(before + 1);
       expect((await get(ada, `/${id}`).expect(200)).body.fiveDice.rollInTurn).toBe(1);
@@ -351,10 +408,15 @@ describe('games API: errors, access, lists, history, concurrency', () => {
       const results = await Promise.all(Array.from({ length: 20 }, () => post(ada, `/${id}/roll`, {})));
       const ok = results.filter((r) => r.status === 200).length;
       for (const r of results) {
-        if (r.status !== 200) expect({ status: r.status, code: r.body.code }).toEqual(expect.objectContaining({ status: 409 }));
+        if (r.status !== 200)
+          expect({ status: r.status, code: r.body.code }).toEqual(expect.objectContaining({ status: 409 }));
       }
       // Requests that arrived after three rolls were made are NO_ROLLS_LEFT; racing ones VERSION_CONFLICT.
-      expect(results.filter((r) => r.status === 409).every((r) => ['VERSION_CONFLICT', 'NO_ROLLS_LEFT'].includes(r.body.code))).toBe(true);
+      expect(
+        results
+          .filter((r) => r.status === 409)
+          .every((r) => ['VERSION_CONFLICT', 'NO_ROLLS_LEFT'].includes(r.body.code)),
+      ).toBe(true);
       expect(ok).toBeGreaterThanOrEqual(1);
       expect(ok).toBeLessThanOrEqual(3);
       expect(await countEvents(t, id)).toBe(before + ok);

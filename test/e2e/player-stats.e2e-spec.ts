@@ -22,7 +22,9 @@ describe('player statistics', () => {
     const play = async (view: any) => playToEnd(t, client, view, (id) => tokens[id]);
 
     // A solo game of simple.
-    const solo = await play(await client.start(ada.token, (await client.create(ada.token, { ruleSet: 'simple', seats: 1 })).id));
+    const solo = await play(
+      await client.start(ada.token, (await client.create(ada.token, { ruleSet: 'simple', seats: 1 })).id),
+    );
     const soloTotal = solo.standings[0].total;
 
     // A hot-seat game (Ada holds both seats): finished, but neither solo record nor win/loss.
@@ -51,7 +53,15 @@ describe('player statistics', () => {
     expect(await statsOf(ada.token, 'penta')).toMatchObject({ gamesFinished: 0, wins: 0 });
 
     // GraphQL shows the same statistics.
-    const body = await gql(t, '{ me { stats { ruleSet gamesFinished soloBestScore wins losses ties } } }', {}, ada.token);
-    expect(body.data.me.stats.find((s: { ruleSet: string }) => s.ruleSet === 'simple')).toMatchObject({ gamesFinished: 3, soloBestScore: soloTotal });
+    const body = await gql(
+      t,
+      '{ me { stats { ruleSet gamesFinished soloBestScore wins losses ties } } }',
+      {},
+      ada.token,
+    );
+    expect(body.data.me.stats.find((s: { ruleSet: string }) => s.ruleSet === 'simple')).toMatchObject({
+      gamesFinished: 3,
+      soloBestScore: soloTotal,
+    });
   }, 120_000);
 });

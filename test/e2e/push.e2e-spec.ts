@@ -13,10 +13,19 @@ import { chooseMove, poolOf, restClient } from '../helpers/games';
 
 jest.setTimeout(60_000);
 
-interface SseMessage { id: number; event: string; data: any }
+interface SseMessage {
+  id: number;
+  event: string;
+  data: any;
+}
 
 /** Opens the SSE stream; `onMessage` returning false closes it. Resolves when the stream ends or is closed. */
-function sse(port: number, path: string, headers: Record<string, string>, onMessage: (m: SseMessage) => boolean | void): { done: Promise<{ status: number; comments: string[] }> } {
+function sse(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  onMessage: (m: SseMessage) => boolean | void,
+): { done: Promise<{ status: number; comments: string[] }> } {
   const comments: string[] = [];
   const done = new Promise<{ status: number; comments: string[] }>((resolve, reject) => {
     const req = http.get({ host: '127.0.0.1', port, path, headers }, (res) => {
@@ -36,7 +45,10 @@ function sse(port: number, path: string, headers: Record<string, string>, onMess
         while ((idx = buffer.indexOf('\n\n')) >= 0) {
           const block = buffer.slice(0, idx);
           buffer = buffer.slice(idx + 2);
-          if (block.startsWith(':')) { comments.push(block); continue; }
+          if (block.startsWith(':')) {
+            comments.push(block);
+            continue;
+          }
           const m: any = {};
           for (const line of block.split('\n')) {
             const k = line.slice(0, line.indexOf(':'));
@@ -45,7 +57,12 @@ function sse(port: number, path: string, headers: Record<string, string>, onMess
             else if (k === 'event') m.event = v;
             else if (k === 'data') m.data = JSON.parse(v);
           }
-          if (onMessage(m) === false) { stopped = true; req.destroy(); resolve({ status: 200, comments }); return; }
+          if (onMessage(m) === false) {
+            stopped = true;
+            req.destroy();
+            resolve({ status: 200, comments });
+            return;
+          }
         }
       });
       res.on('end', () => resolve({ status: 200, comments }));
@@ -57,17 +74,30 @@ function sse(port: number, path: string, headers: Record<string, string>, onMess
 }
 
 /** Subscribes with graphql-ws; `onEvent` returning false unsubscribes. Resolves on completion. */
-function subscribe(client: WsClient, gameId: string, afterVersion: number, onEvent: (e: any) => boolean | void): Promise<{ errors?: any[] }> {
+function subscribe(
+  client: WsClient,
+  gameId: string,
+  afterVersion: number,
+  onEvent: (e: any) => boolean | void,
+): Promise<{ errors?: any[] }> {
   return new Promise((resolve) => {
     let stopped = false;
     let unsubscribe = () => {};
     unsubscribe = client.subscribe(
-      { query: 'subscription($id: ID!, $after: Int) { gameEvents(gameId: $id, afterVersion: $after) { gameId version type seat data rollNumber prevHash hash } }', variables: { id: gameId, after: afterVersion } },
+      {
+        query:
+          'subscription($id: ID!, $after: Int) { gameEvents(gameId: $id, afterVersion: $after) { gameId version type seat data rollNumber prevHash hash } }',
+        variables: { id: gameId, after: afterVersion },
+      },
       {
         next: (msg: any) => {
           if (stopped) return; // messages already in flight when we unsubscribed
           if (msg.errors) return resolve({ errors: msg.errors });
-          if (onEvent(msg.data.gameEvents) === false) { stopped = true; unsubscribe(); resolve({}); }
+          if (onEvent(msg.data.gameEvents) === false) {
+            stopped = true;
+            unsubscribe();
+            resolve({});
+          }
         },
         error: (errors: any) => resolve({ errors: Array.isArray(errors) ? errors : [errors] }),
         complete: () => resolve({}),
@@ -83,7 +113,12 @@ describe('push: GraphQL subscription and SSE', () => {
   let bob: { id: string; token: string };
   const clients: WsClient[] = [];
   const wsClient = (token?: string) => {
-    const c = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, connectionParams: token ? { authorization: `Bearer ${token}` } : {}, retryAttempts: 0 });
+    const c = createClient({
+      url: `ws://127.0.0.1:${port}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: token ? { authorization: `Bearer ${token}` } : {},
+      retryAttempts: 0,
+    });
     clients.push(c);
     return c;
   };
@@ -100,7 +135,10 @@ describe('push: GraphQL subscription and SSE', () => {
   });
 
   async function storedVersions(gameId: string): Promise<Array<{ version: number; type: string; hash: string }>> {
-    const { rows } = await poolOf(t).query('SELECT version, type, hash FROM game_events WHERE game_id = $1 ORDER BY version', [gameId]);
+    const { rows } = await poolOf(t).query(
+      'SELECT version, type, hash FROM game_events WHERE game_id = $1 ORDER BY version',
+      [gameId],
+    );
     return rows;
   }
 
@@ -116,7 +154,12 @@ describe('push: GraphQL subscription and SSE', () => {
 
   async function twoSeatGame(visibility = 'public'): Promise<string> {
     const client = restClient(t);
-    const g = await client.create(ada.token, { ruleSet: 'farkle', seats: 2, visibility, options: { target: 1500, entryThreshold: 0 } });
+    const g = await client.create(ada.token, {
+      ruleSet: 'farkle',
+      seats: 2,
+      visibility,
+      options: { target: 1500, entryThreshold: 0 },
+    });
     await client.join(bob.token, g.id, {});
     return g.id;
   }
@@ -146,7 +189,10 @@ describe('push: GraphQL subscription and SSE', () => {
     await restClient(t).start(ada.token, id);
     await play(id, 4);
     const first: SseMessage[] = [];
-    await sse(port, `/v1/games/${id}/stream`, {}, (m) => { first.push(m); return m.id < 5 ? undefined : false; }).done;
+    await sse(port, `/v1/games/${id}/stream`, {}, (m) => {
+      first.push(m);
+      return m.id < 5 ? undefined : false;
+    }).done;
     expect(first.map((m) => m.id)).toEqual([1, 2, 3, 4, 5]);
     const second: SseMessage[] = [];
     const resumed = sse(port, `/v1/games/${id}/stream`, { 'last-event-id': '5' }, (m) => void second.push(m)).done;
@@ -163,7 +209,10 @@ describe('push: GraphQL subscription and SSE', () => {
     const id = await twoSeatGame();
     await restClient(t).start(ada.token, id);
     const first: any[] = [];
-    await subscribe(wsClient(), id, 0, (e) => { first.push(e); return e.version < 6 ? undefined : false; });
+    await subscribe(wsClient(), id, 0, (e) => {
+      first.push(e);
+      return e.version < 6 ? undefined : false;
+    });
     await play(id, 6);
     const second: any[] = [];
     const resumed = subscribe(wsClient(), id, 6, (e) => void second.push(e));
@@ -181,7 +230,10 @@ describe('push: GraphQL subscription and SSE', () => {
     const anon = await sse(port, `/v1/games/${id}/stream`, {}, () => false).done;
     expect(anon.status).toBe(404);
     const seated: any[] = [];
-    await subscribe(wsClient(bob.token), id, 0, (e) => { seated.push(e); return seated.length < 3 ? undefined : false; });
+    await subscribe(wsClient(bob.token), id, 0, (e) => {
+      seated.push(e);
+      return seated.length < 3 ? undefined : false;
+    });
     expect(seated.map((e) => e.version)).toEqual([1, 2, 3]);
     const bad = await sse(port, `/v1/games/${id}/stream`, { 'last-event-id': 'x' }, () => false).done;
     expect(bad.status).toBe(400);

@@ -18,41 +18,79 @@ describe('scoring: rule sets and stateless calculators', () => {
   });
 
   it('scores every open box for dice and a sheet (joker case under penta)', async () => {
-    const res = await t.http().post('/v1/scoring/five-dice').send({
-      ruleSet: 'penta',
-      dice: [4, 4, 4, 4, 4],
-      filled: [{ box: 'fiveOfAKind', points: 50 }],
-    }).expect(200);
+    const res = await t
+      .http()
+      .post('/v1/scoring/five-dice')
+      .send({
+        ruleSet: 'penta',
+        dice: [4, 4, 4, 4, 4],
+        filled: [{ box: 'fiveOfAKind', points: 50 }],
+      })
+      .expect(200);
     const fours = res.body.boxes.find((b: { box: string }) => b.box === 'fours');
     expect(fours).toEqual({ box: 'fours', points: 20, bonus: 100, allowed: true });
     // forced joker: only the fours box is allowed while it is open
-    expect(res.body.boxes.filter((b: { allowed: boolean }) => b.allowed).map((b: { box: string }) => b.box)).toEqual(['fours']);
+    expect(res.body.boxes.filter((b: { allowed: boolean }) => b.allowed).map((b: { box: string }) => b.box)).toEqual([
+      'fours',
+    ]);
     expect(res.body.jokerActive).toBe(true);
   });
 
   it('the same five of a kind under simple is not a full house', async () => {
-    const res = await t.http().post('/v1/scoring/five-dice').send({ ruleSet: 'simple', dice: [4, 4, 4, 4, 4], filled: [{ box: 'fiveOfAKind', points: 50 }] }).expect(200);
+    const res = await t
+      .http()
+      .post('/v1/scoring/five-dice')
+      .send({ ruleSet: 'simple', dice: [4, 4, 4, 4, 4], filled: [{ box: 'fiveOfAKind', points: 50 }] })
+      .expect(200);
     expect(res.body.boxes.find((b: { box: string }) => b.box === 'fullHouse').points).toBe(0);
     expect(res.body.jokerActive).toBe(false);
   });
 
   it('reports must-sacrifice when no open box scores', async () => {
-    const filled = ['ones', 'threes', 'fours', 'sixes', 'threeOfAKind', 'fourOfAKind', 'smallStraight', 'chance', 'twos', 'fives', 'fiveOfAKind'].map((box) => ({ box, points: 0 }));
-    const res = await t.http().post('/v1/scoring/five-dice').send({ ruleSet: 'simple', dice: [1, 1, 3, 4, 6], filled }).expect(200);
+    const filled = [
+      'ones',
+      'threes',
+      'fours',
+      'sixes',
+      'threeOfAKind',
+      'fourOfAKind',
+      'smallStraight',
+      'chance',
+      'twos',
+      'fives',
+      'fiveOfAKind',
+    ].map((box) => ({ box, points: 0 }));
+    const res = await t
+      .http()
+      .post('/v1/scoring/five-dice')
+      .send({ ruleSet: 'simple', dice: [1, 1, 3, 4, 6], filled })
+      .expect(200);
     expect(res.body.boxes.map((b: { box: string }) => b.box)).toEqual(['fullHouse', 'largeStraight']);
     expect(res.body.mustSacrifice).toBe(true);
   });
 
   it('lists Farkle selections and detects a farkle', async () => {
-    const res = await t.http().post('/v1/scoring/farkle').send({ dice: [2, 1, 4, 1, 6, 5] }).expect(200);
+    const res = await t
+      .http()
+      .post('/v1/scoring/farkle')
+      .send({ dice: [2, 1, 4, 1, 6, 5] })
+      .expect(200);
     expect(res.body.farkle).toBe(false);
     expect(res.body.best.points).toBe(250);
-    const none = await t.http().post('/v1/scoring/farkle').send({ dice: [2, 3, 4, 6] }).expect(200);
+    const none = await t
+      .http()
+      .post('/v1/scoring/farkle')
+      .send({ dice: [2, 3, 4, 6] })
+      .expect(200);
     expect(none.body).toMatchObject({ farkle: true, selections: [], best: null });
   });
 
   it('GraphQL offers the same calculators', async () => {
-    const body = await gql(t, 'query($i: FarkleScoreInput!) { farkleSelections(input: $i) { farkle best { points } } ruleSets { name family } }', { i: { dice: [2, 2, 2, 2] } });
+    const body = await gql(
+      t,
+      'query($i: FarkleScoreInput!) { farkleSelections(input: $i) { farkle best { points } } ruleSets { name family } }',
+      { i: { dice: [2, 2, 2, 2] } },
+    );
     expect(body.data.farkleSelections).toEqual({ farkle: false, best: { points: 400 } });
     expect(body.data.ruleSets).toHaveLength(4);
   });

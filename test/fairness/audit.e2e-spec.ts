@@ -31,65 +31,87 @@ describe('audit bundle (REST GET /v1/games/{id}/audit, GraphQL audit)', () => {
     ['farkle', { ruleSet: 'farkle', options: { target: 2000, entryThreshold: 0 } }],
   ];
 
-  it.each(cases)('%s: played through the API, the downloaded bundle verifies before and after the end', async (_name, input) => {
-    const client = restClient(t);
-    let view = await client.create(alice.token, { ...input, seats: 2, organizerSeed: 'tournament-2026', clientSeed: 'alice:lucky#7' });
-    view = await client.join(bob.token, view.id, {});
-    view = await client.start(alice.token, view.id);
-    // a few moves, then the bundle during the game
-    for (let i = 0; i < 6 && view.status === 'playing'; i++) view = await client.move(tokenOf(view.currentPlayerId), view.id, chooseMove(view));
+  it.each(cases)(
+    '%s: played through the API, the downloaded bundle verifies before and after the end',
+    async (_name, input) => {
+      const client = restClient(t);
+      let view = await client.create(alice.token, {
+        ...input,
+        seats: 2,
+        organizerSeed: 'tournament-2026',
+        clientSeed: 'alice:lucky#7',
+      });
+      view = await client.join(bob.token, view.id, {});
+      view = await client.start(alice.token, view.id);
+      // a few moves, then the bundle during the game
+      for (let i = 0; i < 6 && view.status === 'playing'; i++)
+        view = await client.move(tokenOf(view.currentPlayerId), view.id, chooseMove(view));
 
-    const during = (await t.http().get(`/v1/games/${view.id}/audit`).expect(200)).body;
-    expect(during).toMatchObject({ format: 'fairdice-audit', formatVersion: 1, gameId: view.id, status: 'playing', serverSeed: null, finalStandings: null, commitment: view.commitment });
-    expect(during.chainHead).toBe(view.chainHead);
-    expect(during.clientSeeds[0]).toBe('tournament-2026');
-    expect(during.clientSeeds[1]).toBe('alice:lucky#7');
-    expect(during.players.map((p: any) => [p.seat, p.playerId, p.displayName])).toEqual([[0, alice.id, 'Zoë 🎲'], [1, bob.id, 'Bob']]);
-    expect(during.events[0].command).toMatchObject({ type: 'create', gameId: view.id, commitment: view.commitment });
-    const duringReport = verifyBundle(during, { expectedHead: view.chainHead });
-    expect(duringReport.checks.filter((c) => c.status === 'fail')).toEqual([]);
-    expect(duringReport).toMatchObject({ ok: true, diceChecked: false });
+      const during = (await t.http().get(`/v1/games/${view.id}/audit`).expect(200)).body;
+      expect(during).toMatchObject({
+        format: 'fairdice-audit',
+        formatVersion: 1,
+        gameId: view.id,
+        status: 'playing',
+        serverSeed: null,
+        finalStandings: null,
+        commitment: view.commitment,
+      });
+      expect(during.chainHead).toBe(view.chainHead);
+      expect(during.clientSeeds[0]).toBe('tournament-2026');
+      expect(during.clientSeeds[1]).toBe('alice:lucky#7');
+      expect(during.players.map((p: any) => [p.seat, p.playerId, p.displayName])).toEqual([
+        [0, alice.id, 'Zoë 🎲'],
+        [1, bob.id, 'Bob'],
+      ]);
+      expect(during.events[0].command).toMatchObject({ type: 'create', gameId: view.id, commitment: view.commitment });
+      const duringReport = verifyBundle(during, { expectedHead: view.chainHead });
+      expect(duringReport.checks.filter((c) => c.status === 'fail')).toEqual([]);
+      expect(duringReport).toMatchObject({ ok: true, diceChecked: false });
 
-    const end = await playToEnd(t, client, view, tokenOf);
-    expect(end.status).toBe('finished');
+      const end = await playToEnd(t, client, view, tokenOf);
+      expect(end.status).toBe('finished');
 
-    const res = await t.http().get(`/v1/games/${end.id}/audit?download=1`).expect(200);
-    expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(res.headers['content-disposition']).toBe(`attachment; filename="fairdice-${end.id}.json"`);
-    const bundle = JSON.parse(res.text);
-    expect(bundle.status).toBe('finished');
-    expect(bundle.serverSeed).toMatch(/^[0-9a-f]{64}$/);
-    expect(createHash('sha256').update(Buffer.from(bundle.serverSeed, 'hex')).digest('hex')).toBe(bundle.commitment);
-    const { rows } = await poolOf(t).query('SELECT server_seed FROM games WHERE id = $1', [end.id]);
-    expect(bundle.serverSeed).toBe(rows[0].server_seed);
-    expect(bundle.chainHead).toBe(end.chainHead);
-    expect(bundle.finalStandings.map((s: any) => [s.rank, s.seat, s.score])).toEqual(end.standings.map((s: any) => [s.rank, s.seat, s.total]));
-    // the events of the bundle are those of the events API (same hashes)
-    expect(bundle.events.length).toBe(end.version);
-    expect(bundle.events.filter((e: any) => e.command !== null).length).toBeGreaterThan(5);
+      const res = await t.http().get(`/v1/games/${end.id}/audit?download=1`).expect(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.headers['content-disposition']).toBe(`attachment; filename="fairdice-${end.id}.json"`);
+      const bundle = JSON.parse(res.text);
+      expect(bundle.status).toBe('finished');
+      expect(bundle.serverSeed).toMatch(/^[0-9a-f]{64}$/);
+      expect(createHash('sha256').update(Buffer.from(bundle.serverSeed, 'hex')).digest('hex')).toBe(bundle.commitment);
+      const { rows } = await poolOf(t).query('SELECT server_seed FROM games WHERE id = $1', [end.id]);
+      expect(bundle.serverSeed).toBe(rows[0].server_seed);
+      expect(bundle.chainHead).toBe(end.chainHead);
+      expect(bundle.finalStandings.map((s: any) => [s.rank, s.seat, s.score])).toEqual(
+        end.standings.map((s: any) => [s.rank, s.seat, s.total]),
+      );
+      // the events of the bundle are those of the events API (same hashes)
+      expect(bundle.events.length).toBe(end.version);
+      expect(bundle.events.filter((e: any) => e.command !== null).length).toBeGreaterThan(5);
 
-    const report = verifyBundle(bundle, { expectedHead: end.chainHead });
-    expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
-    expect(report).toMatchObject({ ok: true, diceChecked: true });
-    expect(report.summary!.ranking).toEqual(bundle.finalStandings);
+      const report = verifyBundle(bundle, { expectedHead: end.chainHead });
+      expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
+      expect(report).toMatchObject({ ok: true, diceChecked: true });
+      expect(report.summary!.ranking).toEqual(bundle.finalStandings);
 
-    // without ?download=1: plain JSON, no attachment
-    const plain = await t.http().get(`/v1/games/${end.id}/audit`).expect(200);
-    expect(plain.headers['content-disposition']).toBeUndefined();
+      // without ?download=1: plain JSON, no attachment
+      const plain = await t.http().get(`/v1/games/${end.id}/audit`).expect(200);
+      expect(plain.headers['content-disposition']).toBeUndefined();
 
-    // GraphQL serves the same document
-    const g = await gql(t, 'query($id: ID!) { audit(gameId: $id) }', { id: end.id });
-    expect(g.errors).toBeUndefined();
-    const { generatedAt: _a, ...restA } = g.data.audit;
-    const { generatedAt: _b, ...restB } = bundle;
-    expect(restA).toEqual(restB);
+      // GraphQL serves the same document
+      const g = await gql(t, 'query($id: ID!) { audit(gameId: $id) }', { id: end.id });
+      expect(g.errors).toBeUndefined();
+      const { generatedAt: _a, ...restA } = g.data.audit;
+      const { generatedAt: _b, ...restB } = bundle;
+      expect(restA).toEqual(restB);
 
-    // a tampered copy fails, naming the event
-    const forged = JSON.parse(res.text);
-    const i = forged.events.findIndex((e: any) => e.rollNumber !== null);
-    forged.events[i].data.dice[forged.events[i].data.dice.length - 1] = (forged.events[i].data.dice.at(-1) % 6) + 1;
-    expect(verifyBundle(forged)).toMatchObject({ ok: false, firstBadVersion: i + 1 });
-  });
+      // a tampered copy fails, naming the event
+      const forged = JSON.parse(res.text);
+      const i = forged.events.findIndex((e: any) => e.rollNumber !== null);
+      forged.events[i].data.dice[forged.events[i].data.dice.length - 1] = (forged.events[i].data.dice.at(-1) % 6) + 1;
+      expect(verifyBundle(forged)).toMatchObject({ ok: false, firstBadVersion: i + 1 });
+    },
+  );
 
   it('a cancelled (abandoned) game reveals its seed and verifies', async () => {
     const client = restClient(t);

@@ -20,13 +20,17 @@ function newestSource(dir: string): number {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestSource(p));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts'))
+      newest = Math.max(newest, statSync(p).mtimeMs);
   }
   return newest;
 }
 
 function run(args: string[]) {
-  const res = spawnSync(process.execPath, ['-r', join(dir, 'guard.js'), CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
+  const res = spawnSync(process.execPath, ['-r', join(dir, 'guard.js'), CLI, ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: res.status, out: res.stdout, err: res.stderr };
 }
 
@@ -56,7 +60,12 @@ beforeAll(() => {
 });
 
 describe('fairdice verify (compiled CLI)', () => {
-  const game = simulateGame({ ruleSet: 'farkle', seats: 2, options: { target: 2000, entryThreshold: 0 }, organizerSeed: 'org' }).bundle;
+  const game = simulateGame({
+    ruleSet: 'farkle',
+    seats: 2,
+    options: { target: 2000, entryThreshold: 0 },
+    organizerSeed: 'org',
+  }).bundle;
 
   it('exits 0 on a good bundle and prints the summary', () => {
     const file = join(dir, 'good.json');
@@ -72,7 +81,12 @@ describe('fairdice verify (compiled CLI)', () => {
     expect(run(['verify', file, '--head', game.chainHead]).code).toBe(0);
     const json = run(['verify', file, '--json']);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.out)).toMatchObject({ exitCode: 0, ok: true, diceChecked: true, summary: { gameId: game.gameId } });
+    expect(JSON.parse(json.out)).toMatchObject({
+      exitCode: 0,
+      ok: true,
+      diceChecked: true,
+      summary: { gameId: game.gameId },
+    });
   });
 
   it('exits 1 naming the version of a tampered event', () => {
@@ -85,7 +99,11 @@ describe('fairdice verify (compiled CLI)', () => {
     const r = run(['verify', file]);
     expect(r.code).toBe(1);
     expect(r.out).toContain(`FAILED: event version ${i + 1} does not check out`);
-    expect(JSON.parse(run(['verify', file, '--json']).out)).toMatchObject({ exitCode: 1, ok: false, firstBadVersion: i + 1 });
+    expect(JSON.parse(run(['verify', file, '--json']).out)).toMatchObject({
+      exitCode: 1,
+      ok: false,
+      firstBadVersion: i + 1,
+    });
     // a good bundle against another published head
     const good = join(dir, 'good2.json');
     writeFileSync(good, JSON.stringify(game));

@@ -52,87 +52,140 @@ describe('server seed secrecy', () => {
     return { messages, done, close: () => close() };
   }
 
-  it.each([['penta'], ['farkle']])('%s: no response, message or log line holds the seed before the end', async (ruleSet) => {
-    const texts: string[] = [];
-    const a = await registerPlayer(t, 'Alice');
-    const b = await registerPlayer(t, 'Bob');
-    const tokenOf = (id: string) => (id === a.id ? a.token : b.token);
-    const client = restClient(t);
-    const options = ruleSet === 'farkle' ? { options: { target: 1500, entryThreshold: 0 } } : {};
-    let view = await client.create(a.token, { ruleSet, seats: 2, ...options });
-    const id: string = view.id;
-    const { rows } = await poolOf(t).query('SELECT server_seed FROM games WHERE id = $1', [id]);
-    const seed: string = rows[0].server_seed;
-    expect(seed).toMatch(/^[0-9a-f]{64}$/);
-    const forms = [seed, seed.toUpperCase(), Buffer.from(seed, 'hex').toString('base64'), Buffer.from(seed, 'hex').toString('base64url')];
-    const leaks = (s: string) => forms.some((f) => s.includes(f));
-    const logStart = logLines.length;
+  it.each([['penta'], ['farkle']])(
+    '%s: no response, message or log line holds the seed before the end',
+    async (ruleSet) => {
+      const texts: string[] = [];
+      const a = await registerPlayer(t, 'Alice');
+      const b = await registerPlayer(t, 'Bob');
+      const tokenOf = (id: string) => (id === a.id ? a.token : b.token);
+      const client = restClient(t);
+      const options = ruleSet === 'farkle' ? { options: { target: 1500, entryThreshold: 0 } } : {};
+      let view = await client.create(a.token, { ruleSet, seats: 2, ...options });
+      const id: string = view.id;
+      const { rows } = await poolOf(t).query('SELECT server_seed FROM games WHERE id = $1', [id]);
+      const seed: string = rows[0].server_seed;
+      expect(seed).toMatch(/^[0-9a-f]{64}$/);
+      const forms = [
+        seed,
+        seed.toUpperCase(),
+        Buffer.from(seed, 'hex').toString('base64'),
+        Buffer.from(seed, 'hex').toString('base64url'),
+      ];
+      const leaks = (s: string) => forms.some((f) => s.includes(f));
+      const logStart = logLines.length;
 
-    // live channels: SSE and a GraphQL subscription, opened before the start
-    const stream = sse(`/v1/games/${id}/stream`);
-    const subMessages: string[] = [];
-    const ws = createClient({ url: `ws://${base}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${a.token}` } });
-    const subDone = new Promise<void>((resolve, reject) => {
-      ws.subscribe(
-        { query: `subscription($id: ID!) { gameEvents(gameId: $id) { gameId version type seat data rollNumber command prevHash hash createdAt } }`, variables: { id } },
-        { next: (m) => void subMessages.push(JSON.stringify(m)), error: (e) => reject(e), complete: () => resolve() },
+      // live channels: SSE and a GraphQL subscription, opened before the start
+      const stream = sse(`/v1/games/${id}/stream`);
+      const subMessages: string[] = [];
+      const ws = createClient({
+        url: `ws://${base}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { authorization: `Bearer ${a.token}` },
+      });
+      const subDone = new Promise<void>((resolve, reject) => {
+        ws.subscribe(
+          {
+            query: `subscription($id: ID!) { gameEvents(gameId: $id) { gameId version type seat data rollNumber command prevHash hash createdAt } }`,
+            variables: { id },
+          },
+          { next: (m) => void subMessages.push(JSON.stringify(m)), error: (e) => reject(e), complete: () => resolve() },
+        );
+      });
+
+      view = await client.join(b.token, id, {});
+      view = await client.start(a.token, id);
+      const readAll = async () => {
+        for (const path of [
+          `/v1/games/${id}`,
+          `/v1/games/${id}/events?limit=100`,
+          `/v1/games/${id}/versions/1`,
+          `/v1/games/${id}/versions/${view.version}`,
+          `/v1/games?scope=open`,
+          `/v1/games?scope=mine`,
+          `/v1/games/${id}/audit`,
+          `/v1/games/${id}/audit?download=1`,
+        ]) {
+          const r = await t
+            .http()
+            .get(path)
+            .set({ authorization: `Bearer ${a.token}` });
+          texts.push(r.text, JSON.stringify(r.headers));
+        }
+        for (const q of [
+          [`query($id: ID!) { game(id: $id) { ${GAME_VIEW_FIELDS} } }`, { id }],
+          [`query($id: ID!) { audit(gameId: $id) }`, { id }],
+          [
+            `query($id: ID!) { gameHistory(gameId: $id, limit: 100) { items { data command hash } nextAfter } }`,
+            { id },
+          ],
+          [`query($id: ID!) { gameAtVersion(gameId: $id, version: 1) { serverSeed commitment } }`, { id }],
+        ] as const) {
+          texts.push(JSON.stringify(await gql(t, q[0], q[1] as Record<string, unknown>, a.token)));
+        }
+        // errors: wrong turn, bad input
+        const other = view.currentPlayerId === a.id ? b : a;
+        if (view.status === 'playing')
+          texts.push(
+            (
+              await t
+                .http()
+                .post(`/v1/games/${id}/roll`)
+                .set({ authorization: `Bearer ${other.token}` })
+                .send({})
+            ).text,
+          );
+        texts.push(
+          (
+            await t
+              .http()
+              .post(`/v1/games/${id}/score`)
+              .set({ authorization: `Bearer ${a.token}` })
+              .send({ box: 'nope' })
+          ).text,
+        );
+      };
+      await readAll();
+      let moves = 0;
+      while (view.status === 'playing') {
+        const res = await t
+          .http()
+          .post(`/v1/games/${id}/${chooseMove(view).action}`)
+          .set({ authorization: `Bearer ${tokenOf(view.currentPlayerId)}` })
+          .send(chooseMove(view).body);
+        if (res.status !== 200) throw new Error(res.text);
+        view = res.body;
+        if (view.status === 'playing') texts.push(res.text);
+        if (++moves % 15 === 0 && view.status === 'playing') await readAll();
+      }
+      expect(view.status).toBe('finished');
+      const logEnd = logLines.length;
+      await Promise.race([stream.done, new Promise((r) => setTimeout(r, 5000))]);
+      await Promise.race([subDone, new Promise((r) => setTimeout(r, 5000))]);
+      stream.close();
+      await ws.dispose();
+
+      // before the end: nowhere
+      expect(texts.length).toBeGreaterThan(20);
+      expect(texts.filter(leaks)).toEqual([]);
+      const beforeEndLogs = logLines.slice(logStart, logEnd);
+      expect(beforeEndLogs.length).toBeGreaterThan(10);
+      expect(beforeEndLogs.filter(leaks)).toEqual([]);
+      // the live channels carried every event, and never the seed (they end with the game, before any reveal)
+      const sseText = stream.messages.join('');
+      expect(sseText).toContain('event: gameFinished');
+      expect(leaks(sseText)).toBe(false);
+      expect(subMessages.length).toBe(view.version);
+      expect(subMessages.filter(leaks)).toEqual([]);
+
+      // after the end: readable, and it matches the commitment
+      expect(view.serverSeed).toBe(seed);
+      const bundle = (await t.http().get(`/v1/games/${id}/audit`).expect(200)).body;
+      expect(bundle.serverSeed).toBe(seed);
+      expect(createHash('sha256').update(Buffer.from(seed, 'hex')).digest('hex')).toBe(bundle.commitment);
+      expect((await gql(t, `query($id: ID!) { game(id: $id) { serverSeed } }`, { id })).data.game.serverSeed).toBe(
+        seed,
       );
-    });
-
-    view = await client.join(b.token, id, {});
-    view = await client.start(a.token, id);
-    const readAll = async () => {
-      for (const path of [`/v1/games/${id}`, `/v1/games/${id}/events?limit=100`, `/v1/games/${id}/versions/1`, `/v1/games/${id}/versions/${view.version}`, `/v1/games?scope=open`, `/v1/games?scope=mine`, `/v1/games/${id}/audit`, `/v1/games/${id}/audit?download=1`]) {
-        const r = await t.http().get(path).set({ authorization: `Bearer ${a.token}` });
-        texts.push(r.text, JSON.stringify(r.headers));
-      }
-      for (const q of [
-        [`query($id: ID!) { game(id: $id) { ${GAME_VIEW_FIELDS} } }`, { id }],
-        [`query($id: ID!) { audit(gameId: $id) }`, { id }],
-        [`query($id: ID!) { gameHistory(gameId: $id, limit: 100) { items { data command hash } nextAfter } }`, { id }],
-        [`query($id: ID!) { gameAtVersion(gameId: $id, version: 1) { serverSeed commitment } }`, { id }],
-      ] as const) {
-        texts.push(JSON.stringify(await gql(t, q[0], q[1] as Record<string, unknown>, a.token)));
-      }
-      // errors: wrong turn, bad input
-      const other = view.currentPlayerId === a.id ? b : a;
-      if (view.status === 'playing') texts.push((await t.http().post(`/v1/games/${id}/roll`).set({ authorization: `Bearer ${other.token}` }).send({})).text);
-      texts.push((await t.http().post(`/v1/games/${id}/score`).set({ authorization: `Bearer ${a.token}` }).send({ box: 'nope' })).text);
-    };
-    await readAll();
-    let moves = 0;
-    while (view.status === 'playing') {
-      const res = await t.http().post(`/v1/games/${id}/${chooseMove(view).action}`).set({ authorization: `Bearer ${tokenOf(view.currentPlayerId)}` }).send(chooseMove(view).body);
-      if (res.status !== 200) throw new Error(res.text);
-      view = res.body;
-      if (view.status === 'playing') texts.push(res.text);
-      if (++moves % 15 === 0 && view.status === 'playing') await readAll();
-    }
-    expect(view.status).toBe('finished');
-    const logEnd = logLines.length;
-    await Promise.race([stream.done, new Promise((r) => setTimeout(r, 5000))]);
-    await Promise.race([subDone, new Promise((r) => setTimeout(r, 5000))]);
-    stream.close();
-    await ws.dispose();
-
-    // before the end: nowhere
-    expect(texts.length).toBeGreaterThan(20);
-    expect(texts.filter(leaks)).toEqual([]);
-    const beforeEndLogs = logLines.slice(logStart, logEnd);
-    expect(beforeEndLogs.length).toBeGreaterThan(10);
-    expect(beforeEndLogs.filter(leaks)).toEqual([]);
-    // the live channels carried every event, and never the seed (they end with the game, before any reveal)
-    const sseText = stream.messages.join('');
-    expect(sseText).toContain('event: gameFinished');
-    expect(leaks(sseText)).toBe(false);
-    expect(subMessages.length).toBe(view.version);
-    expect(subMessages.filter(leaks)).toEqual([]);
-
-    // after the end: readable, and it matches the commitment
-    expect(view.serverSeed).toBe(seed);
-    const bundle = (await t.http().get(`/v1/games/${id}/audit`).expect(200)).body;
-    expect(bundle.serverSeed).toBe(seed);
-    expect(createHash('sha256').update(Buffer.from(seed, 'hex')).digest('hex')).toBe(bundle.commitment);
-    expect((await gql(t, `query($id: ID!) { game(id: $id) { serverSeed } }`, { id })).data.game.serverSeed).toBe(seed);
-  });
+    },
+  );
 });

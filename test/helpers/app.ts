@@ -15,12 +15,19 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(options: { listen?: boolean; env?: Record<string, string>; logger?: pino.Logger } = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: { listen?: boolean; env?: Record<string, string>; logger?: pino.Logger } = {},
+): Promise<TestApp> {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set: run the e2e tests through jest (global setup)');
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...options.env, DATABASE_URL: url });
   const poolMax = process.env.FAIRDICE_TEST_DB === 'embedded' ? 1 : 5;
-  const app = await createApp({ config, databaseUrl: url, poolMax, logger: options.logger ?? pino({ level: 'silent' }) });
+  const app = await createApp({
+    config,
+    databaseUrl: url,
+    poolMax,
+    logger: options.logger ?? pino({ level: 'silent' }),
+  });
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   if (options.listen) await app.listen({ port: 0, host: '127.0.0.1' });
@@ -32,7 +39,10 @@ export async function createTestApp(options: { listen?: boolean; env?: Record<st
 }
 
 /** Registers a player through the API and returns its id and token. */
-export async function registerPlayer(t: TestApp, displayName = 'Player'): Promise<{ id: string; token: string; auth: { authorization: string } }> {
+export async function registerPlayer(
+  t: TestApp,
+  displayName = 'Player',
+): Promise<{ id: string; token: string; auth: { authorization: string } }> {
   const res = await t.http().post('/v1/players').send({ displayName }).expect(201);
   return { id: res.body.player.id, token: res.body.token, auth: { authorization: `Bearer ${res.body.token}` } };
 }

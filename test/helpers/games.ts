@@ -77,8 +77,10 @@ export function restClient(t: TestApp): Client {
     create: async (token, input) => ok(await t.http().post('/v1/games').set(auth(token)).send(input), 201),
     join: async (token, id, input = {}) => ok(await t.http().post(`/v1/games/${id}/join`).set(auth(token)).send(input)),
     start: async (token, id) => ok(await t.http().post(`/v1/games/${id}/start`).set(auth(token)).send({})),
-    get: async (token, id) => ok(await (token ? t.http().get(`/v1/games/${id}`).set(auth(token)) : t.http().get(`/v1/games/${id}`))),
-    move: async (token, id, move) => ok(await t.http().post(`/v1/games/${id}/${move.action}`).set(auth(token)).send(move.body)),
+    get: async (token, id) =>
+      ok(await (token ? t.http().get(`/v1/games/${id}`).set(auth(token)) : t.http().get(`/v1/games/${id}`))),
+    move: async (token, id, move) =>
+      ok(await t.http().post(`/v1/games/${id}/${move.action}`).set(auth(token)).send(move.body)),
   };
 }
 
@@ -93,16 +95,31 @@ export function gqlClient(t: TestApp): Client {
     return Object.values(res.body.data)[0] as any;
   };
   const mutations: Record<Action, (id: string, body: any) => [string, Record<string, unknown>]> = {
-    roll: (id, b) => [`mutation($id: ID!, $hold: [Int!]) { roll(gameId: $id, hold: $hold) { ${VIEW_FIELDS} } }`, { id, hold: b.hold ?? null }],
-    score: (id, b) => [`mutation($id: ID!, $box: String!) { scoreBox(gameId: $id, box: $box) { ${VIEW_FIELDS} } }`, { id, box: b.box }],
-    'set-aside': (id, b) => [`mutation($id: ID!, $dice: [Int!]!) { setAside(gameId: $id, dice: $dice) { ${VIEW_FIELDS} } }`, { id, dice: b.dice }],
+    roll: (id, b) => [
+      `mutation($id: ID!, $hold: [Int!]) { roll(gameId: $id, hold: $hold) { ${VIEW_FIELDS} } }`,
+      { id, hold: b.hold ?? null },
+    ],
+    score: (id, b) => [
+      `mutation($id: ID!, $box: String!) { scoreBox(gameId: $id, box: $box) { ${VIEW_FIELDS} } }`,
+      { id, box: b.box },
+    ],
+    'set-aside': (id, b) => [
+      `mutation($id: ID!, $dice: [Int!]!) { setAside(gameId: $id, dice: $dice) { ${VIEW_FIELDS} } }`,
+      { id, dice: b.dice },
+    ],
     bank: (id) => [`mutation($id: ID!) { bank(gameId: $id) { ${VIEW_FIELDS} } }`, { id }],
     quit: (id) => [`mutation($id: ID!) { quitGame(gameId: $id) { ${VIEW_FIELDS} } }`, { id }],
   };
   return {
     texts,
-    create: (token, input) => run(`mutation($input: CreateGameInput!) { createGame(input: $input) { ${VIEW_FIELDS} } }`, { input }, token),
-    join: (token, id, input) => run(`mutation($id: ID!, $input: JoinGameInput) { joinGame(gameId: $id, input: $input) { ${VIEW_FIELDS} } }`, { id, input: input ?? null }, token),
+    create: (token, input) =>
+      run(`mutation($input: CreateGameInput!) { createGame(input: $input) { ${VIEW_FIELDS} } }`, { input }, token),
+    join: (token, id, input) =>
+      run(
+        `mutation($id: ID!, $input: JoinGameInput) { joinGame(gameId: $id, input: $input) { ${VIEW_FIELDS} } }`,
+        { id, input: input ?? null },
+        token,
+      ),
     start: (token, id) => run(`mutation($id: ID!) { startGame(gameId: $id) { ${VIEW_FIELDS} } }`, { id }, token),
     get: (token, id) => run(`query($id: ID!) { game(id: $id) { ${VIEW_FIELDS} } }`, { id }, token ?? undefined),
     move: (token, id, move) => {
@@ -163,84 +180,107 @@ const FARKLE_SHORT = { target: 2000, entryThreshold: 0 };
 
 /** Defines the complete-game tests for one API (games-rest / games-graphql spec files). */
 export function describeCompleteGames(api: 'rest' | 'graphql'): void {
-describe(`games: complete games over ${api}`, () => {
-  let t: TestApp;
-  let players: Array<{ id: string; token: string }>;
-  const tokenOf = (id: string) => players.find((p) => p.id === id)!.token;
+  describe(`games: complete games over ${api}`, () => {
+    let t: TestApp;
+    let players: Array<{ id: string; token: string }>;
+    const tokenOf = (id: string) => players.find((p) => p.id === id)!.token;
 
-  beforeAll(async () => {
-    t = await createTestApp();
-    players = [];
-    for (const name of ['Ada', 'Grace', 'Linus']) players.push(await registerPlayer(t, name));
-  });
-  afterAll(() => t.close());
+    beforeAll(async () => {
+      t = await createTestApp();
+      players = [];
+      for (const name of ['Ada', 'Grace', 'Linus']) players.push(await registerPlayer(t, name));
+    });
+    afterAll(() => t.close());
 
-  const cases: Array<[string, string, number]> = [];
-  for (const ruleSet of ['penta', 'simple', 'bonus', 'farkle']) {
-    cases.push([`${ruleSet} solo`, ruleSet, 1]);
-    cases.push([`${ruleSet} with 3 players`, ruleSet, 3]);
-  }
-
-  it.each(cases)('%s', async (_name, ruleSet, seats) => {
-    const client: Client = api === 'rest' ? restClient(t) : gqlClient(t);
-    const [a, b, c] = players;
-    let view = await client.create(a.token, { ruleSet, seats, ...(ruleSet === 'farkle' ? { options: FARKLE_SHORT } : {}) });
-    expect(view).toMatchObject({ status: 'open', version: 2, seatCount: seats, serverSeed: null });
-    expect(view.seats[0]).toMatchObject({ seat: 0, playerId: a.id, displayName: 'Ada', hotSeat: false });
-    if (seats === 3) {
-      await client.join(b.token, view.id, {});
-      view = await client.join(c.token, view.id, { seat: 2, clientSeed: 'linus-seed-42' });
-      expect(view.seats.map((s: any) => s.playerId)).toEqual([a.id, b.id, c.id]);
-      expect(view.seats[2].clientSeed).toBe('linus-seed-42');
+    const cases: Array<[string, string, number]> = [];
+    for (const ruleSet of ['penta', 'simple', 'bonus', 'farkle']) {
+      cases.push([`${ruleSet} solo`, ruleSet, 1]);
+      cases.push([`${ruleSet} with 3 players`, ruleSet, 3]);
     }
-    view = await client.start(a.token, view.id);
-    expect(view.status).toBe('playing');
-    const end = await playToEnd(t, client, view, tokenOf, { checkReplayEveryStep: api === 'rest' && seats === 3 });
 
-    expect(end.status).toBe('finished');
-    // Final totals and ranking equal a replay of the stored events.
-    const replayed = await replayFromDb(t, end.id);
-    expect(replayed.version).toBe(end.version);
-    expect(replayed.standings).toEqual(end.standings.map(({ seat, total, rank, quit }: any) => ({ seat, total, rank, quit })));
-    const family = familyById(replayed.family);
-    const totals = family.standings(replayed.play).map((s: any) => [s.seat, s.total]);
-    if (end.family === 'five-dice') {
-      expect(end.fiveDice.sheets.map((s: any) => [s.seat, s.total]).sort()).toEqual(totals.sort());
-      for (const sheet of end.fiveDice.sheets) expect(sheet.boxes.every((x: any) => x.points !== null)).toBe(true);
-    } else {
-      expect(end.farkle.players.map((p: any) => [p.seat, p.total]).sort()).toEqual(totals.sort());
-      expect(Math.max(...end.farkle.players.map((p: any) => p.total))).toBeGreaterThanOrEqual(2000);
-    }
-    expect(end.standings.map((s: any) => s.rank)[0]).toBe(1);
-    expect(end.standings.every((s: any, i: number, all: any[]) => i === 0 || all[i - 1].total >= s.total)).toBe(true);
+    it.each(cases)('%s', async (_name, ruleSet, seats) => {
+      const client: Client = api === 'rest' ? restClient(t) : gqlClient(t);
+      const [a, b, c] = players;
+      let view = await client.create(a.token, {
+        ruleSet,
+        seats,
+        ...(ruleSet === 'farkle' ? { options: FARKLE_SHORT } : {}),
+      });
+      expect(view).toMatchObject({ status: 'open', version: 2, seatCount: seats, serverSeed: null });
+      expect(view.seats[0]).toMatchObject({ seat: 0, playerId: a.id, displayName: 'Ada', hotSeat: false });
+      if (seats === 3) {
+        await client.join(b.token, view.id, {});
+        view = await client.join(c.token, view.id, { seat: 2, clientSeed: 'linus-seed-42' });
+        expect(view.seats.map((s: any) => s.playerId)).toEqual([a.id, b.id, c.id]);
+        expect(view.seats[2].clientSeed).toBe('linus-seed-42');
+      }
+      view = await client.start(a.token, view.id);
+      expect(view.status).toBe('playing');
+      const end = await playToEnd(t, client, view, tokenOf, { checkReplayEveryStep: api === 'rest' && seats === 3 });
 
-    // The server seed: hidden in every response before the end, revealed in the state after it.
-    const { rows } = await poolOf(t).query('SELECT server_seed FROM games WHERE id = $1', [end.id]);
-    const seed: string = rows[0].server_seed;
-    expect(end.serverSeed).toBe(seed);
-    expect(createHash('sha256').update(Buffer.from(seed, 'hex')).digest('hex')).toBe(end.commitment);
-    const beforeEnd = client.texts.slice(0, -1);
-    expect(beforeEnd.length).toBeGreaterThan(5);
-    for (const text of beforeEnd) expect(text).not.toContain(seed);
-    const after = await client.get(null, end.id);
-    expect(after.serverSeed).toBe(seed);
+      expect(end.status).toBe('finished');
+      // Final totals and ranking equal a replay of the stored events.
+      const replayed = await replayFromDb(t, end.id);
+      expect(replayed.version).toBe(end.version);
+      expect(replayed.standings).toEqual(
+        end.standings.map(({ seat, total, rank, quit }: any) => ({ seat, total, rank, quit })),
+      );
+      const family = familyById(replayed.family);
+      const totals = family.standings(replayed.play).map((s: any) => [s.seat, s.total]);
+      if (end.family === 'five-dice') {
+        expect(end.fiveDice.sheets.map((s: any) => [s.seat, s.total]).sort()).toEqual(totals.sort());
+        for (const sheet of end.fiveDice.sheets) expect(sheet.boxes.every((x: any) => x.points !== null)).toBe(true);
+      } else {
+        expect(end.farkle.players.map((p: any) => [p.seat, p.total]).sort()).toEqual(totals.sort());
+        expect(Math.max(...end.farkle.players.map((p: any) => p.total))).toBeGreaterThanOrEqual(2000);
+      }
+      expect(end.standings.map((s: any) => s.rank)[0]).toBe(1);
+      expect(end.standings.every((s: any, i: number, all: any[]) => i === 0 || all[i - 1].total >= s.total)).toBe(true);
 
-    // The stored events form a valid hash chain from the commitment to the published head.
-    const events = await poolOf(t).query('SELECT version, type, seat, payload, prev_hash, hash FROM game_events WHERE game_id = $1 ORDER BY version', [end.id]);
-    const envelopes = events.rows.map((e) => ({ gameId: end.id, version: e.version, type: e.type, seat: e.seat, data: e.payload.data, rollNumber: e.payload.rollNumber, command: e.payload.command ?? null, prevHash: e.prev_hash, hash: e.hash }));
-    expect(verifyChain(end.commitment, envelopes, { expectedHead: end.chainHead })).toMatchObject({ ok: true });
-    expect(JSON.stringify(events.rows)).not.toContain(seed);
+      // The server seed: hidden in every response before the end, revealed in the state after it.
+      const { rows } = await poolOf(t).query('SELECT server_seed FROM games WHERE id = $1', [end.id]);
+      const seed: string = rows[0].server_seed;
+      expect(end.serverSeed).toBe(seed);
+      expect(createHash('sha256').update(Buffer.from(seed, 'hex')).digest('hex')).toBe(end.commitment);
+      const beforeEnd = client.texts.slice(0, -1);
+      expect(beforeEnd.length).toBeGreaterThan(5);
+      for (const text of beforeEnd) expect(text).not.toContain(seed);
+      const after = await client.get(null, end.id);
+      expect(after.serverSeed).toBe(seed);
+
+      // The stored events form a valid hash chain from the commitment to the published head.
+      const events = await poolOf(t).query(
+        'SELECT version, type, seat, payload, prev_hash, hash FROM game_events WHERE game_id = $1 ORDER BY version',
+        [end.id],
+      );
+      const envelopes = events.rows.map((e) => ({
+        gameId: end.id,
+        version: e.version,
+        type: e.type,
+        seat: e.seat,
+        data: e.payload.data,
+        rollNumber: e.payload.rollNumber,
+        command: e.payload.command ?? null,
+        prevHash: e.prev_hash,
+        hash: e.hash,
+      }));
+      expect(verifyChain(end.commitment, envelopes, { expectedHead: end.chainHead })).toMatchObject({ ok: true });
+      expect(JSON.stringify(events.rows)).not.toContain(seed);
+    });
+
+    it("hot seats are played with the creator's token", async () => {
+      const client = api === 'rest' ? restClient(t) : gqlClient(t);
+      const [a] = players;
+      let view = await client.create(a.token, { ruleSet: 'simple', seats: 3, hotSeats: 2 });
+      expect(view.seats.map((s: any) => [s.playerId, s.hotSeat])).toEqual([
+        [a.id, false],
+        [a.id, true],
+        [a.id, true],
+      ]);
+      view = await client.start(a.token, view.id);
+      const end = await playToEnd(t, client, view, () => a.token);
+      expect(end.status).toBe('finished');
+      expect(end.standings).toHaveLength(3);
+    });
   });
-
-  it('hot seats are played with the creator\'s token', async () => {
-    const client = api === 'rest' ? restClient(t) : gqlClient(t);
-    const [a] = players;
-    let view = await client.create(a.token, { ruleSet: 'simple', seats: 3, hotSeats: 2 });
-    expect(view.seats.map((s: any) => [s.playerId, s.hotSeat])).toEqual([[a.id, false], [a.id, true], [a.id, true]]);
-    view = await client.start(a.token, view.id);
-    const end = await playToEnd(t, client, view, () => a.token);
-    expect(end.status).toBe('finished');
-    expect(end.standings).toHaveLength(3);
-  });
-});
 }

@@ -11,7 +11,6 @@ import { migrate } from '../../src/database/migrate';
 import { createFreshDatabase, FreshDatabase } from './database';
 import { redactUrl } from '../../src/database/redact-url';
 
-
 export default async function globalSetup(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL || undefined;
   const db = await createFreshDatabase(serverUrl);
@@ -31,4 +30,3 @@ export default async function globalSetup(): Promise<void> {
       : `embedded PostgreSQL (PGlite, in memory) at ${db.url} — set DATABASE_URL to use a real server`;
   process.stdout.write(`\n[e2e] tests run against ${where}\n`);
 }
-

@@ -23,7 +23,11 @@ describe('configuration is validated once at start-up', () => {
     [{ PORT: 'abc' }, 'PORT'],
     [{ MIGRATE_ON_START: 'perhaps' }, 'MIGRATE_ON_START'],
   ])('%p → exit code 1 and one line naming %s', (env: Record<string, string>, name: string) => {
-    const result = spawnSync(process.execPath, [main], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 20000 });
+    const result = spawnSync(process.execPath, [main], {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+      timeout: 20000,
+    });
     expect(result.status).toBe(1);
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -53,11 +57,13 @@ describe('graceful shutdown', () => {
     const exited = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
 
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port, path: '/slow', agent: false }, (res) => {
-        let body = '';
-        res.on('data', (c) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      }).on('error', reject);
+      http
+        .get({ host: '127.0.0.1', port, path: '/slow', agent: false }, (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        })
+        .on('error', reject);
     });
     await new Promise((r) => setTimeout(r, 300)); // the request is now in flight
     child.kill('SIGTERM');
@@ -84,12 +90,22 @@ describe('the embedded database persists', () => {
   /** `npm start`'s process with no DATABASE_URL, on a data directory of the test's own. */
   async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
     const proc = spawn(process.execPath, [main], {
-      env: { ...process.env, DATABASE_URL: '', PGLITE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        DATABASE_URL: '',
+        PGLITE_DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     for (let i = 0; i < 240; i++) {
       if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}`);
-      const ok = await fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.ok, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/health/ready`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return proc;
       await new Promise((r) => setTimeout(r, 500));
     }
@@ -109,17 +125,31 @@ describe('the embedded database persists', () => {
     const json = { 'content-type': 'application/json' };
 
     child = await startServer(dataDir, port);
-    const reg = await (await fetch(`${base}/v1/players`, { method: 'POST', headers: json, body: JSON.stringify({ displayName: 'Ada' }) })).json() as any;
+    const reg = (await (
+      await fetch(`${base}/v1/players`, { method: 'POST', headers: json, body: JSON.stringify({ displayName: 'Ada' }) })
+    ).json()) as any;
     const auth = { ...json, authorization: `Bearer ${reg.token}` };
-    const game = await (await fetch(`${base}/v1/games`, { method: 'POST', headers: auth, body: JSON.stringify({ ruleSet: 'simple', seats: 1 }) })).json() as any;
+    const game = (await (
+      await fetch(`${base}/v1/games`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ ruleSet: 'simple', seats: 1 }),
+      })
+    ).json()) as any;
     await fetch(`${base}/v1/games/${game.id}/start`, { method: 'POST', headers: auth, body: '{}' });
-    const rolled = await (await fetch(`${base}/v1/games/${game.id}/roll`, { method: 'POST', headers: auth, body: '{}' })).json() as any;
+    const rolled = (await (
+      await fetch(`${base}/v1/games/${game.id}/roll`, { method: 'POST', headers: auth, body: '{}' })
+    ).json()) as any;
     expect(rolled.dice).toHaveLength(5);
     expect(await stop(child)).toBe(0);
 
     child = await startServer(dataDir, port);
-    const after = await (await fetch(`${base}/v1/games/${game.id}`, { headers: auth })).json() as any;
-    expect({ version: after.version, dice: after.dice, status: after.status }).toEqual({ version: rolled.version, dice: rolled.dice, status: 'playing' });
+    const after = (await (await fetch(`${base}/v1/games/${game.id}`, { headers: auth })).json()) as any;
+    expect({ version: after.version, dice: after.dice, status: after.status }).toEqual({
+      version: rolled.version,
+      dice: rolled.dice,
+      status: 'playing',
+    });
     expect(await stop(child)).toBe(0);
     child = undefined;
     rmSync(dataDir, { recursive: true, force: true });

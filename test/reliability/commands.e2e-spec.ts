@@ -27,7 +27,12 @@ describe('commands: idempotency, concurrency, conditional requests, authorizatio
 
   /** A started two-player five-dice game (Ann to move), or an open one. */
   async function newGame(opts: { visibility?: 'public' | 'private'; start?: boolean } = {}): Promise<any> {
-    const created = await t.http().post('/v1/games').set(ann.auth).send({ ruleSet: 'penta', seats: 2, visibility: opts.visibility ?? 'public' }).expect(201);
+    const created = await t
+      .http()
+      .post('/v1/games')
+      .set(ann.auth)
+      .send({ ruleSet: 'penta', seats: 2, visibility: opts.visibility ?? 'public' })
+      .expect(201);
     if (opts.start === false) return created.body;
     await t.http().post(`/v1/games/${created.body.id}/join`).set(bob.auth).send({}).expect(200);
     const started = await t.http().post(`/v1/games/${created.body.id}/start`).set(ann.auth).send({}).expect(200);
@@ -35,7 +40,11 @@ describe('commands: idempotency, concurrency, conditional requests, authorizatio
   }
 
   async function post(path: string, player: Player, body: unknown, headers: Record<string, string> = {}) {
-    const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...player.auth, ...headers }, body: JSON.stringify(body) });
+    const res = await fetch(base + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...player.auth, ...headers },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, headers: res.headers, body: (await res.json()) as any };
   }
 
@@ -54,7 +63,9 @@ describe('commands: idempotency, concurrency, conditional requests, authorizatio
     const before = (await t.http().get(`/v1/games/${game.id}`).set(ann.auth).expect(200)).body;
     const box = before.fiveDice.scoreOptions.boxes.find((b: any) => b.allowed).box;
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => post(`/v1/games/${game.id}/score`, ann, { box }, { 'idempotency-key': `race-${game.id}-${i}` })),
+      Array.from({ length: 50 }, (_, i) =>
+        post(`/v1/games/${game.id}/score`, ann, { box }, { 'idempotency-key': `race-${game.id}-${i}` }),
+      ),
     );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
@@ -67,7 +78,9 @@ describe('commands: idempotency, concurrency, conditional requests, authorizatio
   it('50 concurrent requests with the SAME key: one execution; the others get the identical response or 409 in progress', async () => {
     const game = await newGame();
     const key = `same-${game.id}`;
-    const results = await Promise.all(Array.from({ length: 50 }, () => post(`/v1/games/${game.id}/roll`, ann, {}, { 'idempotency-key': key })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => post(`/v1/games/${game.id}/roll`, ann, {}, { 'idempotency-key': key })),
+    );
     const ok = results.filter((r) => r.status === 200);
     const busy = results.filter((r) => r.status === 409);
     expect(ok.length + busy.length).toBe(50);
@@ -95,7 +108,12 @@ describe('commands: idempotency, concurrency, conditional requests, authorizatio
     expect(retry.body.dice).toEqual(first.body.dice);
     expect(retry.headers.get('etag')).toBe(`"${first.body.version}"`);
     // The same over GraphQL (same operation, same arguments, same key): the stored outcome.
-    const viaGql = await gql(t, `mutation($id: ID!, $k: String) { roll(gameId: $id, idempotencyKey: $k) { version dice } }`, { id: game.id, k: key }, ann.token);
+    const viaGql = await gql(
+      t,
+      `mutation($id: ID!, $k: String) { roll(gameId: $id, idempotencyKey: $k) { version dice } }`,
+      { id: game.id, k: key },
+      ann.token,
+    );
     expect(viaGql.data.roll).toEqual({ version: first.body.version, dice: first.body.dice });
     expect(await countEvents(t, game.id)).toBe(events);
   });
@@ -143,11 +161,16 @@ describe('commands: idempotency, concurrency, conditional requests, authorizatio
     const game = await newGame();
     const key = 'expired-' + game.id;
     const first = await post(`/v1/games/${game.id}/roll`, ann, {}, { 'idempotency-key': key });
-    await poolOf(t).query(`UPDATE idempotency_records SET expires_at = now() - interval '1 second' WHERE key = $1`, [key]);
+    await poolOf(t).query(`UPDATE idempotency_records SET expires_at = now() - interval '1 second' WHERE key = $1`, [
+      key,
+    ]);
     const again = await post(`/v1/games/${game.id}/roll`, ann, {}, { 'idempotency-key': key });
     expect(again.status).toBe(200);
     expect(again.body.version).toBeGreaterThan(first.body.version);
-    const { rows } = await poolOf(t).query(`SELECT count(*)::int AS n, min(expires_at) > now() + interval '23 hours' AS fresh FROM idempotency_records WHERE key = $1`, [key]);
+    const { rows } = await poolOf(t).query(
+      `SELECT count(*)::int AS n, min(expires_at) > now() + interval '23 hours' AS fresh FROM idempotency_records WHERE key = $1`,
+      [key],
+    );
     expect(rows[0]).toEqual({ n: 1, fresh: true });
   });
 
@@ -172,7 +195,12 @@ describe('commands: idempotency, concurrency, conditional requests, authorizatio
     expect(cached.status).toBe(304);
     expect(cached.text ?? '').toBe('');
     expect(cached.headers.etag).toBe(`"${game.version}"`);
-    await t.http().get(`/v1/games/${game.id}`).set(ann.auth).set('if-none-match', `W/"${game.version - 1}"`).expect(200);
+    await t
+      .http()
+      .get(`/v1/games/${game.id}`)
+      .set(ann.auth)
+      .set('if-none-match', `W/"${game.version - 1}"`)
+      .expect(200);
   });
 
   it('commands accept If-Match: stale → 412 PRECONDITION_FAILED and nothing stored; current → applied with the new ETag', async () => {
@@ -190,7 +218,9 @@ describe('commands: idempotency, concurrency, conditional requests, authorizatio
 
   it('ids are validated before any query: a malformed game id is 400', async () => {
     for (const path of ['/v1/games/not-a-uuid', '/v1/games/1%27%20OR%201=1/roll', '/v1/games/123/events']) {
-      const res = path.endsWith('roll') ? await t.http().post(path).set(ann.auth).send({}) : await t.http().get(path).set(ann.auth);
+      const res = path.endsWith('roll')
+        ? await t.http().post(path).set(ann.auth).send({})
+        : await t.http().get(path).set(ann.auth);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('VALIDATION_FAILED');
     }
@@ -198,8 +228,15 @@ describe('commands: idempotency, concurrency, conditional requests, authorizatio
 
   describe('another player cannot act in a game (403/404) and nothing is stored', () => {
     const commands: Array<[string, Record<string, unknown>]> = [
-      ['join', {}], ['leave', {}], ['start', {}], ['cancel', {}], ['roll', {}], ['score', { box: 'chance' }],
-      ['set-aside', { dice: [0] }], ['bank', {}], ['quit', {}],
+      ['join', {}],
+      ['leave', {}],
+      ['start', {}],
+      ['cancel', {}],
+      ['roll', {}],
+      ['score', { box: 'chance' }],
+      ['set-aside', { dice: [0] }],
+      ['bank', {}],
+      ['quit', {}],
     ];
 
     it.each(commands)('private game, REST %s → 404', async (command, body) => {
@@ -229,8 +266,15 @@ describe('commands: idempotency, concurrency, conditional requests, authorizatio
     it('GraphQL mutations: the same answers', async () => {
       const game = await newGame({ visibility: 'private' });
       const mutations = [
-        'joinGame(gameId: $id)', 'leaveGame(gameId: $id)', 'startGame(gameId: $id)', 'cancelGame(gameId: $id)', 'roll(gameId: $id)',
-        'scoreBox(gameId: $id, box: "chance")', 'setAside(gameId: $id, dice: [0])', 'bank(gameId: $id)', 'quitGame(gameId: $id)',
+        'joinGame(gameId: $id)',
+        'leaveGame(gameId: $id)',
+        'startGame(gameId: $id)',
+        'cancelGame(gameId: $id)',
+        'roll(gameId: $id)',
+        'scoreBox(gameId: $id, box: "chance")',
+        'setAside(gameId: $id, dice: [0])',
+        'bank(gameId: $id)',
+        'quitGame(gameId: $id)',
       ];
       for (const m of mutations) {
         const body = await gql(t, `mutation($id: ID!) { ${m} { id } }`, { id: game.id }, eve.token);
@@ -251,10 +295,23 @@ describe('commands: idempotency, concurrency, conditional requests, authorizatio
   });
 
   describe('extra fields in a body are rejected (400) and nothing is stored', () => {
-    const extras = [{ dice: [6, 6, 6, 6, 6] }, { score: 50 }, { version: 99 }, { seed: 'abc' }, { playerId: '00000000-0000-4000-8000-000000000000' }];
+    const extras = [
+      { dice: [6, 6, 6, 6, 6] },
+      { score: 50 },
+      { version: 99 },
+      { seed: 'abc' },
+      { playerId: '00000000-0000-4000-8000-000000000000' },
+    ];
     const commands: Array<[string, Record<string, unknown>]> = [
-      ['join', {}], ['leave', {}], ['start', {}], ['cancel', {}], ['roll', {}], ['score', { box: 'chance' }],
-      ['set-aside', { dice: [0] }], ['bank', {}], ['quit', {}],
+      ['join', {}],
+      ['leave', {}],
+      ['start', {}],
+      ['cancel', {}],
+      ['roll', {}],
+      ['score', { box: 'chance' }],
+      ['set-aside', { dice: [0] }],
+      ['bank', {}],
+      ['quit', {}],
     ];
 
     it.each(commands)('%s', async (command, body) => {

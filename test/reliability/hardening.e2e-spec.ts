@@ -59,7 +59,11 @@ describe('rate limits (PostgreSQL counters, fixed one-minute window)', () => {
   it('anonymous requests are counted per IP; health and docs are exempt', async () => {
     await awayFromMinuteBoundary();
     await pool.query("DELETE FROM rate_limit_counters WHERE key LIKE 'ip:%'");
-    for (let i = 0; i < 5; i++) await limited.http().get('/v1/rule-sets').expect((r) => expect(r.status).not.toBe(429));
+    for (let i = 0; i < 5; i++)
+      await limited
+        .http()
+        .get('/v1/rule-sets')
+        .expect((r) => expect(r.status).not.toBe(429));
     await limited.http().get('/v1/rule-sets').expect(429);
     for (let i = 0; i < 8; i++) {
       await limited.http().get('/health').expect(200);
@@ -130,13 +134,20 @@ describe('secure headers and CORS', () => {
   });
 
   it('CORS is closed by default', async () => {
-    const res = await t.http().options('/v1/players/me').set('origin', 'https://evil.example').set('access-control-request-method', 'GET');
+    const res = await t
+      .http()
+      .options('/v1/players/me')
+      .set('origin', 'https://evil.example')
+      .set('access-control-request-method', 'GET');
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it('CORS_ORIGINS opens it to the listed origins only, with our headers', async () => {
-    const ok = await cors.http().options('/v1/games/00000000-0000-4000-8000-000000000000/roll')
-      .set('origin', 'https://app.example').set('access-control-request-method', 'POST')
+    const ok = await cors
+      .http()
+      .options('/v1/games/00000000-0000-4000-8000-000000000000/roll')
+      .set('origin', 'https://app.example')
+      .set('access-control-request-method', 'POST')
       .set('access-control-request-headers', 'authorization,content-type,idempotency-key,if-match');
     expect(ok.status).toBeLessThan(300);
     expect(ok.headers['access-control-allow-origin']).toBe('https://app.example');
@@ -160,10 +171,15 @@ describe('GraphQL limits', () => {
     await t.close();
   });
 
-  const playersNamed = async (name: string) => Number((await pool.query('SELECT count(*) FROM players WHERE display_name = $1', [name])).rows[0].count);
+  const playersNamed = async (name: string) =>
+    Number((await pool.query('SELECT count(*) FROM players WHERE display_name = $1', [name])).rows[0].count);
 
   it('a document over the depth limit is refused before execution (nothing stored)', async () => {
-    const res = await t.http().post('/graphql').send({ query: 'mutation { registerPlayer(input: { displayName: "Deep" }) { player { id } } }' }).expect(400);
+    const res = await t
+      .http()
+      .post('/graphql')
+      .send({ query: 'mutation { registerPlayer(input: { displayName: "Deep" }) { player { id } } }' })
+      .expect(400);
     expect(res.body.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
     expect(res.body.data).toBeUndefined();
     expect(await playersNamed('Deep')).toBe(0);
@@ -191,7 +207,10 @@ describe('GraphQL limits', () => {
   });
 
   it('batched HTTP requests are refused', async () => {
-    const res = await t.http().post('/graphql').send([{ query: '{ serviceInfo { name } }' }, { query: '{ serviceInfo { name } }' }]);
+    const res = await t
+      .http()
+      .post('/graphql')
+      .send([{ query: '{ serviceInfo { name } }' }, { query: '{ serviceInfo { name } }' }]);
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).not.toContain('"fairdice"');
   });
@@ -206,13 +225,19 @@ describe('GraphQL limits', () => {
   it('unknown fields in GraphQL inputs are rejected (400 VALIDATION_FAILED)', async () => {
     const body = await gql(t, 'mutation { registerPlayer(input: { displayName: "Extra", admin: true }) { token } }');
     expect(body.errors?.[0].extensions?.code).toBe('VALIDATION_FAILED');
-    const vars = await gql(t, 'mutation($i: RegisterPlayerInput!) { registerPlayer(input: $i) { token } }', { i: { displayName: 'Extra', admin: true } });
+    const vars = await gql(t, 'mutation($i: RegisterPlayerInput!) { registerPlayer(input: $i) { token } }', {
+      i: { displayName: 'Extra', admin: true },
+    });
     expect(vars.errors?.[0].extensions?.code).toBe('VALIDATION_FAILED');
     expect(await playersNamed('Extra')).toBe(0);
   });
 
   it('the 64 KiB body limit applies to GraphQL too', async () => {
-    const res = await t.http().post('/graphql').set('content-type', 'application/json').send(JSON.stringify({ query: `{ serviceInfo { name } } #${'x'.repeat(70_000)}` }));
+    const res = await t
+      .http()
+      .post('/graphql')
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ query: `{ serviceInfo { name } } #${'x'.repeat(70_000)}` }));
     expect(res.status).toBe(413);
   });
 });

@@ -30,7 +30,10 @@ export class DeadlinesService implements OnModuleInit {
     const { gameId, version } = job.payload as unknown as DeadlinePayload;
     try {
       const applied = await this.games.timeout(gameId, version);
-      if (applied) this.logger.log(`deadline fired: game ${gameId} v${version} timed out -> v${applied.version} (${applied.events} events)`);
+      if (applied)
+        this.logger.log(
+          `deadline fired: game ${gameId} v${version} timed out -> v${applied.version} (${applied.events} events)`,
+        );
       else this.logger.log(`deadline fired: game ${gameId} v${version} skipped (the game moved on)`);
     } catch (err) {
       // A rule refusing the timeout will refuse it again: log and drop. Anything else is retried.

@@ -19,8 +19,10 @@ export class InboxResolver {
   ) {
     const l = limit ?? 20;
     const o = offset ?? 0;
-    if (!Number.isInteger(l) || l < 1 || l > 100) throw new DomainException('VALIDATION_FAILED', 'limit must be from 1 to 100');
-    if (!Number.isInteger(o) || o < 0) throw new DomainException('VALIDATION_FAILED', 'offset must be a non-negative integer');
+    if (!Number.isInteger(l) || l < 1 || l > 100)
+      throw new DomainException('VALIDATION_FAILED', 'limit must be from 1 to 100');
+    if (!Number.isInteger(o) || o < 0)
+      throw new DomainException('VALIDATION_FAILED', 'offset must be a non-negative integer');
     return this.service.inbox(me.id, l, o);
   }
 }

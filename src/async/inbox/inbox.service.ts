@@ -23,8 +23,15 @@ export class InboxService {
     );
     return {
       items: rows.slice(0, limit).map((r) => ({
-        gameId: r.id, ruleSet: r.rule_set, family: r.family, version: r.version, seat: r.current_seat, seatCount: r.seat_count,
-        turnTimeLimitSeconds: r.turn_time_limit_seconds, deadline: r.turn_deadline, updatedAt: r.updated_at,
+        gameId: r.id,
+        ruleSet: r.rule_set,
+        family: r.family,
+        version: r.version,
+        seat: r.current_seat,
+        seatCount: r.seat_count,
+        turnTimeLimitSeconds: r.turn_time_limit_seconds,
+        deadline: r.turn_deadline,
+        updatedAt: r.updated_at,
       })),
       nextOffset: rows.length > limit ? offset + limit : null,
     };

@@ -1,8 +1,21 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { AuthGuard, CurrentPlayer } from '../../common/auth/auth.guard';
 import type { AuthenticatedPlayer } from '../../players/players.types';
-import { CreateWebhookInput, DeliveriesQuery, WebhookDeliveryView, WebhookRegistration, WebhookView } from './dto/webhook.dto';
+import {
+  CreateWebhookInput,
+  DeliveriesQuery,
+  WebhookDeliveryView,
+  WebhookRegistration,
+  WebhookView,
+} from './dto/webhook.dto';
 import { WebhooksService } from './webhooks.service';
 
 @ApiTags('webhooks')

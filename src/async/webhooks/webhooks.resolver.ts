@@ -24,7 +24,8 @@ export class WebhooksResolver {
     @Args('limit', { type: () => Int, nullable: true }) limit?: number,
   ) {
     const l = limit ?? 20;
-    if (!Number.isInteger(l) || l < 1 || l > 100) throw new DomainException('VALIDATION_FAILED', 'limit must be from 1 to 100');
+    if (!Number.isInteger(l) || l < 1 || l > 100)
+      throw new DomainException('VALIDATION_FAILED', 'limit must be from 1 to 100');
     return this.service.deliveries(me.id, webhookId, l);
   }
 

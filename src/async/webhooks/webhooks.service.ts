@@ -72,7 +72,10 @@ export class WebhooksService implements OnModuleInit {
       [id, playerId, input.url, secret, events, input.description ?? null, MAX_WEBHOOKS_PER_PLAYER],
     );
     if (rows.length === 0) {
-      throw new DomainException('WEBHOOK_LIMIT_REACHED', `A player may register at most ${MAX_WEBHOOKS_PER_PLAYER} webhooks; delete one first`);
+      throw new DomainException(
+        'WEBHOOK_LIMIT_REACHED',
+        `A player may register at most ${MAX_WEBHOOKS_PER_PLAYER} webhooks; delete one first`,
+      );
     }
     return { webhook: toView(rows[0]), secret };
   }
@@ -106,8 +109,16 @@ export class WebhooksService implements OnModuleInit {
     return rows
       .filter((r) => r.id !== null)
       .map((r) => ({
-        id: r.id, eventType: r.event_type, gameId: r.game_id, gameVersion: r.game_version, status: r.status, attempts: r.attempts,
-        lastStatusCode: r.last_status_code, lastError: r.last_error, nextAttemptAt: r.next_attempt_at, createdAt: r.created_at,
+        id: r.id,
+        eventType: r.event_type,
+        gameId: r.game_id,
+        gameVersion: r.game_version,
+        status: r.status,
+        attempts: r.attempts,
+        lastStatusCode: r.last_status_code,
+        lastError: r.last_error,
+        nextAttemptAt: r.next_attempt_at,
+        createdAt: r.created_at,
         deliveredAt: r.delivered_at,
       }));
   }
@@ -119,7 +130,11 @@ export class WebhooksService implements OnModuleInit {
     const { gameId, version, notices } = job.payload as unknown as FanoutPayload;
     const timestamp = new Date().toISOString();
     const rows = notices.flatMap((n) =>
-      n.playerIds.map((playerId) => ({ type: n.type, player_id: playerId, body: { type: n.type, timestamp, data: n.data } })),
+      n.playerIds.map((playerId) => ({
+        type: n.type,
+        player_id: playerId,
+        body: { type: n.type, timestamp, data: n.data },
+      })),
     );
     if (rows.length === 0) return;
     const { rows: inserted } = await this.pool.query(
@@ -174,7 +189,10 @@ export class WebhooksService implements OnModuleInit {
       await res.body?.cancel().catch(() => undefined);
       if (res.status < 200 || res.status >= 300) error = `HTTP ${res.status}`;
     } catch (err) {
-      error = (err as Error)?.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : ((err as Error)?.message ?? String(err));
+      error =
+        (err as Error)?.name === 'TimeoutError'
+          ? `timed out after ${this.timeoutMs} ms`
+          : ((err as Error)?.message ?? String(err));
       const cause = (err as { cause?: { code?: string } })?.cause?.code;
       if (cause) error = `${error} (${cause})`;
     }
@@ -204,4 +222,10 @@ export class WebhooksService implements OnModuleInit {
   }
 }
 
-const toView = (r: any): WebhookView => ({ id: r.id, url: r.url, events: r.events, description: r.description, createdAt: r.created_at });
+const toView = (r: any): WebhookView => ({
+  id: r.id,
+  url: r.url,
+  events: r.events,
+  description: r.description,
+  createdAt: r.created_at,
+});

@@ -2,7 +2,10 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 
 export class AuditQuery {
-  @ApiPropertyOptional({ enum: ['0', '1', 'true', 'false'], description: '1: answer as a file download (Content-Disposition: attachment; filename="fairdice-<id>.json")' })
+  @ApiPropertyOptional({
+    enum: ['0', '1', 'true', 'false'],
+    description: '1: answer as a file download (Content-Disposition: attachment; filename="fairdice-<id>.json")',
+  })
   @IsOptional()
   @IsIn(['0', '1', 'true', 'false'])
   download?: string;
@@ -11,15 +14,37 @@ export class AuditQuery {
 /** OpenAPI description of the bundle (docs/fairness.md §5); the body is the bundle itself. */
 export const AUDIT_BUNDLE_SCHEMA = {
   type: 'object',
-  description: 'Audit bundle, format "fairdice-audit" version 1 (docs/fairness.md §5). Verify offline with `npx fairdice verify <file-or-url>`.',
-  required: ['format', 'formatVersion', 'algorithms', 'gameId', 'status', 'ruleSet', 'commitment', 'players', 'serverSeed', 'rollCount', 'events', 'chainHead'],
+  description:
+    'Audit bundle, format "fairdice-audit" version 1 (docs/fairness.md §5). Verify offline with `npx fairdice verify <file-or-url>`.',
+  required: [
+    'format',
+    'formatVersion',
+    'algorithms',
+    'gameId',
+    'status',
+    'ruleSet',
+    'commitment',
+    'players',
+    'serverSeed',
+    'rollCount',
+    'events',
+    'chainHead',
+  ],
   properties: {
     format: { type: 'string', const: 'fairdice-audit' },
     formatVersion: { type: 'integer', const: 1 },
     algorithms: { type: 'object', additionalProperties: { type: 'string' } },
     gameId: { type: 'string', format: 'uuid' },
     status: { type: 'string', enum: ['open', 'playing', 'finished', 'abandoned'] },
-    ruleSet: { type: 'object', properties: { name: { type: 'string' }, family: { type: 'string' }, version: { type: 'string' }, options: { type: 'object' } } },
+    ruleSet: {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        family: { type: 'string' },
+        version: { type: 'string' },
+        options: { type: 'object' },
+      },
+    },
     createdAt: { type: 'string', format: 'date-time' },
     endedAt: { type: ['string', 'null'], format: 'date-time' },
     commitment: { type: 'string', pattern: '^[0-9a-f]{64}$' },
@@ -29,21 +54,36 @@ export const AUDIT_BUNDLE_SCHEMA = {
       items: {
         type: 'object',
         properties: {
-          seat: { type: 'integer' }, playerId: { type: 'string' }, displayName: { type: ['string', 'null'] }, hotSeat: { type: 'boolean' },
-          clientSeed: { type: 'string' }, clientSeedGenerated: { type: ['boolean', 'null'] },
+          seat: { type: 'integer' },
+          playerId: { type: 'string' },
+          displayName: { type: ['string', 'null'] },
+          hotSeat: { type: 'boolean' },
+          clientSeed: { type: 'string' },
+          clientSeedGenerated: { type: ['boolean', 'null'] },
         },
       },
     },
     clientSeeds: { type: ['array', 'null'], items: { type: 'string' } },
-    serverSeed: { type: ['string', 'null'], pattern: '^[0-9a-f]{64}$', description: 'null until the game has ended (finished or abandoned)' },
+    serverSeed: {
+      type: ['string', 'null'],
+      pattern: '^[0-9a-f]{64}$',
+      description: 'null until the game has ended (finished or abandoned)',
+    },
     rollCount: { type: 'integer' },
     events: {
       type: 'array',
       items: {
         type: 'object',
         properties: {
-          gameId: { type: 'string' }, version: { type: 'integer' }, type: { type: 'string' }, seat: { type: ['integer', 'null'] }, data: { type: 'object' },
-          rollNumber: { type: ['integer', 'null'] }, command: { type: ['object', 'null'] }, prevHash: { type: 'string' }, hash: { type: 'string' },
+          gameId: { type: 'string' },
+          version: { type: 'integer' },
+          type: { type: 'string' },
+          seat: { type: ['integer', 'null'] },
+          data: { type: 'object' },
+          rollNumber: { type: ['integer', 'null'] },
+          command: { type: ['object', 'null'] },
+          prevHash: { type: 'string' },
+          hash: { type: 'string' },
         },
       },
     },

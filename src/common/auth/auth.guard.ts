@@ -11,7 +11,11 @@ const OPTIONAL_AUTH = 'fairdice:optional-auth';
 export const OptionalAuth = () => SetMetadata(OPTIONAL_AUTH, true);
 
 /** Where the caller is kept: the Fastify request (REST, GraphQL over HTTP) or the subscription context. */
-type Carrier = { player?: AuthenticatedPlayer | null; headers?: Record<string, unknown>; connectionParams?: Record<string, unknown> };
+type Carrier = {
+  player?: AuthenticatedPlayer | null;
+  headers?: Record<string, unknown>;
+  connectionParams?: Record<string, unknown>;
+};
 
 function carrierOf(context: ExecutionContext): Carrier {
   if ((context.getType() as string) === 'graphql') {
@@ -42,7 +46,8 @@ export class AuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const carrier = carrierOf(context);
-    const optional = this.reflector.getAllAndOverride<boolean>(OPTIONAL_AUTH, [context.getHandler(), context.getClass()]) ?? false;
+    const optional =
+      this.reflector.getAllAndOverride<boolean>(OPTIONAL_AUTH, [context.getHandler(), context.getClass()]) ?? false;
     const header = authorizationOf(carrier);
     if (header === undefined || header === null || header === '') {
       if (optional) {
@@ -53,13 +58,16 @@ export class AuthGuard implements CanActivate {
     }
     const token = bearerToken(header);
     const player = token ? await this.players.authenticate(token) : null;
-    if (!player) throw new DomainException('UNAUTHENTICATED', 'The bearer token is not valid (rotated or never issued)');
+    if (!player)
+      throw new DomainException('UNAUTHENTICATED', 'The bearer token is not valid (rotated or never issued)');
     carrier.player = player;
     return true;
   }
 }
 
 /** The authenticated player (or null on an OptionalAuth route without a token). */
-export const CurrentPlayer = createParamDecorator((_data: unknown, context: ExecutionContext): AuthenticatedPlayer | null => {
-  return carrierOf(context).player ?? null;
-});
+export const CurrentPlayer = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): AuthenticatedPlayer | null => {
+    return carrierOf(context).player ?? null;
+  },
+);

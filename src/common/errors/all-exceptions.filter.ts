@@ -30,6 +30,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
   private logUnexpected(unexpected: boolean, exception: unknown, requestId?: string) {
     if (!unexpected) return;
     const error = exception as Error;
-    this.logger.error({ msg: 'unexpected error', requestId, err: { name: error?.name, message: error?.message, stack: error?.stack } });
+    this.logger.error({
+      msg: 'unexpected error',
+      requestId,
+      err: { name: error?.name, message: error?.message, stack: error?.stack },
+    });
   }
 }

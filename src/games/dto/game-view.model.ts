@@ -9,7 +9,8 @@ import { JSONScalar } from './json.scalar';
 @ObjectType({ description: 'One seat (numbered from 0; the creator holds seat 0).' })
 export class SeatView {
   @Field(() => Int) @ApiProperty() seat: number;
-  @Field(() => ID, { nullable: true }) @ApiProperty({ type: String, format: 'uuid', nullable: true }) playerId: string | null;
+  @Field(() => ID, { nullable: true }) @ApiProperty({ type: String, format: 'uuid', nullable: true }) playerId:
+    string | null;
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) displayName: string | null;
   @Field({ description: 'Played by the creator from the same screen (their token).' }) @ApiProperty() hotSeat: boolean;
   @Field(() => String, { nullable: true, description: 'Public entropy this seat adds to the dice.' })
@@ -39,14 +40,18 @@ export class FiveDiceSheetView {
 export class BoxOptionView {
   @Field() @ApiProperty() box: string;
   @Field(() => Int) @ApiProperty() points: number;
-  @Field(() => Int, { description: 'Extra five-of-a-kind bonus earned by entering the roll (any allowed box).' }) @ApiProperty() bonus: number;
+  @Field(() => Int, { description: 'Extra five-of-a-kind bonus earned by entering the roll (any allowed box).' })
+  @ApiProperty()
+  bonus: number;
   @Field({ description: 'False when the joker rule forbids this box for this roll.' }) @ApiProperty() allowed: boolean;
 }
 
 @ObjectType({ description: "The current player's choices for the current dice." })
 export class ScoreOptionsView {
   @Field(() => [BoxOptionView]) @ApiProperty({ type: [BoxOptionView] }) boxes: BoxOptionView[];
-  @Field({ description: 'No allowed box scores above 0: a box must be sacrificed.' }) @ApiProperty() mustSacrifice: boolean;
+  @Field({ description: 'No allowed box scores above 0: a box must be sacrificed.' })
+  @ApiProperty()
+  mustSacrifice: boolean;
   @Field() @ApiProperty() jokerActive: boolean;
   @Field() @ApiProperty() fiveOfAKind: boolean;
 }
@@ -83,13 +88,22 @@ export class FarkleView {
   @Field(() => [FarklePlayerView]) @ApiProperty({ type: [FarklePlayerView] }) players: FarklePlayerView[];
   @Field(() => Int, { description: 'Points of the turn so far.' }) @ApiProperty() turnPoints: number;
   @Field(() => Int, { description: 'Dice the next roll throws (6 after hot dice).' }) @ApiProperty() diceLeft: number;
-  @Field(() => [Int], { description: 'Indices set aside from the current roll.' }) @ApiProperty({ type: [Number] }) setAside: number[];
-  @Field(() => [Int], { description: 'Faces set aside from the current roll.' }) @ApiProperty({ type: [Number] }) setAsideFaces: number[];
+  @Field(() => [Int], { description: 'Indices set aside from the current roll.' })
+  @ApiProperty({ type: [Number] })
+  setAside: number[];
+  @Field(() => [Int], { description: 'Faces set aside from the current roll.' })
+  @ApiProperty({ type: [Number] })
+  setAsideFaces: number[];
   @Field(() => [SelectionView], { description: 'Scoring selections of the current roll (before setting aside).' })
   @ApiProperty({ type: [SelectionView] })
   selections: SelectionView[];
-  @Field(() => SelectionView, { nullable: true }) @ApiProperty({ type: SelectionView, nullable: true }) bestSelection: SelectionView | null;
-  @Field(() => [Int], { nullable: true, description: 'Seats still to play their last turn, once someone reached the target.' })
+  @Field(() => SelectionView, { nullable: true })
+  @ApiProperty({ type: SelectionView, nullable: true })
+  bestSelection: SelectionView | null;
+  @Field(() => [Int], {
+    nullable: true,
+    description: 'Seats still to play their last turn, once someone reached the target.',
+  })
   @ApiProperty({ type: [Number], nullable: true })
   lastRoundSeats: number[] | null;
 }
@@ -109,34 +123,60 @@ export class GameView {
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) id: string;
   @Field() @ApiProperty({ enum: ['penta', 'simple', 'bonus', 'farkle'] }) ruleSet: string;
   @Field() @ApiProperty({ enum: ['five-dice', 'farkle'] }) family: string;
-  @Field(() => JSONScalar, { description: "The family's resolved options." }) @ApiProperty({ type: 'object', additionalProperties: true }) options: Record<string, unknown>;
-  @Field({ description: 'open | playing | finished | abandoned' }) @ApiProperty({ enum: ['open', 'playing', 'finished', 'abandoned'] }) status: string;
+  @Field(() => JSONScalar, { description: "The family's resolved options." })
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  options: Record<string, unknown>;
+  @Field({ description: 'open | playing | finished | abandoned' })
+  @ApiProperty({ enum: ['open', 'playing', 'finished', 'abandoned'] })
+  status: string;
   @Field({ description: 'public | private' }) @ApiProperty({ enum: ['public', 'private'] }) visibility: string;
-  @Field(() => Int, { description: 'Number of events so far (the version of the last one).' }) @ApiProperty() version: number;
+  @Field(() => Int, { description: 'Number of events so far (the version of the last one).' })
+  @ApiProperty()
+  version: number;
   @Field(() => Int) @ApiProperty() seatCount: number;
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) creatorId: string;
   @Field(() => [SeatView]) @ApiProperty({ type: [SeatView] }) seats: SeatView[];
   @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) currentSeat: number | null;
   @Field(() => ID, { nullable: true }) @ApiProperty({ type: String, nullable: true }) currentPlayerId: string | null;
-  @Field(() => [Int], { description: 'Current dice (five dice: all five; Farkle: the current roll).' }) @ApiProperty({ type: [Number] }) dice: number[];
-  @Field(() => [Int], { description: 'Five dice: indices held on the last roll; Farkle: indices set aside from the current roll.' })
+  @Field(() => [Int], { description: 'Current dice (five dice: all five; Farkle: the current roll).' })
+  @ApiProperty({ type: [Number] })
+  dice: number[];
+  @Field(() => [Int], {
+    description: 'Five dice: indices held on the last roll; Farkle: indices set aside from the current roll.',
+  })
   @ApiProperty({ type: [Number] })
   held: number[];
-  @Field(() => Int, { nullable: true, description: 'Five dice: rolls left this turn; null for Farkle.' }) @ApiProperty({ type: Number, nullable: true }) rollsLeft: number | null;
-  @Field(() => FiveDiceView, { nullable: true }) @ApiPropertyOptional({ type: FiveDiceView, nullable: true }) fiveDice: FiveDiceView | null;
-  @Field(() => FarkleView, { nullable: true }) @ApiPropertyOptional({ type: FarkleView, nullable: true }) farkle: FarkleView | null;
-  @Field(() => [StandingView], { nullable: true, description: 'Final ranking, once finished.' }) @ApiProperty({ type: [StandingView], nullable: true }) standings: StandingView[] | null;
-  @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) turnTimeLimitSeconds: number | null;
+  @Field(() => Int, { nullable: true, description: 'Five dice: rolls left this turn; null for Farkle.' })
+  @ApiProperty({ type: Number, nullable: true })
+  rollsLeft: number | null;
+  @Field(() => FiveDiceView, { nullable: true })
+  @ApiPropertyOptional({ type: FiveDiceView, nullable: true })
+  fiveDice: FiveDiceView | null;
+  @Field(() => FarkleView, { nullable: true })
+  @ApiPropertyOptional({ type: FarkleView, nullable: true })
+  farkle: FarkleView | null;
+  @Field(() => [StandingView], { nullable: true, description: 'Final ranking, once finished.' })
+  @ApiProperty({ type: [StandingView], nullable: true })
+  standings: StandingView[] | null;
+  @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) turnTimeLimitSeconds:
+    number | null;
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) organizerSeed: string | null;
   @Field({ description: 'SHA-256 (hex) of the server seed, published at creation.' }) @ApiProperty() commitment: string;
   @Field({ description: 'Hash of the last event.' }) @ApiProperty() chainHead: string;
-  @Field(() => String, { nullable: true, description: 'The server seed (hex), revealed only once the game is finished or abandoned.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The server seed (hex), revealed only once the game is finished or abandoned.',
+  })
   @ApiProperty({ type: String, nullable: true })
   serverSeed: string | null;
   @Field(() => GraphQLISODateTime) @ApiProperty({ type: String, format: 'date-time' }) createdAt: Date;
   @Field(() => GraphQLISODateTime) @ApiProperty({ type: String, format: 'date-time' }) updatedAt: Date;
-  @Field(() => GraphQLISODateTime, { nullable: true }) @ApiProperty({ type: String, format: 'date-time', nullable: true }) startedAt: Date | null;
-  @Field(() => GraphQLISODateTime, { nullable: true }) @ApiProperty({ type: String, format: 'date-time', nullable: true }) finishedAt: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  startedAt: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  finishedAt: Date | null;
 }
 
 @ObjectType({ description: 'A game in a list (from the read model).' })
@@ -173,7 +213,10 @@ export class GameEventView {
   @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) seat: number | null;
   @Field(() => JSONScalar) @ApiProperty({ type: 'object', additionalProperties: true }) data: Record<string, unknown>;
   @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) rollNumber: number | null;
-  @Field(() => JSONScalar, { nullable: true, description: 'The command that produced this batch (first event of a batch).' })
+  @Field(() => JSONScalar, {
+    nullable: true,
+    description: 'The command that produced this batch (first event of a batch).',
+  })
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
   command: Record<string, unknown> | null;
   @Field() @ApiProperty() prevHash: string;

@@ -4,7 +4,18 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { LimitQuery, PageQuery } from '../../common/dto/pagination';
 import {
-  ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, registerDecorator, ValidationArguments,
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  registerDecorator,
+  ValidationArguments,
 } from 'class-validator';
 import { DomainException } from '../../common/errors';
 import { validateClientSeed } from '../../fairness/seeds';
@@ -20,7 +31,8 @@ export function IsClientSeed() {
       propertyName,
       validator: {
         validate: (value: unknown) => validateClientSeed(value) === null,
-        defaultMessage: (args: ValidationArguments) => `${args.property}: ${validateClientSeed(args.value) ?? 'invalid'}`,
+        defaultMessage: (args: ValidationArguments) =>
+          `${args.property}: ${validateClientSeed(args.value) ?? 'invalid'}`,
       },
     });
 }
@@ -33,7 +45,10 @@ export class CreateGameInput {
   @IsIn(RULE_SET_NAMES)
   ruleSet: string;
 
-  @Field(() => JSONScalar, { nullable: true, description: "Overrides of the preset's options (validated by the family: INVALID_OPTIONS)." })
+  @Field(() => JSONScalar, {
+    nullable: true,
+    description: "Overrides of the preset's options (validated by the family: INVALID_OPTIONS).",
+  })
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { target: 2000, entryThreshold: 0 } })
   @IsOptional()
   @IsObject()
@@ -46,13 +61,19 @@ export class CreateGameInput {
   @Max(8)
   seats: number;
 
-  @Field({ nullable: true, description: 'public (default: listed, readable by anyone) or private (only its seats see it).' })
+  @Field({
+    nullable: true,
+    description: 'public (default: listed, readable by anyone) or private (only its seats see it).',
+  })
   @ApiPropertyOptional({ enum: ['public', 'private'], default: 'public' })
   @IsOptional()
   @IsIn(['public', 'private'])
   visibility?: 'public' | 'private';
 
-  @Field(() => Int, { nullable: true, description: 'Seats after the creator played by the creator on the same screen (default 0).' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Seats after the creator played by the creator on the same screen (default 0).',
+  })
   @ApiPropertyOptional({ minimum: 0, maximum: 7, default: 0 })
   @IsOptional()
   @IsInt()
@@ -60,8 +81,17 @@ export class CreateGameInput {
   @Max(7)
   hotSeats?: number;
 
-  @Field(() => Int, { nullable: true, description: 'Time limit per move in seconds (1 to 604800 = 7 days; none by default). When it runs out, the server completes the turn with the computer\'s choice (events marked reason "timeout"); every move restarts the clock.' })
-  @ApiPropertyOptional({ minimum: 1, maximum: 604800, description: 'Time limit per move in seconds (1 s to 7 days; none by default). When it runs out, the server completes the turn with the computer\'s choice (events marked reason "timeout"); every move restarts the clock.' })
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'Time limit per move in seconds (1 to 604800 = 7 days; none by default). When it runs out, the server completes the turn with the computer\'s choice (events marked reason "timeout"); every move restarts the clock.',
+  })
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: 604800,
+    description:
+      'Time limit per move in seconds (1 s to 7 days; none by default). When it runs out, the server completes the turn with the computer\'s choice (events marked reason "timeout"); every move restarts the clock.',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -91,7 +121,10 @@ export class JoinGameInput {
   @Max(7)
   seat?: number;
 
-  @Field({ nullable: true, description: 'Your client seed (1-128 visible ASCII); generated when absent and shown in the game.' })
+  @Field({
+    nullable: true,
+    description: 'Your client seed (1-128 visible ASCII); generated when absent and shown in the game.',
+  })
   @ApiPropertyOptional()
   @IsOptional()
   @IsClientSeed()
@@ -99,7 +132,11 @@ export class JoinGameInput {
 }
 
 export class RollInput {
-  @ApiPropertyOptional({ type: [Number], description: 'Five dice: indices 0-4 of the dice to keep (empty on the first roll).', example: [0, 2] })
+  @ApiPropertyOptional({
+    type: [Number],
+    description: 'Five dice: indices 0-4 of the dice to keep (empty on the first roll).',
+    example: [0, 2],
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(6)
@@ -108,14 +145,22 @@ export class RollInput {
 }
 
 export class ScoreInput {
-  @ApiProperty({ example: 'fullHouse', description: 'ones, twos, threes, fours, fives, sixes, threeOfAKind, fourOfAKind, fullHouse, smallStraight, largeStraight, fiveOfAKind, chance' })
+  @ApiProperty({
+    example: 'fullHouse',
+    description:
+      'ones, twos, threes, fours, fives, sixes, threeOfAKind, fourOfAKind, fullHouse, smallStraight, largeStraight, fiveOfAKind, chance',
+  })
   @IsString()
   @MaxLength(40)
   box: string;
 }
 
 export class SetAsideInput {
-  @ApiProperty({ type: [Number], description: 'Farkle: indices into the current roll of the scoring dice to set aside.', example: [0, 3] })
+  @ApiProperty({
+    type: [Number],
+    description: 'Farkle: indices into the current roll of the scoring dice to set aside.',
+    example: [0, 3],
+  })
   @IsArray()
   @ArrayMaxSize(6)
   @IsInt({ each: true })
@@ -128,14 +173,22 @@ export class NoFieldsPipe {
     if (value === undefined || value === null || value === '') return {};
     if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0) return {};
     const fields = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
-    throw new DomainException('VALIDATION_FAILED', fields.length ? `property ${fields.join(', ')} should not exist` : 'the body must be an empty JSON object', {
-      errors: fields.map((field) => ({ field, problems: [`property ${field} should not exist`] })),
-    });
+    throw new DomainException(
+      'VALIDATION_FAILED',
+      fields.length ? `property ${fields.join(', ')} should not exist` : 'the body must be an empty JSON object',
+      {
+        errors: fields.map((field) => ({ field, problems: [`property ${field} should not exist`] })),
+      },
+    );
   }
 }
 
 export class ListGamesQuery extends PageQuery {
-  @ApiPropertyOptional({ enum: ['mine', 'open'], default: 'mine', description: 'mine (needs a token): games I sit in, awaiting my move first; open: open public games.' })
+  @ApiPropertyOptional({
+    enum: ['mine', 'open'],
+    default: 'mine',
+    description: 'mine (needs a token): games I sit in, awaiting my move first; open: open public games.',
+  })
   @IsOptional()
   @IsIn(['mine', 'open'])
   scope?: 'mine' | 'open';

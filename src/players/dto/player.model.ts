@@ -11,7 +11,9 @@ export class RuleSetStatsModel {
   soloBestScore: number | null;
   @Field(() => Int, { description: 'Multiplayer games won outright.' }) @ApiProperty() wins: number;
   @Field(() => Int, { description: 'Multiplayer games lost.' }) @ApiProperty() losses: number;
-  @Field(() => Int, { description: 'Multiplayer games in which the first place was shared.' }) @ApiProperty() ties: number;
+  @Field(() => Int, { description: 'Multiplayer games in which the first place was shared.' })
+  @ApiProperty()
+  ties: number;
 }
 
 @ObjectType({ description: 'A registered player.' })

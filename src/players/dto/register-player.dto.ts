@@ -8,6 +8,8 @@ export class RegisterPlayerInput {
   @ApiProperty({ example: 'Ada', minLength: 1, maxLength: 40 })
   @IsString()
   @Length(1, 40)
-  @Matches(/^[^\p{Cc}\p{Cf}]*[^\p{Cc}\p{Cf}\s][^\p{Cc}\p{Cf}]*$/u, { message: 'displayName must contain visible characters and no control characters' })
+  @Matches(/^[^\p{Cc}\p{Cf}]*[^\p{Cc}\p{Cf}\s][^\p{Cc}\p{Cf}]*$/u, {
+    message: 'displayName must contain visible characters and no control characters',
+  })
   displayName: string;
 }

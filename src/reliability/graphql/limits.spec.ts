@@ -19,15 +19,20 @@ describe('GraphQL limit rules', () => {
   });
 
   it('refuse a query deeper than the limit, following fragments', () => {
-    const doc = 'query { me { ...F } } fragment F on Player { friends { friends { friends { friends { friends { id } } } } } }';
+    const doc =
+      'query { me { ...F } } fragment F on Player { friends { friends { friends { friends { friends { id } } } } } }';
     const errors = validate(schema, parse(doc), [depthLimitRule(5)]);
     expect(errors).toHaveLength(1);
     expect(errors[0].extensions.code).toBe(QUERY_TOO_COMPLEX);
-    expect(validate(schema, parse('{ me { friends { friends { friends { id } } } } }'), [depthLimitRule(5)])).toEqual([]);
+    expect(validate(schema, parse('{ me { friends { friends { friends { id } } } } }'), [depthLimitRule(5)])).toEqual(
+      [],
+    );
   });
 
   it('let the standard introspection query through (its own ceiling)', () => {
-    expect(errorsOf(getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true, specifiedByUrl: true }))).toEqual([]);
+    expect(
+      errorsOf(getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true, specifiedByUrl: true })),
+    ).toEqual([]);
     const deep = `{ __schema { types { ${'ofType { '.repeat(25)}name${' }'.repeat(25)} } } }`;
     expect(errorsOf(deep).map((e) => e.extensions.code)).toContain(QUERY_TOO_COMPLEX);
   });
@@ -41,9 +46,15 @@ describe('GraphQL limit rules', () => {
 
   it('estimate cost: lists multiply by their literal limit (or 20), mutations cost 10', () => {
     const rule = costLimitRule(100);
-    expect(validate(schema, parse("{ games(limit: 5) { items { id dice } } }"), [rule])).toEqual([]); // 1 + 1 + 5*2
-    expect(validate(schema, parse("{ games(limit: 200) { items { id } } }"), [rule])[0].extensions).toMatchObject({ limit: "cost" });
-    const costly = validate(schema, parse('{ games(limit: 100) { items { id seats { player { friends { id } } } } } }'), [rule]);
+    expect(validate(schema, parse('{ games(limit: 5) { items { id dice } } }'), [rule])).toEqual([]); // 1 + 1 + 5*2
+    expect(validate(schema, parse('{ games(limit: 200) { items { id } } }'), [rule])[0].extensions).toMatchObject({
+      limit: 'cost',
+    });
+    const costly = validate(
+      schema,
+      parse('{ games(limit: 100) { items { id seats { player { friends { id } } } } } }'),
+      [rule],
+    );
     expect(costly[0].extensions).toMatchObject({ code: QUERY_TOO_COMPLEX, limit: 'cost' });
     const mutations = `mutation { ${Array.from({ length: 11 }, (_, i) => `r${i}: roll(gameId: "g") { id }`).join(' ')} }`;
     expect(validate(schema, parse(mutations), [rule])[0].extensions).toMatchObject({ limit: 'cost' });

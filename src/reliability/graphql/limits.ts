@@ -11,8 +11,22 @@
  * Errors carry extensions.code = QUERY_TOO_COMPLEX (kept by formatError in app.module.ts).
  */
 import {
-  ASTVisitor, FieldNode, FragmentDefinitionNode, getNamedType, getNullableType, GraphQLError, GraphQLNamedType, GraphQLObjectType,
-  isInterfaceType, isListType, isObjectType, Kind, OperationDefinitionNode, SelectionSetNode, ValidationContext, ValidationRule,
+  ASTVisitor,
+  FieldNode,
+  FragmentDefinitionNode,
+  getNamedType,
+  getNullableType,
+  GraphQLError,
+  GraphQLNamedType,
+  GraphQLObjectType,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  Kind,
+  OperationDefinitionNode,
+  SelectionSetNode,
+  ValidationContext,
+  ValidationRule,
 } from 'graphql';
 
 export const QUERY_TOO_COMPLEX = 'QUERY_TOO_COMPLEX';
@@ -45,34 +59,52 @@ function walk(
   for (const selection of set.selections) {
     if (selection.kind === Kind.FIELD) {
       if (!visit(selection, depth, parent)) continue;
-      if (selection.selectionSet) walk(context, selection.selectionSet, fieldType(parent, selection), depth + 1, visit, seen);
+      if (selection.selectionSet)
+        walk(context, selection.selectionSet, fieldType(parent, selection), depth + 1, visit, seen);
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      const type = selection.typeCondition ? context.getSchema().getType(selection.typeCondition.name.value) ?? parent : parent;
+      const type = selection.typeCondition
+        ? (context.getSchema().getType(selection.typeCondition.name.value) ?? parent)
+        : parent;
       walk(context, selection.selectionSet, type, depth, visit, seen);
     } else {
       const name = selection.name.value;
       const fragment: FragmentDefinitionNode | null | undefined = context.getFragment(name);
       if (!fragment || seen.has(name)) continue; // unknown or cyclic fragments: graphql-js reports them
       seen.add(name);
-      walk(context, fragment.selectionSet, context.getSchema().getType(fragment.typeCondition.name.value) ?? parent, depth, visit, seen);
+      walk(
+        context,
+        fragment.selectionSet,
+        context.getSchema().getType(fragment.typeCondition.name.value) ?? parent,
+        depth,
+        visit,
+        seen,
+      );
       seen.delete(name);
     }
   }
 }
 
 function fieldType(parent: GraphQLNamedType | undefined, field: FieldNode): GraphQLNamedType | undefined {
-  const def = parent && (isObjectType(parent) || isInterfaceType(parent)) ? parent.getFields()[field.name.value] : undefined;
+  const def =
+    parent && (isObjectType(parent) || isInterfaceType(parent)) ? parent.getFields()[field.name.value] : undefined;
   return def ? getNamedType(def.type) : undefined;
 }
 
 function isListField(parent: GraphQLNamedType | undefined, field: FieldNode): boolean {
-  const def = parent && (isObjectType(parent) || isInterfaceType(parent)) ? parent.getFields()[field.name.value] : undefined;
+  const def =
+    parent && (isObjectType(parent) || isInterfaceType(parent)) ? parent.getFields()[field.name.value] : undefined;
   return def ? isListType(getNullableType(def.type)) : false;
 }
 
 function rootType(context: ValidationContext, op: OperationDefinitionNode): GraphQLObjectType | undefined {
   const schema = context.getSchema();
-  return (op.operation === 'mutation' ? schema.getMutationType() : op.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType()) ?? undefined;
+  return (
+    (op.operation === 'mutation'
+      ? schema.getMutationType()
+      : op.operation === 'subscription'
+        ? schema.getSubscriptionType()
+        : schema.getQueryType()) ?? undefined
+  );
 }
 
 /** Maximum field depth (a top-level field has depth 1). */
@@ -85,15 +117,34 @@ export function depthLimitRule(maxDepth: number): ValidationRule {
         if (isIntrospection(field)) {
           // Its own, fixed ceiling (recursive types: __Type.ofType.ofType...).
           let inner = 0;
-          if (field.selectionSet) walk(context, field.selectionSet, undefined, 1, (_f, d) => ((inner = Math.max(inner, d)), inner <= INTROSPECTION_MAX_DEPTH));
-          if (inner > INTROSPECTION_MAX_DEPTH) context.reportError(tooComplex(`The introspection selection is deeper than ${INTROSPECTION_MAX_DEPTH}`, field, { limit: 'depth', maximum: INTROSPECTION_MAX_DEPTH }));
+          if (field.selectionSet)
+            walk(
+              context,
+              field.selectionSet,
+              undefined,
+              1,
+              (_f, d) => ((inner = Math.max(inner, d)), inner <= INTROSPECTION_MAX_DEPTH),
+            );
+          if (inner > INTROSPECTION_MAX_DEPTH)
+            context.reportError(
+              tooComplex(`The introspection selection is deeper than ${INTROSPECTION_MAX_DEPTH}`, field, {
+                limit: 'depth',
+                maximum: INTROSPECTION_MAX_DEPTH,
+              }),
+            );
           return false;
         }
         if (depth > deepest) deepest = depth;
         if (depth > maxDepth && !offender) offender = field;
         return depth <= maxDepth; // no need to go further down
       });
-      if (offender) context.reportError(tooComplex(`The query is deeper than the maximum depth of ${maxDepth}`, offender, { limit: 'depth', maximum: maxDepth }));
+      if (offender)
+        context.reportError(
+          tooComplex(`The query is deeper than the maximum depth of ${maxDepth}`, offender, {
+            limit: 'depth',
+            maximum: maxDepth,
+          }),
+        );
       return false;
     },
   });
@@ -110,7 +161,12 @@ export function aliasLimitRule(maxAliases: number): ValidationRule {
         aliases++;
         if (aliases > maxAliases && !reported) {
           reported = true;
-          context.reportError(tooComplex(`The document uses more than ${maxAliases} aliases`, field, { limit: 'aliases', maximum: maxAliases }));
+          context.reportError(
+            tooComplex(`The document uses more than ${maxAliases} aliases`, field, {
+              limit: 'aliases',
+              maximum: maxAliases,
+            }),
+          );
         }
       },
     };
@@ -121,8 +177,21 @@ export function aliasLimitRule(maxAliases: number): ValidationRule {
 export function costLimitRule(maxCost: number): ValidationRule {
   return (context: ValidationContext): ASTVisitor => ({
     OperationDefinition(op) {
-      const cost = selectionCost(context, op.selectionSet, rootType(context, op), op.operation === 'mutation', new Set());
-      if (cost > maxCost) context.reportError(tooComplex(`The query's estimated cost ${cost} exceeds the maximum of ${maxCost}`, op, { limit: 'cost', maximum: maxCost, cost }));
+      const cost = selectionCost(
+        context,
+        op.selectionSet,
+        rootType(context, op),
+        op.operation === 'mutation',
+        new Set(),
+      );
+      if (cost > maxCost)
+        context.reportError(
+          tooComplex(`The query's estimated cost ${cost} exceeds the maximum of ${maxCost}`, op, {
+            limit: 'cost',
+            maximum: maxCost,
+            cost,
+          }),
+        );
       return false;
     },
   });
@@ -144,19 +213,35 @@ function selectionCost(
       if (selection.selectionSet) {
         // A `limit` on a field sizes its own list, or the page's list below it (games(limit) { items }).
         const size = listSize(selection) ?? pageSize;
-        const inner = selectionCost(context, selection.selectionSet, fieldType(parent, selection), false, seen, listSize(selection) ?? DEFAULT_LIST_SIZE);
+        const inner = selectionCost(
+          context,
+          selection.selectionSet,
+          fieldType(parent, selection),
+          false,
+          seen,
+          listSize(selection) ?? DEFAULT_LIST_SIZE,
+        );
         cost += inner * (isListField(parent, selection) ? size : 1);
       }
       total += cost;
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      const type = selection.typeCondition ? context.getSchema().getType(selection.typeCondition.name.value) ?? parent : parent;
+      const type = selection.typeCondition
+        ? (context.getSchema().getType(selection.typeCondition.name.value) ?? parent)
+        : parent;
       total += selectionCost(context, selection.selectionSet, type, root, seen, pageSize);
     } else {
       const name = selection.name.value;
       const fragment = context.getFragment(name);
       if (!fragment || seen.has(name)) continue;
       seen.add(name);
-      total += selectionCost(context, fragment.selectionSet, context.getSchema().getType(fragment.typeCondition.name.value) ?? parent, root, seen, pageSize);
+      total += selectionCost(
+        context,
+        fragment.selectionSet,
+        context.getSchema().getType(fragment.typeCondition.name.value) ?? parent,
+        root,
+        seen,
+        pageSize,
+      );
       seen.delete(name);
     }
     if (total > Number.MAX_SAFE_INTEGER / 1000) return total; // already far over any limit

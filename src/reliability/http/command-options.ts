@@ -30,7 +30,12 @@ export class GameETagInterceptor implements NestInterceptor {
     return next.handle().pipe(
       map((body) => {
         const version = (body as { version?: unknown } | null)?.version;
-        if (typeof version === 'number' && typeof (body as { id?: unknown }).id === 'string' && !reply.hasHeader('etag')) reply.header('etag', etagOf(version));
+        if (
+          typeof version === 'number' &&
+          typeof (body as { id?: unknown }).id === 'string' &&
+          !reply.hasHeader('etag')
+        )
+          reply.header('etag', etagOf(version));
         return body;
       }),
     );

@@ -23,7 +23,8 @@ export function parseEntityTags(header: unknown, name: 'If-Match' | 'If-None-Mat
   return versions;
 }
 
-export const matchesVersion = (tags: '*' | number[], version: number): boolean => tags === '*' || tags.includes(version);
+export const matchesVersion = (tags: '*' | number[], version: number): boolean =>
+  tags === '*' || tags.includes(version);
 
 /** Throws 412 when `tags` (If-Match) does not name `version`. */
 export function checkIfMatch(tags: '*' | number[] | undefined, version: number): void {
@@ -37,4 +38,6 @@ export function checkIfMatch(tags: '*' | number[] | undefined, version: number):
 }
 
 const malformed = (name: string) =>
-  new DomainException('VALIDATION_FAILED', `${name} must be "*" or a list of entity tags such as "12"`, { errors: [{ field: name, problems: ['malformed entity tag'] }] });
+  new DomainException('VALIDATION_FAILED', `${name} must be "*" or a list of entity tags such as "12"`, {
+    errors: [{ field: name, problems: ['malformed entity tag'] }],
+  });

@@ -29,12 +29,33 @@ export const TOOLS_CSP = [
 const TOOLS = /^\/(docs|graphiql)(\/|$|\?)/;
 
 /** Headers CORS lets browsers read and send. */
-const EXPOSED = ['ETag', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Location'];
-const ALLOWED = ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-Match', 'If-None-Match', 'X-Request-Id', 'Last-Event-ID', 'apollo-require-preflight'];
+const EXPOSED = [
+  'ETag',
+  'Retry-After',
+  'X-Request-Id',
+  'Idempotent-Replayed',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'Location',
+];
+const ALLOWED = [
+  'Authorization',
+  'Content-Type',
+  'Idempotency-Key',
+  'If-Match',
+  'If-None-Match',
+  'X-Request-Id',
+  'Last-Event-ID',
+  'apollo-require-preflight',
+];
 
 export function parseCorsOrigins(value: string | undefined): string[] | '*' | null {
   if (!value) return null;
-  const origins = value.split(',').map((o) => o.trim()).filter(Boolean);
+  const origins = value
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   return origins.includes('*') ? '*' : origins;
 }
 

@@ -9,7 +9,9 @@ export class UuidPipe implements PipeTransform<unknown, string> {
   transform(value: unknown, metadata: ArgumentMetadata): string {
     const field = metadata.data ?? 'id';
     if (typeof value !== 'string' || !UUID.test(value)) {
-      throw new DomainException('VALIDATION_FAILED', `${field} must be a UUID`, { errors: [{ field, problems: [`${field} must be a UUID`] }] });
+      throw new DomainException('VALIDATION_FAILED', `${field} must be a UUID`, {
+        errors: [{ field, problems: [`${field} must be a UUID`] }],
+      });
     }
     return value.toLowerCase();
   }

@@ -29,5 +29,7 @@ const invalid = (problem: string) =>
  */
 export function requestHash(operation: string, target: string | null, args: unknown): string {
   const plain = JSON.parse(JSON.stringify(args ?? {}));
-  return createHash('sha256').update(canonicalJson({ operation, target, args: plain })).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson({ operation, target, args: plain }))
+    .digest('hex');
 }

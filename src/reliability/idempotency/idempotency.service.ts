@@ -23,7 +23,6 @@ import { DomainException, ERROR_MAP, ErrorCode, isErrorCode, normalizeError } fr
 import { PG_POOL } from '../../database/prisma.service';
 import { runInUnitOfWork } from './unit-of-work';
 
-
 export interface IdempotentRequest {
   playerId: string;
   /** Validated key (parseIdempotencyKey); undefined = no idempotency, just run. */
@@ -73,9 +72,17 @@ export class IdempotencyService {
     let value: T;
     try {
       await client.query('BEGIN');
-      const { rows: lock } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1::bigint) AS ok', [lockKey(request.playerId, request.key)]);
+      const { rows: lock } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1::bigint) AS ok', [
+        lockKey(request.playerId, request.key),
+      ]);
       if (!lock[0].ok) throw inProgress();
-      const { rows } = await client.query<{ request_hash: string; status: string; response_status: number | null; response_body: unknown; live: boolean }>(
+      const { rows } = await client.query<{
+        request_hash: string;
+        status: string;
+        response_status: number | null;
+        response_body: unknown;
+        live: boolean;
+      }>(
         `SELECT request_hash, status, response_status, response_body, expires_at > now() AS live
            FROM idempotency_records WHERE player_id = $1 AND key = $2`,
         [request.playerId, request.key],
@@ -84,13 +91,20 @@ export class IdempotencyService {
       if (existing && existing.live) {
         await client.query('COMMIT');
         if (existing.request_hash !== request.hash) {
-          throw new DomainException('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request; use a new key for a new request');
+          throw new DomainException(
+            'IDEMPOTENCY_KEY_REUSED',
+            'This Idempotency-Key was already used for a different request; use a new key for a new request',
+          );
         }
         if (existing.status !== 'done' || existing.response_status === null) throw inProgress();
         request.onReplay?.();
         return replay<T>(existing.response_status, existing.response_body);
       }
-      if (existing) await client.query('DELETE FROM idempotency_records WHERE player_id = $1 AND key = $2', [request.playerId, request.key]);
+      if (existing)
+        await client.query('DELETE FROM idempotency_records WHERE player_id = $1 AND key = $2', [
+          request.playerId,
+          request.key,
+        ]);
       await client.query(
         `INSERT INTO idempotency_records (player_id, key, request_hash, status, created_at, expires_at)
          VALUES ($1, $2, $3, 'running', now(), now() + make_interval(hours => $4))`,
@@ -148,7 +162,12 @@ export class IdempotencyService {
 }
 
 const inProgress = () =>
-  new DomainException('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still running; retry in a moment to get its result', undefined, { 'retry-after': '1' });
+  new DomainException(
+    'IDEMPOTENCY_IN_PROGRESS',
+    'A request with this Idempotency-Key is still running; retry in a moment to get its result',
+    undefined,
+    { 'retry-after': '1' },
+  );
 
 /** Client errors (4xx) are outcomes and are stored; 5xx (database down, bugs) are not. */
 function isStorableError(err: unknown): err is DomainException {

@@ -157,7 +157,10 @@ export class RateLimitCounters {
         c.inFlight = 0;
       }
       if (now >= this.pausedUntil) {
-        this.logger.warn({ context: 'RateLimit', err: (err as Error).message }, 'rate-limit counters unavailable; deciding on local counts');
+        this.logger.warn(
+          { context: 'RateLimit', err: (err as Error).message },
+          'rate-limit counters unavailable; deciding on local counts',
+        );
       }
       this.pausedUntil = now + PAUSE_AFTER_FAILURE_MS;
       return;
@@ -174,7 +177,11 @@ export class RateLimitCounters {
   tick(): void {
     if (this.flushing || Date.now() < this.pausedUntil) return;
     let pending = false;
-    for (const c of this.counters.values()) if (c.pending > 0) { pending = true; break; }
+    for (const c of this.counters.values())
+      if (c.pending > 0) {
+        pending = true;
+        break;
+      }
     if (pending) this.flush().catch(() => undefined);
   }
 }
@@ -199,7 +206,12 @@ export function registerRateLimit(fastify: FastifyInstance, pool: Pool, options:
     reply.header('ratelimit-reset', String(reset));
     if (count <= limit) return;
     const { problem, headers } = normalizeError(
-      new DomainException('RATE_LIMITED', `More than ${limit} requests in a minute; retry after ${reset} s`, { limit, retryAfterSeconds: reset }, { 'retry-after': String(reset) }),
+      new DomainException(
+        'RATE_LIMITED',
+        `More than ${limit} requests in a minute; retry after ${reset} s`,
+        { limit, retryAfterSeconds: reset },
+        { 'retry-after': String(reset) },
+      ),
       request.url.split('?')[0],
     );
     problem.requestId = String(request.id);

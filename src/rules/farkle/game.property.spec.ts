@@ -57,7 +57,11 @@ const optionsArb: fc.Arbitrary<FarkleOptions> = fc
     target: fc.constantFrom(1000, 2000, 3000),
     exactTarget: fc.boolean(),
     threeFarklePenalty: fc.constantFrom(0, 500),
-    straights: fc.constantFrom({ low: null, high: null, full: null }, { low: 1250, high: 1250, full: 1500 }, { low: 1250, high: 50, full: null }),
+    straights: fc.constantFrom(
+      { low: null, high: null, full: null },
+      { low: 1250, high: 1250, full: 1500 },
+      { low: 1250, high: 50, full: null },
+    ),
   })
   .map((o) => {
     const r = resolveOptions(farkle, o);
@@ -67,12 +71,15 @@ const optionsArb: fc.Arbitrary<FarkleOptions> = fc
 
 const junkCommand: fc.Arbitrary<unknown> = fc.oneof(
   fc.anything(),
-  fc.record({
-    type: fc.constantFrom('roll', 'setAside', 'bank', 'quit', 'score', ''),
-    seat: fc.oneof(fc.integer({ min: -1, max: 5 }), fc.constant('0'), fc.double()),
-    dice: fc.oneof(fc.array(fc.integer({ min: -1, max: 7 }), { maxLength: 8 }), fc.anything()),
-    setAside: fc.oneof(fc.constant(undefined), fc.array(fc.integer({ min: -1, max: 7 }), { maxLength: 8 })),
-  }, { requiredKeys: ['type', 'seat'] }),
+  fc.record(
+    {
+      type: fc.constantFrom('roll', 'setAside', 'bank', 'quit', 'score', ''),
+      seat: fc.oneof(fc.integer({ min: -1, max: 5 }), fc.constant('0'), fc.double()),
+      dice: fc.oneof(fc.array(fc.integer({ min: -1, max: 7 }), { maxLength: 8 }), fc.anything()),
+      setAside: fc.oneof(fc.constant(undefined), fc.array(fc.integer({ min: -1, max: 7 }), { maxLength: 8 })),
+    },
+    { requiredKeys: ['type', 'seat'] },
+  ),
 );
 
 interface Played {
@@ -118,7 +125,8 @@ function play(options: FarkleOptions, seats: number, seed: number, choices: numb
     const bankAt = legal.findIndex((c) => c.type === 'bank');
     if (bankAt >= 0 && choices[step] % 3 === 0) pick = bankAt;
     const out = decide(state, legal[pick], roll);
-    if (isRuleError(out)) throw new Error(`legal command rejected: ${out.code} ${out.message} ${JSON.stringify(legal[pick])}`);
+    if (isRuleError(out))
+      throw new Error(`legal command rejected: ${out.code} ${out.message} ${JSON.stringify(legal[pick])}`);
     for (const e of out) {
       state = deepFreeze(evolve(state, e));
       events.push(e);
@@ -184,7 +192,9 @@ describe('Farkle properties (random legal games with seeded dice)', () => {
         if (idx >= 0) {
           expect(idx).toBe(g.events.length - 1);
           const last = g.states[g.states.length - 1];
-          const r = decide(last, { type: 'roll', seat: 0 }, () => { throw new Error('no roll after the end'); });
+          const r = decide(last, { type: 'roll', seat: 0 }, () => {
+            throw new Error('no roll after the end');
+          });
           expect(isRuleError(r) && r.code).toBe('GAME_FINISHED');
           if (last.finishReason === 'target') {
             expect(last.lastRound).not.toBeNull();

@@ -1,7 +1,19 @@
 import { RollDice, noDice, scriptedDice } from '../core/dice';
 import { RuleError, RuleErrorCode, isRuleError } from '../core/errors';
 import { FarkleOptions, farkle, resolveOptions } from './options';
-import { decide, evolve, farkleFamily, initialState, replay, standings, start, currentSeat, isFinished, totals, timeoutMove } from './game';
+import {
+  decide,
+  evolve,
+  farkleFamily,
+  initialState,
+  replay,
+  standings,
+  start,
+  currentSeat,
+  isFinished,
+  totals,
+  timeoutMove,
+} from './game';
 import { FarkleCommand, FarkleEvent, FarkleState } from './types';
 
 const opts = (overrides: object = {}): FarkleOptions => {
@@ -22,7 +34,11 @@ function deepFreeze<T>(value: T): T {
 class Game {
   events: FarkleEvent[] = [];
   state: FarkleState;
-  constructor(readonly options: FarkleOptions, readonly seats: number, rollOff: number[] = []) {
+  constructor(
+    readonly options: FarkleOptions,
+    readonly seats: number,
+    rollOff: number[] = [],
+  ) {
     this.state = initialState(options, seats);
     this.apply(start(this.state, scriptedDice(rollOff)));
   }
@@ -34,7 +50,10 @@ class Game {
   do(command: unknown, dice: number[] = []): FarkleEvent[] {
     let calls = 0;
     const script = scriptedDice(dice);
-    const roll: RollDice = (n) => { calls++; return script(n); };
+    const roll: RollDice = (n) => {
+      calls++;
+      return script(n);
+    };
     const out = decide(this.state, command as FarkleCommand, dice.length ? roll : noDice);
     if (isRuleError(out)) throw new Error(`unexpected ${out.code}: ${out.message}`);
     expect(calls).toBe(dice.length ? 1 : 0); // one RollDice call per physical roll
@@ -48,7 +67,9 @@ class Game {
     expect((out as RuleError).message.length).toBeGreaterThan(5);
     return out as RuleError;
   }
-  get seat() { return currentSeat(this.state); }
+  get seat() {
+    return currentSeat(this.state);
+  }
 }
 
 const types = (events: FarkleEvent[]) => events.map((e) => e.type);
@@ -62,7 +83,10 @@ describe('start and roll-off', () => {
   it('each round is one RollDice call with one die per contender; a single highest die starts', () => {
     const counts: number[] = [];
     const script = scriptedDice([6, 6, 3, 6, 2, 6, 4]);
-    const events = start(initialState(farkle, 4), (n) => { counts.push(n); return script(n); });
+    const events = start(initialState(farkle, 4), (n) => {
+      counts.push(n);
+      return script(n);
+    });
     expect(counts).toEqual([4, 3]);
     expect(events).toEqual([
       { type: 'rollOff', round: 1, seats: [0, 1, 2, 3], dice: [6, 6, 3, 6] },
@@ -74,7 +98,10 @@ describe('start and roll-off', () => {
   it('ties re-roll: [6,6,3,6] then [2,6,6] then [4,1]', () => {
     const counts: number[] = [];
     const script = scriptedDice([6, 6, 3, 6, 2, 6, 6, 4, 1]);
-    const events = start(initialState(farkle, 4), (n) => { counts.push(n); return script(n); });
+    const events = start(initialState(farkle, 4), (n) => {
+      counts.push(n);
+      return script(n);
+    });
     expect(counts).toEqual([4, 3, 2]);
     expect(events).toEqual([
       { type: 'rollOff', round: 1, seats: [0, 1, 2, 3], dice: [6, 6, 3, 6] },
@@ -134,7 +161,7 @@ describe('turn flow', () => {
     g.do({ type: 'roll', seat: 0 }, [5, 2, 3, 4]);
   });
 
-  it('farkle: the turn points are lost and the turn passes automatically (the brief\'s 3 twos then 2,4,6)', () => {
+  it("farkle: the turn points are lost and the turn passes automatically (the brief's 3 twos then 2,4,6)", () => {
     const g = new Game(farkle, 2, [4, 1]);
     g.do({ type: 'roll', seat: 0 }, [2, 2, 2, 3, 4, 6]);
     g.do({ type: 'setAside', seat: 0, dice: [0, 1, 2] });
@@ -164,7 +191,10 @@ describe('turn flow', () => {
   it('hot dice on the very first roll: six scoring dice', () => {
     const g = new Game(farkle, 1);
     g.do({ type: 'roll', seat: 0 }, [3, 3, 5, 5, 6, 6]);
-    expect(g.do({ type: 'setAside', seat: 0, dice: [0, 1, 2, 3, 4, 5] })[0]).toMatchObject({ points: 1500, hotDice: true });
+    expect(g.do({ type: 'setAside', seat: 0, dice: [0, 1, 2, 3, 4, 5] })[0]).toMatchObject({
+      points: 1500,
+      hotDice: true,
+    });
     expect(g.state.turn?.diceLeft).toBe(0);
     g.do({ type: 'roll', seat: 0 }, [1, 2, 3, 4, 6, 6]);
   });
@@ -181,7 +211,12 @@ describe('turn flow', () => {
     const g = new Game(farkle, 1);
     g.do({ type: 'roll', seat: 0 }, [1, 1, 1, 5, 5, 5]);
     g.do({ type: 'setAside', seat: 0, dice: [0, 1, 2, 3, 4, 5] });
-    expect(g.do({ type: 'roll', seat: 0 }, [2, 3, 4, 6, 6, 2])[1]).toEqual({ type: 'farkled', seat: 0, lost: 1500, streak: 1 });
+    expect(g.do({ type: 'roll', seat: 0 }, [2, 3, 4, 6, 6, 2])[1]).toEqual({
+      type: 'farkled',
+      seat: 0,
+      lost: 1500,
+      streak: 1,
+    });
   });
 });
 
@@ -229,7 +264,20 @@ describe('error codes (each changes nothing)', () => {
   it('INVALID_SELECTION: out of range, repeated, non-integer, empty, not an array, too many', () => {
     const g = fresh();
     g.do({ type: 'roll', seat: 0 }, [1, 2, 3, 4, 6, 6]);
-    for (const dice of [[6], [-1], [0, 0], [0.5], ['0'], [], 'all', null, [0, 1, 2, 3, 4, 5, 0], [NaN], [Infinity], [{}]]) {
+    for (const dice of [
+      [6],
+      [-1],
+      [0, 0],
+      [0.5],
+      ['0'],
+      [],
+      'all',
+      null,
+      [0, 1, 2, 3, 4, 5, 0],
+      [NaN],
+      [Infinity],
+      [{}],
+    ]) {
       g.fail({ type: 'setAside', seat: 0, dice }, 'INVALID_SELECTION');
     }
     g.fail({ type: 'setAside', seat: 0 }, 'INVALID_SELECTION');
@@ -279,7 +327,12 @@ describe('error codes (each changes nothing)', () => {
   it('GAME_FINISHED after the end, and no event can follow it', () => {
     const g = new Game(opts({ target: 1000 }), 1);
     g.do({ type: 'roll', seat: 0 }, [1, 1, 1, 2, 3, 4]);
-    expect(types(g.do({ type: 'bank', seat: 0, setAside: [0, 1, 2] }))).toEqual(['setAside', 'banked', 'lastRound', 'finished']);
+    expect(types(g.do({ type: 'bank', seat: 0, setAside: [0, 1, 2] }))).toEqual([
+      'setAside',
+      'banked',
+      'lastRound',
+      'finished',
+    ]);
     expect(isFinished(g.state)).toBe(true);
     expect(currentSeat(g.state)).toBeNull();
     g.fail({ type: 'roll', seat: 0 }, 'GAME_FINISHED');
@@ -318,14 +371,25 @@ describe('end of game', () => {
     g.do({ type: 'roll', seat: 0 }, [1, 1, 1, 2, 3, 4]);
     g.do({ type: 'bank', seat: 0, setAside: [0, 1, 2] });
     expect(isFinished(g.state)).toBe(true);
-    expect(standings(g.state).map((s) => [s.seat, s.rank])).toEqual([[0, 1], [1, 1]]);
+    expect(standings(g.state).map((s) => [s.seat, s.rank])).toEqual([
+      [0, 1],
+      [1, 1],
+    ]);
   });
 
   it('exact target: overshooting loses the turn points (busted); hitting it exactly starts the last round', () => {
     const g = new Game(opts({ target: 1000, exactTarget: true, entryThreshold: 0 }), 2, [6, 1]);
     g.do({ type: 'roll', seat: 0 }, [1, 1, 1, 5, 3, 4]);
     expect(g.do({ type: 'bank', seat: 0, setAside: [0, 1, 2, 3] })).toEqual([
-      { type: 'setAside', seat: 0, dice: [0, 1, 2, 3], faces: [1, 1, 1, 5], points: 1050, turnPoints: 1050, hotDice: false },
+      {
+        type: 'setAside',
+        seat: 0,
+        dice: [0, 1, 2, 3],
+        faces: [1, 1, 1, 5],
+        points: 1050,
+        turnPoints: 1050,
+        hotDice: false,
+      },
       { type: 'busted', seat: 0, lost: 1050 },
       { type: 'turnStarted', seat: 1 },
     ]);
@@ -333,7 +397,12 @@ describe('end of game', () => {
     g.do({ type: 'roll', seat: 1 }, [5, 2, 3, 4, 6, 6]);
     g.do({ type: 'bank', seat: 1, setAside: [0] });
     g.do({ type: 'roll', seat: 0 }, [1, 1, 1, 2, 3, 4]);
-    expect(types(g.do({ type: 'bank', seat: 0, setAside: [0, 1, 2] }))).toEqual(['setAside', 'banked', 'lastRound', 'turnStarted']);
+    expect(types(g.do({ type: 'bank', seat: 0, setAside: [0, 1, 2] }))).toEqual([
+      'setAside',
+      'banked',
+      'lastRound',
+      'turnStarted',
+    ]);
     g.do({ type: 'roll', seat: 1 }, [1, 1, 1, 2, 3, 4]);
     expect(types(g.do({ type: 'bank', seat: 1, setAside: [0, 1, 2] }))).toEqual(['setAside', 'busted', 'finished']);
     expect(standings(g.state)[0]).toEqual({ seat: 0, total: 1000, rank: 1, quit: false });
@@ -342,7 +411,12 @@ describe('end of game', () => {
   it('without exactTarget, going over the target counts as reaching it', () => {
     const g = new Game(opts({ target: 1000 }), 1);
     g.do({ type: 'roll', seat: 0 }, [1, 1, 1, 5, 3, 4]);
-    expect(types(g.do({ type: 'bank', seat: 0, setAside: [0, 1, 2, 3] }))).toEqual(['setAside', 'banked', 'lastRound', 'finished']);
+    expect(types(g.do({ type: 'bank', seat: 0, setAside: [0, 1, 2, 3] }))).toEqual([
+      'setAside',
+      'banked',
+      'lastRound',
+      'finished',
+    ]);
   });
 });
 
@@ -383,18 +457,28 @@ describe('quit', () => {
     g.do({ type: 'bank', seat: 0, setAside: [0, 1, 2, 3] }); // seat 0: 2000
     g.do({ type: 'roll', seat: 1 }, [5, 2, 3, 4, 6, 6]);
     g.do({ type: 'setAside', seat: 1, dice: [0] });
-    expect(g.do({ type: 'quit', seat: 1 })).toEqual([{ type: 'quit', seat: 1, lost: 50 }, { type: 'turnStarted', seat: 2 }]);
+    expect(g.do({ type: 'quit', seat: 1 })).toEqual([
+      { type: 'quit', seat: 1, lost: 50 },
+      { type: 'turnStarted', seat: 2 },
+    ]);
     g.do({ type: 'roll', seat: 2 }, [5, 2, 3, 4, 6, 6]);
     g.do({ type: 'bank', seat: 2, setAside: [0] });
     expect(g.seat).toBe(0); // seat 1 is skipped from now on
-    expect(standings(g.state).map((s) => [s.seat, s.rank, s.quit])).toEqual([[0, 1, false], [2, 2, false], [1, 3, true]]);
+    expect(standings(g.state).map((s) => [s.seat, s.rank, s.quit])).toEqual([
+      [0, 1, false],
+      [2, 2, false],
+      [1, 3, true],
+    ]);
   });
 
   it('when only one player is left the game ends (reason quit); a solo quit ends the game', () => {
     const g = new Game(farkle, 2, [6, 1]);
     expect(types(g.do({ type: 'quit', seat: 0 }))).toEqual(['quit', 'finished']);
     expect(g.state.finishReason).toBe('quit');
-    expect(standings(g.state).map((s) => [s.seat, s.rank])).toEqual([[1, 1], [0, 2]]);
+    expect(standings(g.state).map((s) => [s.seat, s.rank])).toEqual([
+      [1, 1],
+      [0, 2],
+    ]);
     const solo = new Game(farkle, 1);
     expect(types(solo.do({ type: 'quit', seat: 0 }))).toEqual(['quit', 'finished']);
   });
@@ -497,9 +581,19 @@ describe('timeoutMove (computer finishes a timed-out turn)', () => {
 describe('resolveOptions', () => {
   it('accepts valid overrides and merges partial straights', () => {
     expect(resolveOptions(farkle, undefined)).toBe(farkle);
-    expect(resolveOptions(farkle, { straights: { low: 1250 } })).toEqual({ ...farkle, straights: { low: 1250, high: null, full: null } });
-    expect(resolveOptions(farkle, { exactTarget: true, threeFarklePenalty: 1000, entryThreshold: 0, target: 5000 }))
-      .toEqual({ entryThreshold: 0, target: 5000, exactTarget: true, threeFarklePenalty: 1000, straights: farkle.straights });
+    expect(resolveOptions(farkle, { straights: { low: 1250 } })).toEqual({
+      ...farkle,
+      straights: { low: 1250, high: null, full: null },
+    });
+    expect(
+      resolveOptions(farkle, { exactTarget: true, threeFarklePenalty: 1000, entryThreshold: 0, target: 5000 }),
+    ).toEqual({
+      entryThreshold: 0,
+      target: 5000,
+      exactTarget: true,
+      threeFarklePenalty: 1000,
+      straights: farkle.straights,
+    });
   });
 
   it.each([

@@ -13,7 +13,8 @@ const MAX_ROLL_OFF_ROUNDS = 1000;
 // ---------------------------------------------------------------- state construction
 
 export function initialState(options: FarkleOptions = farkle, seatCount = 1): FarkleState {
-  if (!Number.isSafeInteger(seatCount) || seatCount < 1) throw new RangeError(`seatCount must be a positive integer, got ${seatCount}`);
+  if (!Number.isSafeInteger(seatCount) || seatCount < 1)
+    throw new RangeError(`seatCount must be a positive integer, got ${seatCount}`);
   const seats = Array.from({ length: seatCount }, (_, i) => i);
   return {
     options,
@@ -117,16 +118,22 @@ class Batch {
  */
 export function decide(state: FarkleState, command: FarkleCommand, roll: RollDice): FarkleEvent[] | RuleError {
   const c = command as unknown;
-  if (typeof c !== 'object' || c === null || Array.isArray(c)) return ruleError('INVALID_COMMAND', 'A command must be an object');
+  if (typeof c !== 'object' || c === null || Array.isArray(c))
+    return ruleError('INVALID_COMMAND', 'A command must be an object');
   const { type, seat } = c as { type?: unknown; seat?: unknown };
   if (typeof type !== 'string') return ruleError('INVALID_COMMAND', 'A command needs a string "type"');
   if (typeof seat !== 'number' || !Number.isSafeInteger(seat) || seat < 0)
     return ruleError('INVALID_COMMAND', 'A command needs a non-negative integer "seat"', { type });
   if (state.phase === 'finished') return ruleError('GAME_FINISHED', 'The game is over', { seat });
-  if (state.phase === 'waiting' || !state.turn) return ruleError('GAME_NOT_STARTED', 'The game has not started (roll-off pending)');
-  if (!KNOWN.includes(type)) return ruleError('INVALID_COMMAND', `Unknown Farkle command "${type.slice(0, 40)}"`, { known: KNOWN });
+  if (state.phase === 'waiting' || !state.turn)
+    return ruleError('GAME_NOT_STARTED', 'The game has not started (roll-off pending)');
+  if (!KNOWN.includes(type))
+    return ruleError('INVALID_COMMAND', `Unknown Farkle command "${type.slice(0, 40)}"`, { known: KNOWN });
   if (seat !== state.turn.seat)
-    return ruleError('NOT_YOUR_TURN', `It is seat ${state.turn.seat}'s turn, not seat ${seat}'s`, { seat, currentSeat: state.turn.seat });
+    return ruleError('NOT_YOUR_TURN', `It is seat ${state.turn.seat}'s turn, not seat ${seat}'s`, {
+      seat,
+      currentSeat: state.turn.seat,
+    });
 
   const batch = new Batch(state);
   const cmd = c as Record<string, unknown>;
@@ -159,14 +166,25 @@ function setAside(batch: Batch, seat: number, selection: unknown): RuleError | n
   const turn = batch.state.turn!;
   if (!turn.roll) return ruleError('ROLL_REQUIRED', 'Roll the dice before setting any aside', { seat });
   if (turn.setAside)
-    return ruleError('ALREADY_SET_ASIDE', 'Dice were already set aside from this roll; roll again or bank', { seat, setAside: turn.setAside });
+    return ruleError('ALREADY_SET_ASIDE', 'Dice were already set aside from this roll; roll again or bank', {
+      seat,
+      setAside: turn.setAside,
+    });
   const n = turn.roll.length;
   if (!Array.isArray(selection) || selection.length === 0 || selection.length > n)
-    return ruleError('INVALID_SELECTION', `Choose 1 to ${n} dice by their indices (0 to ${n - 1}) in the current roll`, { seat });
+    return ruleError(
+      'INVALID_SELECTION',
+      `Choose 1 to ${n} dice by their indices (0 to ${n - 1}) in the current roll`,
+      { seat },
+    );
   const seen = new Set<number>();
   for (const i of selection) {
     if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= n)
-      return ruleError('INVALID_SELECTION', `Die index ${JSON.stringify(i)?.slice(0, 20)} is not an index of the current roll (0 to ${n - 1})`, { seat });
+      return ruleError(
+        'INVALID_SELECTION',
+        `Die index ${JSON.stringify(i)?.slice(0, 20)} is not an index of the current roll (0 to ${n - 1})`,
+        { seat },
+      );
     if (seen.has(i)) return ruleError('INVALID_SELECTION', `Die index ${i} is chosen twice`, { seat });
     seen.add(i);
   }
@@ -174,9 +192,17 @@ function setAside(batch: Batch, seat: number, selection: unknown): RuleError | n
   const faces = dice.map((i) => turn.roll![i]);
   const points = scoreFaces(faces, batch.state.options);
   if (points === null)
-    return ruleError('SELECTION_DOES_NOT_SCORE', `Not every die in [${faces.join(', ')}] scores: every die set aside must be part of a scoring combination`, { seat, faces });
+    return ruleError(
+      'SELECTION_DOES_NOT_SCORE',
+      `Not every die in [${faces.join(', ')}] scores: every die set aside must be part of a scoring combination`,
+      { seat, faces },
+    );
   batch.push({
-    type: 'setAside', seat, dice, faces, points,
+    type: 'setAside',
+    seat,
+    dice,
+    faces,
+    points,
     turnPoints: turn.points + points,
     hotDice: turn.diceLeft - dice.length === 0,
   });
@@ -186,7 +212,9 @@ function setAside(batch: Batch, seat: number, selection: unknown): RuleError | n
 function doRoll(batch: Batch, seat: number, roll: RollDice): RuleError | null {
   const turn = batch.state.turn!;
   if (turn.roll && !turn.setAside)
-    return ruleError('NOTHING_SET_ASIDE', 'Set aside at least one scoring die from this roll before rolling again', { seat });
+    return ruleError('NOTHING_SET_ASIDE', 'Set aside at least one scoring die from this roll before rolling again', {
+      seat,
+    });
   const count = !turn.roll || turn.diceLeft === 0 ? HOT_DICE : turn.diceLeft;
   const dice = rollChecked(roll, count);
   batch.push({ type: 'rolled', seat, dice });
@@ -207,10 +235,15 @@ function doRoll(batch: Batch, seat: number, roll: RollDice): RuleError | null {
 function bank(batch: Batch, seat: number): RuleError | null {
   const { turn, options, totals: t, onBoard } = batch.state;
   if (!turn!.roll) return ruleError('ROLL_REQUIRED', 'Roll the dice before banking', { seat });
-  if (!turn!.setAside) return ruleError('NOTHING_SET_ASIDE', 'Set aside at least one scoring die from this roll before banking', { seat });
+  if (!turn!.setAside)
+    return ruleError('NOTHING_SET_ASIDE', 'Set aside at least one scoring die from this roll before banking', { seat });
   const points = turn!.points;
   if (!onBoard[seat] && points < options.entryThreshold)
-    return ruleError('BELOW_ENTRY_THRESHOLD', `A first banked turn must be worth at least ${options.entryThreshold} points (this turn: ${points})`, { seat, points, entryThreshold: options.entryThreshold });
+    return ruleError(
+      'BELOW_ENTRY_THRESHOLD',
+      `A first banked turn must be worth at least ${options.entryThreshold} points (this turn: ${points})`,
+      { seat, points, entryThreshold: options.entryThreshold },
+    );
   const total = t[seat] + points;
   if (options.exactTarget && total > options.target) {
     batch.push({ type: 'busted', seat, lost: points });
@@ -269,13 +302,23 @@ export function evolve(state: FarkleState, event: FarkleEvent): FarkleState {
     case 'rollOff': {
       if (state.phase !== 'waiting') fail(event, 'the game has started');
       const high = Math.max(...event.dice);
-      return { ...state, rollOffRound: event.round, rollOffSeats: event.seats.filter((_, i) => event.dice[i] === high) };
+      return {
+        ...state,
+        rollOffRound: event.round,
+        rollOffSeats: event.seats.filter((_, i) => event.dice[i] === high),
+      };
     }
     case 'turnStarted': {
       const starter = state.starter ?? event.seat;
-      const lastRound = state.lastRound && { ...state.lastRound, remaining: state.lastRound.remaining.filter((s) => s !== event.seat) };
+      const lastRound = state.lastRound && {
+        ...state.lastRound,
+        remaining: state.lastRound.remaining.filter((s) => s !== event.seat),
+      };
       return {
-        ...state, phase: 'playing', starter, lastRound,
+        ...state,
+        phase: 'playing',
+        starter,
+        lastRound,
         turn: { seat: event.seat, roll: null, setAside: null, points: 0, diceLeft: HOT_DICE },
       };
     }
@@ -286,7 +329,15 @@ export function evolve(state: FarkleState, event: FarkleEvent): FarkleState {
     case 'setAside': {
       const turn = turnOf(state, event);
       if (event.turnPoints !== turn.points + event.points) fail(event, 'turn points do not add up');
-      return { ...state, turn: { ...turn, setAside: event.dice.slice(), points: event.turnPoints, diceLeft: turn.diceLeft - event.dice.length } };
+      return {
+        ...state,
+        turn: {
+          ...turn,
+          setAside: event.dice.slice(),
+          points: event.turnPoints,
+          diceLeft: turn.diceLeft - event.dice.length,
+        },
+      };
     }
     case 'farkled':
       turnOf(state, event);
@@ -298,7 +349,8 @@ export function evolve(state: FarkleState, event: FarkleEvent): FarkleState {
       turnOf(state, event);
       if (event.total !== state.totals[event.seat] + event.points) fail(event, 'total does not add up');
       return {
-        ...state, turn: null,
+        ...state,
+        turn: null,
         totals: set(state.totals, event.seat, event.total),
         onBoard: set(state.onBoard, event.seat, true),
         farkleStreak: set(state.farkleStreak, event.seat, 0),

@@ -46,7 +46,9 @@ const OPTION_KEYS = ['entryThreshold', 'target', 'exactTarget', 'threeFarklePena
 const STRAIGHT_KEYS = ['low', 'high', 'full'] as const;
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) &&
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
   (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null);
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
@@ -55,7 +57,8 @@ const bad = (option: string, message: string, value: unknown) =>
   ruleError('INVALID_OPTIONS', `Invalid Farkle option "${option}": ${message}`, { option, value: describe(value) });
 
 function describe(value: unknown): unknown {
-  if (value === undefined || value === null || typeof value === 'number' || typeof value === 'boolean') return value ?? null;
+  if (value === undefined || value === null || typeof value === 'number' || typeof value === 'boolean')
+    return value ?? null;
   if (typeof value === 'string') return value.length > 64 ? value.slice(0, 64) + '…' : value;
   return Array.isArray(value) ? 'array' : typeof value;
 }
@@ -95,9 +98,11 @@ export function resolveOptions(base: FarkleOptions, overrides: unknown): FarkleO
     threeFarklePenalty = o.threeFarklePenalty;
   }
   if (o.straights !== undefined) {
-    if (!isPlainObject(o.straights)) return bad('straights', 'must be an object with low, high and/or full', o.straights);
+    if (!isPlainObject(o.straights))
+      return bad('straights', 'must be an object with low, high and/or full', o.straights);
     for (const key of Object.keys(o.straights)) {
-      if (!(STRAIGHT_KEYS as readonly string[]).includes(key)) return bad(`straights.${key}`, 'unknown straight', o.straights[key]);
+      if (!(STRAIGHT_KEYS as readonly string[]).includes(key))
+        return bad(`straights.${key}`, 'unknown straight', o.straights[key]);
     }
     for (const key of STRAIGHT_KEYS) {
       const v = o.straights[key];
@@ -108,5 +113,11 @@ export function resolveOptions(base: FarkleOptions, overrides: unknown): FarkleO
     }
   }
   if (entryThreshold > target) return bad('entryThreshold', `must not exceed the target (${target})`, entryThreshold);
-  return Object.freeze({ entryThreshold, target, exactTarget, threeFarklePenalty, straights: Object.freeze(straights) });
+  return Object.freeze({
+    entryThreshold,
+    target,
+    exactTarget,
+    threeFarklePenalty,
+    straights: Object.freeze(straights),
+  });
 }

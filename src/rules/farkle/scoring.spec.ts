@@ -15,7 +15,9 @@ function oracleBlock(block: readonly number[], st: Straights): number | null {
   const s = [...block].sort((a, b) => a - b);
   const n = s.length;
   let best: number | null = null;
-  const consider = (v: number) => { best = best === null ? v : Math.max(best, v); };
+  const consider = (v: number) => {
+    best = best === null ? v : Math.max(best, v);
+  };
   if (n === 1 && s[0] === 1) consider(100);
   if (n === 1 && s[0] === 5) consider(50);
   if (n >= 3 && s.every((f) => f === s[0])) {
@@ -38,7 +40,10 @@ function oracleBlock(block: readonly number[], st: Straights): number | null {
 }
 
 function* setPartitions(items: readonly number[]): Generator<number[][]> {
-  if (items.length === 0) { yield []; return; }
+  if (items.length === 0) {
+    yield [];
+    return;
+  }
   const [first, ...rest] = items;
   for (let mask = 0; mask < 1 << rest.length; mask++) {
     const block = [first, ...rest.filter((_, i) => mask & (1 << i))];
@@ -58,7 +63,10 @@ function oracleScore(faces: readonly number[], st: Straights): number | null {
       let ok = true;
       for (const block of partition) {
         const v = oracleBlock(block, st);
-        if (v === null) { ok = false; break; }
+        if (v === null) {
+          ok = false;
+          break;
+        }
         sum += v;
       }
       if (ok && (best === null || sum > best)) best = sum;
@@ -80,7 +88,10 @@ function oracleRoll(dice: readonly number[], st: Straights): { best: number | nu
   if (!hit) rollMemo.set(key, (hit = oracleRollUncached(dice, st)));
   return hit;
 }
-function oracleRollUncached(dice: readonly number[], st: Straights): { best: number | null; selections: Map<string, number> } {
+function oracleRollUncached(
+  dice: readonly number[],
+  st: Straights,
+): { best: number | null; selections: Map<string, number> } {
   const selections = new Map<string, number>();
   let best: number | null = null;
   for (let mask = 1; mask < 1 << dice.length; mask++) {
@@ -133,8 +144,12 @@ describe('Farkle scoring against the brute-force oracle (every roll of 1..6 dice
             [...oracle.selections].every(([k, v]) => listed.get(k) === v) &&
             list.every((s) => s.dice.every((i, j) => dice[i] === s.faces[j]));
           if (!ok && mismatches++ < 3) {
-            expect({ dice, best: best?.points ?? null, farkled, listed: [...listed] })
-              .toEqual({ dice, best: oracle.best, farkled: oracle.best === null, listed: [...oracle.selections] });
+            expect({ dice, best: best?.points ?? null, farkled, listed: [...listed] }).toEqual({
+              dice,
+              best: oracle.best,
+              farkled: oracle.best === null,
+              listed: [...oracle.selections],
+            });
           }
         }
         expect(mismatches).toBe(0);

@@ -14,7 +14,8 @@ import { FarkleOptions, FarkleStraights, farkle } from './options';
  *   optional straights: low 1-5, high 2-6, full 1-6 (FarkleOptions.straights)
  */
 
-export type ComboName = 'single' | 'kind' | 'threePairs' | 'fourAndPair' | 'lowStraight' | 'highStraight' | 'fullStraight';
+export type ComboName =
+  'single' | 'kind' | 'threePairs' | 'fourAndPair' | 'lowStraight' | 'highStraight' | 'fullStraight';
 
 export const THREE_PAIRS_POINTS = 1500;
 export const FOUR_AND_PAIR_POINTS = 1500;
@@ -72,11 +73,60 @@ function combosFor(straights: FarkleStraights): readonly Combo[][] {
   mk([[5, 1]], 50);
   for (let f = 1; f <= 6; f++) for (let n = 3; n <= 6; n++) mk([[f, n]], kindPoints(f, n));
   for (let a = 1; a <= 6; a++)
-    for (let b = a; b <= 6; b++) for (let c = b; c <= 6; c++) mk([[a, 2], [b, 2], [c, 2]], THREE_PAIRS_POINTS);
-  for (let a = 1; a <= 6; a++) for (let b = 1; b <= 6; b++) if (a !== b) mk([[a, 4], [b, 2]], FOUR_AND_PAIR_POINTS);
-  if (straights.low !== null) mk([[1, 1], [2, 1], [3, 1], [4, 1], [5, 1]], straights.low);
-  if (straights.high !== null) mk([[2, 1], [3, 1], [4, 1], [5, 1], [6, 1]], straights.high);
-  if (straights.full !== null) mk([[1, 1], [2, 1], [3, 1], [4, 1], [5, 1], [6, 1]], straights.full);
+    for (let b = a; b <= 6; b++)
+      for (let c = b; c <= 6; c++)
+        mk(
+          [
+            [a, 2],
+            [b, 2],
+            [c, 2],
+          ],
+          THREE_PAIRS_POINTS,
+        );
+  for (let a = 1; a <= 6; a++)
+    for (let b = 1; b <= 6; b++)
+      if (a !== b)
+        mk(
+          [
+            [a, 4],
+            [b, 2],
+          ],
+          FOUR_AND_PAIR_POINTS,
+        );
+  if (straights.low !== null)
+    mk(
+      [
+        [1, 1],
+        [2, 1],
+        [3, 1],
+        [4, 1],
+        [5, 1],
+      ],
+      straights.low,
+    );
+  if (straights.high !== null)
+    mk(
+      [
+        [2, 1],
+        [3, 1],
+        [4, 1],
+        [5, 1],
+        [6, 1],
+      ],
+      straights.high,
+    );
+  if (straights.full !== null)
+    mk(
+      [
+        [1, 1],
+        [2, 1],
+        [3, 1],
+        [4, 1],
+        [5, 1],
+        [6, 1],
+      ],
+      straights.full,
+    );
   const byLowest: Combo[][] = [[], [], [], [], [], [], []];
   for (const combo of all) byLowest[combo.counts.findIndex((n, i) => i > 0 && n > 0)].push(combo);
   return byLowest;
@@ -122,7 +172,11 @@ function best(counts: number[], combos: readonly Combo[][], memo: Int32Array): n
   let result = -1;
   for (const combo of combos[lowest]) {
     let fits = true;
-    for (let f = 1; f <= 6; f++) if (combo.counts[f] > counts[f]) { fits = false; break; }
+    for (let f = 1; f <= 6; f++)
+      if (combo.counts[f] > counts[f]) {
+        fits = false;
+        break;
+      }
     if (!fits) continue;
     for (let f = 1; f <= 6; f++) counts[f] -= combo.counts[f];
     const rest = best(counts, combos, memo);

@@ -41,7 +41,8 @@ export interface FarklePassCommand {
   readonly seat: number;
 }
 
-export type FarkleCommand = FarkleRollCommand | FarkleSetAsideCommand | FarkleBankCommand | FarkleQuitCommand | FarklePassCommand;
+export type FarkleCommand =
+  FarkleRollCommand | FarkleSetAsideCommand | FarkleBankCommand | FarkleQuitCommand | FarklePassCommand;
 
 // ---------------------------------------------------------------- events (stored as JSON)
 

@@ -36,14 +36,19 @@ describe('computerChoice', () => {
     expect(computerChoice(sheet({}), d(1, 1, 2, 4, 6), simple)).toBe('ones'); // chance would get only 14
     expect(computerChoice(sheet({ ones: 2 }), d(5, 5, 6, 4, 6), simple)).toBe('chance'); // 26 beats par (22)
     // a bad roll early: sacrifice (0 in ones costs least), never the large straight
-    const bad = computerChoice(sheet({ sixes: 18, fours: 12, threes: 9, twos: 6, chance: 22, threeOfAKind: 20 }), d(1, 2, 2, 4, 6), simple);
+    const bad = computerChoice(
+      sheet({ sixes: 18, fours: 12, threes: 9, twos: 6, chance: 22, threeOfAKind: 20 }),
+      d(1, 2, 2, 4, 6),
+      simple,
+    );
     expect(['ones', 'fiveOfAKind', 'fourOfAKind']).toContain(bad);
     expect(computerChoice(s, d(2, 2, 3, 5, 6), simple)).not.toBe('largeStraight');
   });
 
   it('late in the game a zero goes into the five-of-a-kind box rather than a likely box', () => {
     const boxes: SheetBoxes = {};
-    for (const b of BOX_IDS) if (b !== 'fiveOfAKind' && b !== 'chance' && b !== 'threeOfAKind') boxes[b] = b === 'ones' ? 3 : 0;
+    for (const b of BOX_IDS)
+      if (b !== 'fiveOfAKind' && b !== 'chance' && b !== 'threeOfAKind') boxes[b] = b === 'ones' ? 3 : 0;
     expect(computerChoice(sheet(boxes), d(1, 2, 2, 4, 6), simple)).toBe('fiveOfAKind');
   });
 
@@ -69,7 +74,9 @@ describe('computerChoice', () => {
   });
 
   it('throws on a full sheet', () => {
-    expect(() => computerChoice(sheet(Object.fromEntries(BOX_IDS.map((b) => [b, 0]))), d(1, 2, 3, 4, 5), simple)).toThrow();
+    expect(() =>
+      computerChoice(sheet(Object.fromEntries(BOX_IDS.map((b) => [b, 0]))), d(1, 2, 3, 4, 5), simple),
+    ).toThrow();
   });
 
   it('values the five-of-a-kind box more when further ones earn a bonus', () => {
@@ -140,13 +147,15 @@ describe('timeoutMove and rolledDice (used by the game aggregate)', () => {
     }
     expect(fiveDiceFamily.timeoutMove).toBe(timeoutMove);
   });
-  it('after the third roll it scores the computer\'s box; null once finished', () => {
+  it("after the third roll it scores the computer's box; null once finished", () => {
     const s = { ...initialState(simple, 1), turn: { seat: 0, rollInTurn: 3, dice: d(1, 2, 3, 4, 5) } };
     expect(timeoutMove(s)).toEqual({ type: 'score', box: 'largeStraight' });
     expect(timeoutMove({ ...s, turn: null, finished: true })).toBeNull();
   });
   it('rolledDice gives the re-rolled faces in position order', () => {
-    expect(fiveDiceFamily.rolledDice!({ type: 'rolled', seat: 0, dice: d(6, 2, 5, 4, 6), held: [1, 3], rollInTurn: 2 })).toEqual([6, 5, 6]);
+    expect(
+      fiveDiceFamily.rolledDice!({ type: 'rolled', seat: 0, dice: d(6, 2, 5, 4, 6), held: [1, 3], rollInTurn: 2 }),
+    ).toEqual([6, 5, 6]);
     expect(fiveDiceFamily.rolledDice!({ type: 'quit', seat: 0 })).toBeNull();
   });
 });

@@ -66,7 +66,13 @@ function upperState(sheet: SheetLike, options: FiveDiceOptions) {
 }
 
 /** Value of entering `points` into `box` now (points − what the box would be worth later ± upper bonus). */
-function choiceValue(sheet: SheetLike, box: BoxId, points: number, turnsLeft: number, options: FiveDiceOptions): number {
+function choiceValue(
+  sheet: SheetLike,
+  box: BoxId,
+  points: number,
+  turnsLeft: number,
+  options: FiveDiceOptions,
+): number {
   let value = points - futureValue(box, turnsLeft, options);
   if (isUpperBox(box)) {
     const upper = upperState(sheet, options);
@@ -137,7 +143,12 @@ function bestRun(counts: readonly number[]): number[] {
  *     (With only a pair whose upper box is filled and three in a row, rule 4 goes first.)
  *  5. Otherwise keep nothing and roll all five again.
  */
-export function computerHold(sheet: SheetLike, dice: readonly Die[], rollInTurn: number, options: FiveDiceOptions): number[] {
+export function computerHold(
+  sheet: SheetLike,
+  dice: readonly Die[],
+  rollInTurn: number,
+  options: FiveDiceOptions,
+): number[] {
   if (rollInTurn >= ROLLS_PER_TURN || dice.length !== DICE_COUNT) return ALL.slice();
   const open = (b: BoxId) => sheet.boxes[b] === undefined;
   const counts = faceCounts(dice);
@@ -154,17 +165,23 @@ export function computerHold(sheet: SheetLike, dice: readonly Die[], rollInTurn:
 
   let face = 0;
   for (let f = 6; f >= 1; f--) {
-    if (face === 0 || counts[f] > counts[face] || (counts[f] === counts[face] && open(upperBoxOf(f as Die)) && !open(upperBoxOf(face as Die)))) {
+    if (
+      face === 0 ||
+      counts[f] > counts[face] ||
+      (counts[f] === counts[face] && open(upperBoxOf(f as Die)) && !open(upperBoxOf(face as Die)))
+    ) {
       face = f;
     }
   }
   const n = counts[face];
-  const ofAKindOpen = open('threeOfAKind') || open('fourOfAKind') || open('fiveOfAKind') || open(upperBoxOf(face as Die));
+  const ofAKindOpen =
+    open('threeOfAKind') || open('fourOfAKind') || open('fiveOfAKind') || open(upperBoxOf(face as Die));
   const straightOpen = open('smallStraight') || open('largeStraight');
   const preferRun = n === 2 && run.length >= 3 && straightOpen && !open(upperBoxOf(face as Die));
   if (n >= 2 && ofAKindOpen && !preferRun) {
     const pairs = [1, 2, 3, 4, 5, 6].filter((f) => counts[f] === 2);
-    if (n === 2 && pairs.length === 2 && open('fullHouse')) return indicesOf(dice, [pairs[0], pairs[0], pairs[1], pairs[1]]);
+    if (n === 2 && pairs.length === 2 && open('fullHouse'))
+      return indicesOf(dice, [pairs[0], pairs[0], pairs[1], pairs[1]]);
     return indicesOf(dice, Array(n).fill(face));
   }
   if (run.length >= 3 && straightOpen) return indicesOf(dice, run.slice(-3));

@@ -10,7 +10,10 @@ import { BoxId, FiveDiceCommand, FiveDiceEvent, FiveDiceOptions, FiveDiceState }
 class Table {
   state: FiveDiceState;
   log: FiveDiceEvent[] = [];
-  constructor(readonly options: FiveDiceOptions, readonly seats = 1) {
+  constructor(
+    readonly options: FiveDiceOptions,
+    readonly seats = 1,
+  ) {
     this.state = initialState(options, seats);
   }
   do(command: unknown, roll: RollDice = noDice): FiveDiceEvent[] {
@@ -42,10 +45,24 @@ const five = (f: number) => [f, f, f, f, f];
 describe('maximum totals reached through decide/evolve', () => {
   const allFives = (t: Table) => {
     t.turn(0, five(6), 'fiveOfAKind'); // 50, no bonus: the first one
-    for (const [f, box] of [[1, 'ones'], [2, 'twos'], [3, 'threes'], [4, 'fours'], [5, 'fives'], [6, 'sixes']] as const) {
+    for (const [f, box] of [
+      [1, 'ones'],
+      [2, 'twos'],
+      [3, 'threes'],
+      [4, 'fours'],
+      [5, 'fives'],
+      [6, 'sixes'],
+    ] as const) {
       t.turn(0, five(f), box); // joker (penta) forces the own upper box: 5 × f + 100
     }
-    for (const box of ['threeOfAKind', 'fourOfAKind', 'fullHouse', 'smallStraight', 'largeStraight', 'chance'] as const) {
+    for (const box of [
+      'threeOfAKind',
+      'fourOfAKind',
+      'fullHouse',
+      'smallStraight',
+      'largeStraight',
+      'chance',
+    ] as const) {
       t.turn(0, five(6), box);
     }
   };
@@ -54,20 +71,40 @@ describe('maximum totals reached through decide/evolve', () => {
     const t = new Table(penta);
     allFives(t);
     expect(t.state.finished).toBe(true);
-    expect(totals(t.state.sheets[0], penta)).toEqual({ upper: 105, upperBonus: 35, lower: 235, extraBonus: 1200, total: 1575 });
+    expect(totals(t.state.sheets[0], penta)).toEqual({
+      upper: 105,
+      upperBonus: 35,
+      lower: 235,
+      extraBonus: 1200,
+      total: 1575,
+    });
     expect(standings(t.state)).toEqual([{ seat: 0, total: 1575, rank: 1, quit: false }]);
   });
 
   it('bonus: 1480 = 105 + 35 + 140 + 12 × 100 (no joker: full house and straights score 0 with a five of a kind)', () => {
     const t = new Table(bonus);
     allFives(t);
-    expect(totals(t.state.sheets[0], bonus)).toEqual({ upper: 105, upperBonus: 35, lower: 140, extraBonus: 1200, total: 1480 });
+    expect(totals(t.state.sheets[0], bonus)).toEqual({
+      upper: 105,
+      upperBonus: 35,
+      lower: 140,
+      extraBonus: 1200,
+      total: 1480,
+    });
   });
 
   it('bonus: taking real full house and straights instead loses 3 × 100 for 95 points (1275 < 1480)', () => {
     const t = new Table(bonus);
     t.turn(0, five(6), 'fiveOfAKind');
-    for (const [f, box] of [[1, 'ones'], [2, 'twos'], [3, 'threes'], [4, 'fours'], [5, 'fives'], [6, 'sixes']] as const) t.turn(0, five(f), box);
+    for (const [f, box] of [
+      [1, 'ones'],
+      [2, 'twos'],
+      [3, 'threes'],
+      [4, 'fours'],
+      [5, 'fives'],
+      [6, 'sixes'],
+    ] as const)
+      t.turn(0, five(f), box);
     t.turn(0, five(6), 'threeOfAKind');
     t.turn(0, five(6), 'fourOfAKind');
     t.turn(0, five(6), 'chance');
@@ -80,14 +117,28 @@ describe('maximum totals reached through decide/evolve', () => {
   it('simple: 375 = 105 + 35 + 235, no bonus for further fives of a kind', () => {
     const t = new Table(simple);
     t.turn(0, five(6), 'fiveOfAKind');
-    for (const [f, box] of [[1, 'ones'], [2, 'twos'], [3, 'threes'], [4, 'fours'], [5, 'fives'], [6, 'sixes']] as const) t.turn(0, five(f), box);
+    for (const [f, box] of [
+      [1, 'ones'],
+      [2, 'twos'],
+      [3, 'threes'],
+      [4, 'fours'],
+      [5, 'fives'],
+      [6, 'sixes'],
+    ] as const)
+      t.turn(0, five(f), box);
     t.turn(0, five(6), 'threeOfAKind');
     t.turn(0, five(6), 'fourOfAKind');
     t.turn(0, [6, 6, 6, 6, 6], 'chance');
     t.turn(0, [2, 2, 3, 3, 3], 'fullHouse');
     t.turn(0, [1, 2, 3, 4, 6], 'smallStraight');
     t.turn(0, [6, 5, 4, 3, 2], 'largeStraight');
-    expect(totals(t.state.sheets[0], simple)).toEqual({ upper: 105, upperBonus: 35, lower: 235, extraBonus: 0, total: 375 });
+    expect(totals(t.state.sheets[0], simple)).toEqual({
+      upper: 105,
+      upperBonus: 35,
+      lower: 235,
+      extraBonus: 0,
+      total: 375,
+    });
   });
 });
 
@@ -203,7 +254,9 @@ describe('error codes (each changes nothing and rolls no dice)', () => {
     t.roll(0, five(4));
     t.fails({ type: 'score', seat: 0, box: 'chance' }, 'BOX_NOT_ALLOWED');
     t.fails({ type: 'score', seat: 0, box: 'sixes' }, 'BOX_NOT_ALLOWED');
-    expect(t.do({ type: 'score', seat: 0, box: 'fours' })).toEqual([{ type: 'scored', seat: 0, box: 'fours', points: 20, bonus: 100 }]);
+    expect(t.do({ type: 'score', seat: 0, box: 'fours' })).toEqual([
+      { type: 'scored', seat: 0, box: 'fours', points: 20, bonus: 100 },
+    ]);
     // Fours filled: lower boxes only, upper boxes forbidden while a lower box is open
     t.roll(0, five(4));
     t.fails({ type: 'score', seat: 0, box: 'ones' }, 'BOX_NOT_ALLOWED');
@@ -237,11 +290,20 @@ describe('penta joker corner cases through the decider', () => {
     const t = new Table(penta);
     t.turn(0, five(2), 'fiveOfAKind');
     t.turn(0, five(2), 'twos');
-    for (const box of ['threeOfAKind', 'fourOfAKind', 'fullHouse', 'smallStraight', 'largeStraight', 'chance'] as const) {
+    for (const box of [
+      'threeOfAKind',
+      'fourOfAKind',
+      'fullHouse',
+      'smallStraight',
+      'largeStraight',
+      'chance',
+    ] as const) {
       t.turn(0, [1, 2, 3, 4, 6], box);
     }
     t.roll(0, five(2));
-    expect(t.do({ type: 'score', seat: 0, box: 'ones' })).toEqual([{ type: 'scored', seat: 0, box: 'ones', points: 0, bonus: 100 }]);
+    expect(t.do({ type: 'score', seat: 0, box: 'ones' })).toEqual([
+      { type: 'scored', seat: 0, box: 'ones', points: 0, bonus: 100 },
+    ]);
   });
 });
 
@@ -267,7 +329,19 @@ describe('multiplayer, quit, ties', () => {
     expect(t.state.turn!.seat).toBe(0);
     t.do({ type: 'quit', seat: 0 }); // seat 0 quits with 52 — more than seat 1
     // seat 1 plays alone to the end, scoring 1 more point in each box… then finishes
-    const rest: BoxId[] = ['threes', 'fours', 'fives', 'sixes', 'threeOfAKind', 'fourOfAKind', 'fullHouse', 'smallStraight', 'largeStraight', 'fiveOfAKind', 'chance'];
+    const rest: BoxId[] = [
+      'threes',
+      'fours',
+      'fives',
+      'sixes',
+      'threeOfAKind',
+      'fourOfAKind',
+      'fullHouse',
+      'smallStraight',
+      'largeStraight',
+      'fiveOfAKind',
+      'chance',
+    ];
     for (const box of rest) t.turn(1, [1, 1, 2, 2, 3], box);
     expect(t.state.finished).toBe(true);
     const last = t.log[t.log.length - 1];
@@ -285,13 +359,33 @@ describe('multiplayer, quit, ties', () => {
     const t = new Table(simple, 3);
     for (let round = 0; round < 13; round++) {
       for (let seat = 0; seat < 3; seat++) {
-        const box = (['ones', 'twos', 'threes', 'fours', 'fives', 'sixes', 'threeOfAKind', 'fourOfAKind', 'fullHouse', 'smallStraight', 'largeStraight', 'fiveOfAKind', 'chance'] as const)[round];
+        const box = (
+          [
+            'ones',
+            'twos',
+            'threes',
+            'fours',
+            'fives',
+            'sixes',
+            'threeOfAKind',
+            'fourOfAKind',
+            'fullHouse',
+            'smallStraight',
+            'largeStraight',
+            'fiveOfAKind',
+            'chance',
+          ] as const
+        )[round];
         t.turn(seat, seat === 1 && round === 12 ? [1, 1, 1, 1, 2] : [2, 2, 2, 2, 3], box);
       }
     }
     expect(t.state.finished).toBe(true);
     const st = standings(t.state);
-    expect(st.map((s) => [s.seat, s.rank])).toEqual([[0, 1], [2, 1], [1, 3]]);
+    expect(st.map((s) => [s.seat, s.rank])).toEqual([
+      [0, 1],
+      [2, 1],
+      [1, 3],
+    ]);
     expect(fiveDiceFamily.currentSeat(t.state)).toBeNull();
   });
 
@@ -323,7 +417,9 @@ describe('events', () => {
   it('evolve rejects inconsistent events (offline verification)', () => {
     const s = initialState(penta, 2);
     expect(() => evolve(s, { type: 'rolled', seat: 1, dice: [1, 2, 3, 4, 5], held: [], rollInTurn: 1 })).toThrow();
-    expect(() => evolve(s, { type: 'rolled', seat: 0, dice: [1, 2, 3, 4, 7] as Die[], held: [], rollInTurn: 1 })).toThrow();
+    expect(() =>
+      evolve(s, { type: 'rolled', seat: 0, dice: [1, 2, 3, 4, 7] as Die[], held: [], rollInTurn: 1 }),
+    ).toThrow();
     expect(() => evolve(s, { type: 'scored', seat: 0, box: 'chance', points: 5, bonus: 0 })).toThrow();
     expect(() => evolve(s, { type: 'finished', standings: [] })).toThrow();
   });

@@ -93,9 +93,13 @@ function validateHold(hold: unknown, rollInTurn: number): number[] | RuleError {
   const seen = new Set<number>();
   for (const index of hold) {
     if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= DICE_COUNT) {
-      return ruleError('INVALID_HOLD', `hold index ${JSON.stringify(index) ?? String(index)} is not an integer from 0 to 4`, {
-        hold,
-      });
+      return ruleError(
+        'INVALID_HOLD',
+        `hold index ${JSON.stringify(index) ?? String(index)} is not an integer from 0 to 4`,
+        {
+          hold,
+        },
+      );
     }
     if (seen.has(index)) return ruleError('INVALID_HOLD', `die ${index} is held twice`, { hold });
     seen.add(index);
@@ -120,7 +124,10 @@ export function decide(state: FiveDiceState, command: FiveDiceCommand, roll: Rol
   if (state.finished || state.turn === null) return ruleError('GAME_FINISHED', 'the game is finished');
   const type = cmd.type;
   if (typeof type !== 'string' || !(COMMAND_TYPES as readonly string[]).includes(type)) {
-    return ruleError('INVALID_COMMAND', `unknown command type ${JSON.stringify(type) ?? String(type)} (roll, score, quit)`);
+    return ruleError(
+      'INVALID_COMMAND',
+      `unknown command type ${JSON.stringify(type) ?? String(type)} (roll, score, quit)`,
+    );
   }
   const seat = cmd.seat;
   if (typeof seat !== 'number' || !Number.isInteger(seat) || seat < 0 || seat >= state.seatCount) {
@@ -181,16 +188,21 @@ export function evolve(state: FiveDiceState, event: FiveDiceEvent): FiveDiceStat
   const turn = state.turn!;
   switch (event.type) {
     case 'rolled': {
-      if (event.seat !== turn.seat) fail(event, 'not this seat\'s turn');
-      if (event.rollInTurn !== turn.rollInTurn + 1 || event.rollInTurn > ROLLS_PER_TURN) fail(event, 'wrong roll number');
-      if (!Array.isArray(event.dice) || event.dice.length !== DICE_COUNT || !event.dice.every(isDie)) fail(event, 'bad dice');
-      if (!Array.isArray(event.held) || event.held.some((i) => turn.dice[i] === undefined || event.dice[i] !== turn.dice[i])) {
+      if (event.seat !== turn.seat) fail(event, "not this seat's turn");
+      if (event.rollInTurn !== turn.rollInTurn + 1 || event.rollInTurn > ROLLS_PER_TURN)
+        fail(event, 'wrong roll number');
+      if (!Array.isArray(event.dice) || event.dice.length !== DICE_COUNT || !event.dice.every(isDie))
+        fail(event, 'bad dice');
+      if (
+        !Array.isArray(event.held) ||
+        event.held.some((i) => turn.dice[i] === undefined || event.dice[i] !== turn.dice[i])
+      ) {
         fail(event, 'held dice changed');
       }
       return { ...state, turn: { seat: turn.seat, rollInTurn: event.rollInTurn, dice: [...event.dice] } };
     }
     case 'scored': {
-      if (event.seat !== turn.seat || turn.rollInTurn === 0) fail(event, 'not this seat\'s turn or nothing rolled');
+      if (event.seat !== turn.seat || turn.rollInTurn === 0) fail(event, "not this seat's turn or nothing rolled");
       const sheet = state.sheets[event.seat];
       if (!isBoxId(event.box) || sheet.boxes[event.box] !== undefined) fail(event, 'box unknown or filled');
       const sheets = state.sheets.slice();
@@ -202,7 +214,7 @@ export function evolve(state: FiveDiceState, event: FiveDiceEvent): FiveDiceStat
       return { ...state, sheets, turn: nextTurn(sheets, state.quit, event.seat) };
     }
     case 'quit': {
-      if (event.seat !== turn.seat) fail(event, 'not this seat\'s turn');
+      if (event.seat !== turn.seat) fail(event, "not this seat's turn");
       const quit = state.quit.slice();
       quit[event.seat] = true;
       return { ...state, quit, turn: nextTurn(state.sheets, quit, event.seat) };
@@ -222,7 +234,11 @@ function nextTurn(sheets: readonly FiveDiceSheet[], quit: readonly boolean[], fr
 }
 
 /** `replay(events)` = `events.reduce(evolve, initialState(options, seatCount))`. */
-export function replayGame(options: FiveDiceOptions, seatCount: number, events: readonly FiveDiceEvent[]): FiveDiceState {
+export function replayGame(
+  options: FiveDiceOptions,
+  seatCount: number,
+  events: readonly FiveDiceEvent[],
+): FiveDiceState {
   return coreReplay(evolve, initialState(options, seatCount), events);
 }
 

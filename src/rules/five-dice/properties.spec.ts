@@ -24,7 +24,14 @@ function cyclingRoller(faces: number[], fiveBias: boolean): RollDice {
   };
 }
 
-const junkValue = fc.oneof(fc.constant(undefined), fc.constant(null), fc.string(), fc.double(), fc.integer({ min: -3, max: 9 }), fc.constant('2'));
+const junkValue = fc.oneof(
+  fc.constant(undefined),
+  fc.constant(null),
+  fc.string(),
+  fc.double(),
+  fc.integer({ min: -3, max: 9 }),
+  fc.constant('2'),
+);
 
 /** One step: usually a legal-looking command derived from the state, sometimes junk. */
 const stepArb = fc.record({
@@ -50,7 +57,12 @@ function commandFor(state: FiveDiceState, step: Step): FiveDiceCommand {
   if (k < 80) return { type: 'score', seat, box: BOX_IDS[step.pick % 13] };
   if (k < 84) return raw({ type: 'roll', seat, hold: step.junkHold });
   if (k < 87) return raw({ type: 'score', seat, box: step.junk });
-  if (k < 90) return raw({ type: ['roll', 'score', 'quit'][step.pick % 3], seat: (seat + 1 + (step.pick % 3)) % 4, box: open[0] });
+  if (k < 90)
+    return raw({
+      type: ['roll', 'score', 'quit'][step.pick % 3],
+      seat: (seat + 1 + (step.pick % 3)) % 4,
+      box: open[0],
+    });
   if (k < 93) return raw({ type: step.junk, seat });
   if (k < 96) return raw({ type: 'roll', seat: step.junk });
   return raw(step.junk);
@@ -93,7 +105,9 @@ function run(options: FiveDiceOptions, seats: number, steps: Step[], roll: RollD
       const sheet = state.sheets[turn.seat];
       const hold = turn.rollInTurn === 0 ? [] : computerHold(sheet, turn.dice, turn.rollInTurn, options);
       const command: FiveDiceCommand =
-        hold.length === 5 ? { type: 'score', seat: turn.seat, box: computerChoice(sheet, turn.dice, options) } : { type: 'roll', seat: turn.seat, hold };
+        hold.length === 5
+          ? { type: 'score', seat: turn.seat, box: computerChoice(sheet, turn.dice, options) }
+          : { type: 'roll', seat: turn.seat, hold };
       const result = decide(state, command, roll);
       if (isRuleError(result)) throw new Error(`computer made an illegal move: ${result.code}`);
       apply(result);
@@ -148,7 +162,10 @@ describe('five-dice properties', () => {
           if (e.type === 'scored') bonusBySeat[e.seat] += e.bonus;
           state.sheets.forEach((sheet, seat) => {
             const boxes = Object.values(sheet.boxes).reduce((a, b) => a + (b ?? 0), 0);
-            const upper = ['ones', 'twos', 'threes', 'fours', 'fives', 'sixes'].reduce((a, b) => a + (sheet.boxes[b as 'ones'] ?? 0), 0);
+            const upper = ['ones', 'twos', 'threes', 'fours', 'fives', 'sixes'].reduce(
+              (a, b) => a + (sheet.boxes[b as 'ones'] ?? 0),
+              0,
+            );
             const upperBonus = upper >= r.options.upperBonusThreshold ? r.options.upperBonusPoints : 0;
             const t = totals(sheet, r.options);
             expect(sheet.extraBonus).toBe(bonusBySeat[seat]);
@@ -183,7 +200,9 @@ describe('five-dice properties', () => {
         expect(finishedAt).toBe(r.events.length - 1);
         const last = r.events[finishedAt];
         expect(last.type === 'finished' && last.standings).toEqual(
-          expect.arrayContaining(final.sheets.map((s, seat) => expect.objectContaining({ seat, total: totals(s, r.options).total }))),
+          expect.arrayContaining(
+            final.sheets.map((s, seat) => expect.objectContaining({ seat, total: totals(s, r.options).total })),
+          ),
         );
         // every seat that did not quit filled all 13 boxes
         final.sheets.forEach((s, seat) => {
@@ -193,7 +212,9 @@ describe('five-dice properties', () => {
           const result = decide(final, commandFor(final, step), () => {
             throw new Error('no roll after the end');
           });
-          expect(isRuleError(result) && result.code).toBe(isObjectCommand(commandFor(final, step)) ? 'GAME_FINISHED' : 'INVALID_COMMAND');
+          expect(isRuleError(result) && result.code).toBe(
+            isObjectCommand(commandFor(final, step)) ? 'GAME_FINISHED' : 'INVALID_COMMAND',
+          );
         }
         expect(() => evolve(final, { type: 'quit', seat: 0 })).toThrow();
       }),

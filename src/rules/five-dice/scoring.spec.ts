@@ -39,7 +39,12 @@ function oracleOrdinary(box: string, dice: number[]): number {
   throw new Error(box);
 }
 
-interface OracleRow { box: string; points: number; bonus: number; allowed: boolean }
+interface OracleRow {
+  box: string;
+  points: number;
+  bonus: number;
+  allowed: boolean;
+}
 
 function oracle(sheet: Record<string, number>, dice: number[], o: FiveDiceOptions) {
   const open = ALL_BOXES.filter((b) => !(b in sheet));
@@ -85,11 +90,23 @@ const SHEETS: Record<string, Record<string, number>> = {
   'fiveOfAKind at 0': { fiveOfAKind: 0 },
   'fiveOfAKind at 50, upper full': { fiveOfAKind: 50, ones: 3, twos: 6, threes: 0, fours: 12, fives: 25, sixes: 18 },
   'fiveOfAKind at 50, lower full, ones+fours filled': { fiveOfAKind: 50, ...lowerFull, ones: 2, fours: 8 },
-  'fiveOfAKind at 50, sixes+threes+FH+LS filled': { fiveOfAKind: 50, sixes: 24, threes: 9, fullHouse: 0, largeStraight: 40 },
+  'fiveOfAKind at 50, sixes+threes+FH+LS filled': {
+    fiveOfAKind: 50,
+    sixes: 24,
+    threes: 9,
+    fullHouse: 0,
+    largeStraight: 40,
+  },
   'fiveOfAKind at 0, lower full': { fiveOfAKind: 0, ...lowerFull, twos: 4 },
   'fiveOfAKind open, chance+3oak filled': { chance: 17, threeOfAKind: 0 },
   'fiveOfAKind at 50, only fives open': {
-    fiveOfAKind: 50, ...lowerFull, ones: 3, twos: 6, threes: 9, fours: 12, sixes: 18,
+    fiveOfAKind: 50,
+    ...lowerFull,
+    ones: 3,
+    twos: 6,
+    threes: 9,
+    fours: 12,
+    sixes: 18,
   },
 };
 const CONFIGS: Record<string, FiveDiceOptions> = {
@@ -117,11 +134,7 @@ describe('scoring: exhaustive against an independent oracle', () => {
                 r.bonus === want.rows[i].bonus &&
                 r.allowed === want.rows[i].allowed,
             );
-          if (
-            !same ||
-            got.jokerActive !== want.jokerActive ||
-            got.mustSacrifice !== want.mustSacrifice
-          ) {
+          if (!same || got.jokerActive !== want.jokerActive || got.mustSacrifice !== want.mustSacrifice) {
             mismatches.push({ dice, got, want });
             if (mismatches.length > 3) break;
           }
@@ -133,17 +146,20 @@ describe('scoring: exhaustive against an independent oracle', () => {
 
   it('boxPoints (ordinary scoring) matches the oracle for every roll and box', () => {
     let bad = 0;
-    for (const dice of ALL_ROLLS) for (const box of BOX_IDS) if (boxPoints(box, dice as Die[]) !== ORDINARY.get(dice)![box]) bad++;
+    for (const dice of ALL_ROLLS)
+      for (const box of BOX_IDS) if (boxPoints(box, dice as Die[]) !== ORDINARY.get(dice)![box]) bad++;
     expect(bad).toBe(0);
   });
 
   it('every ordinary score is a possible box value', () => {
-    for (const dice of ALL_ROLLS) for (const box of BOX_IDS) expect(isPossibleBoxValue(box, boxPoints(box, dice as Die[]))).toBe(true);
+    for (const dice of ALL_ROLLS)
+      for (const box of BOX_IDS) expect(isPossibleBoxValue(box, boxPoints(box, dice as Die[]))).toBe(true);
   });
 });
 
 describe('scoring: worked examples from the rule texts', () => {
-  const opts = (sheet: SheetBoxes, dice: number[], o: FiveDiceOptions) => scoreOptionsFor({ boxes: sheet }, dice as Die[], o);
+  const opts = (sheet: SheetBoxes, dice: number[], o: FiveDiceOptions) =>
+    scoreOptionsFor({ boxes: sheet }, dice as Die[], o);
   const row = (r: ReturnType<typeof opts>, box: BoxId) => r.boxes.find((x) => x.box === box);
 
   it('000: 1,1,3,4,6 — full house and large straight 0; with only those open: must sacrifice', () => {
@@ -151,7 +167,9 @@ describe('scoring: worked examples from the rule texts', () => {
     expect(row(r, 'fullHouse')!.points).toBe(0);
     expect(row(r, 'largeStraight')!.points).toBe(0);
     expect(r.mustSacrifice).toBe(false);
-    const onlyTwo = Object.fromEntries(BOX_IDS.filter((b) => b !== 'fullHouse' && b !== 'largeStraight').map((b) => [b, 0]));
+    const onlyTwo = Object.fromEntries(
+      BOX_IDS.filter((b) => b !== 'fullHouse' && b !== 'largeStraight').map((b) => [b, 0]),
+    );
     expect(opts(onlyTwo, [1, 1, 3, 4, 6], penta).mustSacrifice).toBe(true);
   });
 
@@ -164,7 +182,14 @@ describe('scoring: worked examples from the rule texts', () => {
   it('000: Fours filled → any open lower box at full value (FH 25, SS 30, LS 40, others the sum 20)', () => {
     const r = opts({ fiveOfAKind: 50, fours: 12 }, [4, 4, 4, 4, 4], penta);
     const allowed = Object.fromEntries(r.boxes.filter((x) => x.allowed).map((x) => [x.box, x.points]));
-    expect(allowed).toEqual({ threeOfAKind: 20, fourOfAKind: 20, fullHouse: 25, smallStraight: 30, largeStraight: 40, chance: 20 });
+    expect(allowed).toEqual({
+      threeOfAKind: 20,
+      fourOfAKind: 20,
+      fullHouse: 25,
+      smallStraight: 30,
+      largeStraight: 40,
+      chance: 20,
+    });
   });
 
   it('000: lower section full → another upper box at 0, bonus still earned; must sacrifice', () => {
@@ -182,7 +207,12 @@ describe('scoring: worked examples from the rule texts', () => {
   });
 
   it('first five of a kind in its own box: 50, no bonus', () => {
-    expect(row(opts({}, [6, 6, 6, 6, 6], bonus), 'fiveOfAKind')).toEqual({ box: 'fiveOfAKind', points: 50, bonus: 0, allowed: true });
+    expect(row(opts({}, [6, 6, 6, 6, 6], bonus), 'fiveOfAKind')).toEqual({
+      box: 'fiveOfAKind',
+      points: 50,
+      bonus: 0,
+      allowed: true,
+    });
   });
 
   it('003: further five of a kind → +100, any open box, ordinary scoring (full house 0)', () => {
@@ -258,7 +288,13 @@ describe('scoreOptions(state) and the calculator', () => {
 describe('totals', () => {
   it('adds upper, bonus at the threshold, lower and extra bonuses', () => {
     const boxes = { ones: 3, twos: 6, threes: 9, fours: 12, fives: 15, sixes: 18, chance: 20, fiveOfAKind: 50 };
-    expect(totals({ boxes, extraBonus: 200 }, penta)).toEqual({ upper: 63, upperBonus: 35, lower: 70, extraBonus: 200, total: 368 });
+    expect(totals({ boxes, extraBonus: 200 }, penta)).toEqual({
+      upper: 63,
+      upperBonus: 35,
+      lower: 70,
+      extraBonus: 200,
+      total: 368,
+    });
     expect(totals({ boxes: { ...boxes, sixes: 12 }, extraBonus: 0 }, simple).upperBonus).toBe(0);
     expect(totals({ boxes }, { ...simple, upperBonusThreshold: 70, upperBonusPoints: 50 }).total).toBe(133);
   });
@@ -267,7 +303,11 @@ describe('totals', () => {
 describe('resolveOptions', () => {
   it('returns the base without overrides and applies valid ones', () => {
     expect(resolveOptions(penta, undefined)).toEqual(penta);
-    expect(resolveOptions(simple, { joker: 'free', extraFiveOfAKindBonus: 100 })).toEqual({ ...simple, joker: 'free', extraFiveOfAKindBonus: 100 });
+    expect(resolveOptions(simple, { joker: 'free', extraFiveOfAKindBonus: 100 })).toEqual({
+      ...simple,
+      joker: 'free',
+      extraFiveOfAKindBonus: 100,
+    });
   });
   it.each([
     [{ jokr: 'free' }, 'jokr'],

@@ -39,7 +39,11 @@ function longestRun(counts: readonly number[]): number {
 }
 
 export const isFiveOfAKind = (dice: readonly Die[]) =>
-  dice.length === DICE_COUNT && dice[0] === dice[1] && dice[0] === dice[2] && dice[0] === dice[3] && dice[0] === dice[4];
+  dice.length === DICE_COUNT &&
+  dice[0] === dice[1] &&
+  dice[0] === dice[2] &&
+  dice[0] === dice[3] &&
+  dice[0] === dice[4];
 
 /**
  * Ordinary points of `dice` in every box, without any joker: a five of a kind is not a full

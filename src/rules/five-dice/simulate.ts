@@ -26,7 +26,10 @@ function must(state: FiveDiceState, command: Parameters<typeof decide>[1], roll:
  * Plays one solo game through decide/evolve with the computer's hold policy and choice.
  * Returns the final state and the events (pure: dice only come from `roll`).
  */
-export function playComputerGame(options: FiveDiceOptions, roll: RollDice): { state: FiveDiceState; events: FiveDiceEvent[] } {
+export function playComputerGame(
+  options: FiveDiceOptions,
+  roll: RollDice,
+): { state: FiveDiceState; events: FiveDiceEvent[] } {
   let state = initialState(options, 1);
   const log: FiveDiceEvent[] = [];
   const apply = (events: FiveDiceEvent[]) => {

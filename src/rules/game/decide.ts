@@ -7,7 +7,13 @@ import { CreateCommand, GameCommand, GameEvent, GameState, isLifecycleEvent } fr
 export const MIN_SEATS = 1;
 export const MAX_SEATS = 8;
 
-const lifecycle = (type: string, seat: number | null, data: Record<string, unknown>): GameEvent => ({ type, seat, data, rollNumber: null, command: null });
+const lifecycle = (type: string, seat: number | null, data: Record<string, unknown>): GameEvent => ({
+  type,
+  seat,
+  data,
+  rollNumber: null,
+  command: null,
+});
 
 /**
  * The game aggregate's decider: the lobby (create, join, leave, start, cancel) and, once the game
@@ -24,51 +30,65 @@ export function decideGame(state: GameState, command: GameCommand, roll: RollDic
 function decideEvents(state: GameState, command: GameCommand, roll: RollDice): GameEvent[] | RuleError {
   if (command.type === 'create') return decideCreate(state, command);
   if (state.version === 0) return ruleError('INVALID_COMMAND', 'The game does not exist yet');
-  if (state.status === 'finished' || state.status === 'abandoned') return ruleError('GAME_FINISHED', `The game is ${state.status}`);
+  if (state.status === 'finished' || state.status === 'abandoned')
+    return ruleError('GAME_FINISHED', `The game is ${state.status}`);
 
   switch (command.type) {
     case 'join': {
       if (state.status !== 'open') return ruleError('GAME_ALREADY_STARTED', 'The game has already started');
-      if (state.seats.some((s) => s.playerId === command.playerId)) return ruleError('ALREADY_SEATED', 'You already hold a seat in this game');
+      if (state.seats.some((s) => s.playerId === command.playerId))
+        return ruleError('ALREADY_SEATED', 'You already hold a seat in this game');
       let seat: number;
       if (command.seat !== undefined) {
         if (!Number.isInteger(command.seat) || command.seat < 0 || command.seat >= state.seatCount) {
           return ruleError('INVALID_COMMAND', `seat must be between 0 and ${state.seatCount - 1}`);
         }
-        if (state.seats[command.seat].playerId !== null) return ruleError('SEAT_TAKEN', `Seat ${command.seat} is taken`);
+        if (state.seats[command.seat].playerId !== null)
+          return ruleError('SEAT_TAKEN', `Seat ${command.seat} is taken`);
         seat = command.seat;
       } else {
         const open = state.seats.find((s) => s.playerId === null);
         if (!open) return ruleError('NO_OPEN_SEAT', 'Every seat is taken');
         seat = open.seat;
       }
-      return [lifecycle('seatTaken', seat, { playerId: command.playerId, clientSeed: command.clientSeed, hotSeat: false })];
+      return [
+        lifecycle('seatTaken', seat, { playerId: command.playerId, clientSeed: command.clientSeed, hotSeat: false }),
+      ];
     }
     case 'leave': {
-      if (state.status !== 'open') return ruleError('GAME_ALREADY_STARTED', 'You cannot leave a game that has started; quit on your turn instead');
+      if (state.status !== 'open')
+        return ruleError('GAME_ALREADY_STARTED', 'You cannot leave a game that has started; quit on your turn instead');
       const seat = state.seats.find((s) => s.playerId === command.playerId && !s.hotSeat);
       if (!seat) return ruleError('NOT_SEATED', 'You do not hold a seat in this game');
-      if (command.playerId === state.creatorId) return ruleError('NOT_CREATOR', 'The creator cannot leave; cancel the game instead');
+      if (command.playerId === state.creatorId)
+        return ruleError('NOT_CREATOR', 'The creator cannot leave; cancel the game instead');
       return [lifecycle('seatLeft', seat.seat, { playerId: command.playerId })];
     }
     case 'cancel': {
       if (command.playerId !== state.creatorId) return ruleError('NOT_CREATOR', 'Only the creator may cancel the game');
-      if (state.status !== 'open') return ruleError('GAME_ALREADY_STARTED', 'A game that has started cannot be cancelled');
+      if (state.status !== 'open')
+        return ruleError('GAME_ALREADY_STARTED', 'A game that has started cannot be cancelled');
       return [lifecycle('gameAbandoned', null, { reason: 'cancelled' })];
     }
     case 'start': {
       if (command.playerId !== state.creatorId) return ruleError('NOT_CREATOR', 'Only the creator may start the game');
       if (state.status !== 'open') return ruleError('GAME_ALREADY_STARTED', 'The game has already started');
       const empty = state.seats.filter((s) => s.playerId === null).map((s) => s.seat);
-      if (empty.length > 0) return ruleError('NOT_ENOUGH_PLAYERS', `Seats ${empty.join(', ')} are still open`, { openSeats: empty });
+      if (empty.length > 0)
+        return ruleError('NOT_ENOUGH_PLAYERS', `Seats ${empty.join(', ')} are still open`, { openSeats: empty });
       const started = lifecycle('gameStarted', null, { clientSeeds: state.seats.map((s) => s.clientSeed) });
       const afterStart = evolveGame(state, started);
       const family = familyById(state.family);
-      return withFinish(afterStart, [started], tagRolls(afterStart, (r) => family.start(afterStart.play, r), roll));
+      return withFinish(
+        afterStart,
+        [started],
+        tagRolls(afterStart, (r) => family.start(afterStart.play, r), roll),
+      );
     }
     case 'play':
     case 'timeout': {
-      if (state.status !== 'playing' || state.play === null) return ruleError('GAME_NOT_STARTED', 'The game has not started');
+      if (state.status !== 'playing' || state.play === null)
+        return ruleError('GAME_NOT_STARTED', 'The game has not started');
       const family = familyById(state.family);
       const current = family.currentSeat(state.play);
       let seat: number;
@@ -76,16 +96,20 @@ function decideEvents(state: GameState, command: GameCommand, roll: RollDice): G
       if (command.type === 'play') {
         const mine = state.seats.filter((s) => s.playerId === command.playerId).map((s) => s.seat);
         if (mine.length === 0) return ruleError('NOT_SEATED', 'You do not hold a seat in this game');
-        if (current === null || !mine.includes(current)) return ruleError('NOT_YOUR_TURN', `It is seat ${current}'s turn`, { currentSeat: current });
+        if (current === null || !mine.includes(current))
+          return ruleError('NOT_YOUR_TURN', `It is seat ${current}'s turn`, { currentSeat: current });
         seat = current;
         move = command.move;
-        if (typeof move !== 'object' || move === null || typeof move.type !== 'string') return ruleError('INVALID_COMMAND', 'A move needs a type');
+        if (typeof move !== 'object' || move === null || typeof move.type !== 'string')
+          return ruleError('INVALID_COMMAND', 'A move needs a type');
         if ('seat' in move) return ruleError('INVALID_COMMAND', 'The seat is taken from your token, not from the move');
         const events = tagRolls(state, (r) => family.decide(state.play, { ...move, seat }, r), roll);
         return events instanceof RuleError ? events : withFinish(state, [], events);
       }
-      if (current !== command.seat) return ruleError('NOT_YOUR_TURN', `It is seat ${current}'s turn`, { currentSeat: current });
-      if (typeof family.timeoutMove !== 'function') return ruleError('INVALID_COMMAND', 'This family has no timeout moves');
+      if (current !== command.seat)
+        return ruleError('NOT_YOUR_TURN', `It is seat ${current}'s turn`, { currentSeat: current });
+      if (typeof family.timeoutMove !== 'function')
+        return ruleError('INVALID_COMMAND', 'This family has no timeout moves');
       // The computer completes the turn: one move at a time, each decided on the state so far.
       const all: GameEvent[] = [];
       let s = state;
@@ -113,13 +137,18 @@ function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | RuleErr
   if (state.version !== 0) return ruleError('INVALID_COMMAND', 'The game already exists');
   if (!isRuleSetName(c.ruleSet)) return ruleError('INVALID_OPTIONS', `Unknown rule set ${String(c.ruleSet)}`);
   const preset = RULE_SETS[c.ruleSet];
-  if (!Number.isInteger(c.seatCount) || c.seatCount < Math.max(MIN_SEATS, preset.minSeats) || c.seatCount > Math.min(MAX_SEATS, preset.maxSeats)) {
+  if (
+    !Number.isInteger(c.seatCount) ||
+    c.seatCount < Math.max(MIN_SEATS, preset.minSeats) ||
+    c.seatCount > Math.min(MAX_SEATS, preset.maxSeats)
+  ) {
     return ruleError('INVALID_OPTIONS', `seats must be between ${preset.minSeats} and ${preset.maxSeats}`);
   }
   if (!Number.isInteger(c.hotSeats) || c.hotSeats < 0 || c.hotSeats > c.seatCount - 1) {
     return ruleError('INVALID_OPTIONS', `hotSeats must be between 0 and ${c.seatCount - 1}`);
   }
-  if (c.clientSeeds.length !== 1 + c.hotSeats) return ruleError('INVALID_COMMAND', 'one client seed per seat held by the creator');
+  if (c.clientSeeds.length !== 1 + c.hotSeats)
+    return ruleError('INVALID_COMMAND', 'one client seed per seat held by the creator');
   const family = familyById(preset.family);
   const options = family.resolveOptions(preset.options, c.options ?? {});
   if (options instanceof RuleError) return options;
@@ -137,7 +166,9 @@ function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | RuleErr
     }),
   ];
   for (let seat = 0; seat <= c.hotSeats; seat++) {
-    events.push(lifecycle('seatTaken', seat, { playerId: c.creatorId, clientSeed: c.clientSeeds[seat], hotSeat: seat > 0 }));
+    events.push(
+      lifecycle('seatTaken', seat, { playerId: c.creatorId, clientSeed: c.clientSeeds[seat], hotSeat: seat > 0 }),
+    );
   }
   return events;
 }
@@ -146,7 +177,11 @@ function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | RuleErr
  * Runs a family decision with a roller that numbers each physical roll, and stamps the roll
  * number on the event that records those dice (the family says which via `rolledDice`).
  */
-function tagRolls(state: GameState, run: (roll: RollDice) => unknown[] | RuleError, roll: RollDice): GameEvent[] | RuleError {
+function tagRolls(
+  state: GameState,
+  run: (roll: RollDice) => unknown[] | RuleError,
+  roll: RollDice,
+): GameEvent[] | RuleError {
   const family = familyById(state.family);
   const rolls: Die[][] = [];
   const counting: RollDice = (count) => {
@@ -160,7 +195,8 @@ function tagRolls(state: GameState, run: (roll: RollDice) => unknown[] | RuleErr
   const events = familyEvents.map((raw): GameEvent => {
     const e = raw as Record<string, unknown> & { type: string; seat?: number };
     if (isLifecycleEvent(e.type)) throw new Error(`family event type ${e.type} collides with a lifecycle event`);
-    if (typeof family.rolledDice !== 'function') throw new Error(`family ${family.id} does not say which events record rolls`);
+    if (typeof family.rolledDice !== 'function')
+      throw new Error(`family ${family.id} does not say which events record rolls`);
     const dice = family.rolledDice(e);
     let rollNumber: number | null = null;
     if (dice !== null) {

@@ -45,18 +45,28 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
       next.organizerSeed = (d.organizerSeed as string | null) ?? null;
       next.turnTimeLimitSeconds = (d.turnTimeLimitSeconds as number | null) ?? null;
       const seats: SeatState[] = [];
-      for (let seat = 0; seat < seatCount; seat++) seats.push({ seat, playerId: null, hotSeat: false, clientSeed: null });
+      for (let seat = 0; seat < seatCount; seat++)
+        seats.push({ seat, playerId: null, hotSeat: false, clientSeed: null });
       next.seats = seats;
       next.status = 'open';
       return next;
     }
     case 'seatTaken':
       next.seats = state.seats.map((s) =>
-        s.seat === event.seat ? { seat: s.seat, playerId: d.playerId as string, hotSeat: Boolean(d.hotSeat), clientSeed: d.clientSeed as string } : s,
+        s.seat === event.seat
+          ? {
+              seat: s.seat,
+              playerId: d.playerId as string,
+              hotSeat: Boolean(d.hotSeat),
+              clientSeed: d.clientSeed as string,
+            }
+          : s,
       );
       return next;
     case 'seatLeft':
-      next.seats = state.seats.map((s) => (s.seat === event.seat ? { seat: s.seat, playerId: null, hotSeat: false, clientSeed: null } : s));
+      next.seats = state.seats.map((s) =>
+        s.seat === event.seat ? { seat: s.seat, playerId: null, hotSeat: false, clientSeed: null } : s,
+      );
       return next;
     case 'gameStarted':
       next.status = 'playing';

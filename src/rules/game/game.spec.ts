@@ -10,15 +10,34 @@ const BOB = 'b0000000-0000-4000-8000-000000000000';
 const COMMITMENT = 'c'.repeat(64);
 
 /** Applies a command; fails the test on a rule error. */
-function run(state: GameState, command: GameCommand, roll: RollDice = () => { throw new Error('no roll expected'); }) {
+function run(
+  state: GameState,
+  command: GameCommand,
+  roll: RollDice = () => {
+    throw new Error('no roll expected');
+  },
+) {
   const events = decideGame(state, command, roll);
   if (events instanceof RuleError) throw new Error(`${events.code}: ${events.message}`);
   return { state: events.reduce(evolveGame, state), events };
 }
 
-const create = (overrides: Partial<Extract<GameCommand, { type: 'create' }>> = {}): Extract<GameCommand, { type: 'create' }> => ({
-  type: 'create', gameId: GAME, ruleSet: 'simple', options: {}, seatCount: 2, visibility: 'public', creatorId: ALICE,
-  hotSeats: 0, commitment: COMMITMENT, organizerSeed: null, clientSeeds: ['alice-seed'], turnTimeLimitSeconds: null, ...overrides,
+const create = (
+  overrides: Partial<Extract<GameCommand, { type: 'create' }>> = {},
+): Extract<GameCommand, { type: 'create' }> => ({
+  type: 'create',
+  gameId: GAME,
+  ruleSet: 'simple',
+  options: {},
+  seatCount: 2,
+  visibility: 'public',
+  creatorId: ALICE,
+  hotSeats: 0,
+  commitment: COMMITMENT,
+  organizerSeed: null,
+  clientSeeds: ['alice-seed'],
+  turnTimeLimitSeconds: null,
+  ...overrides,
 });
 
 const counting = (): RollDice & { calls: number } => {
@@ -43,7 +62,11 @@ describe('game aggregate: lobby', () => {
 
   it('hot seats are held by the creator', () => {
     const { state } = run(emptyGame(GAME), create({ seatCount: 3, hotSeats: 2, clientSeeds: ['s0', 's1', 's2'] }));
-    expect(state.seats.map((s) => [s.playerId, s.hotSeat])).toEqual([[ALICE, false], [ALICE, true], [ALICE, true]]);
+    expect(state.seats.map((s) => [s.playerId, s.hotSeat])).toEqual([
+      [ALICE, false],
+      [ALICE, true],
+      [ALICE, true],
+    ]);
   });
 
   it.each([
@@ -66,17 +89,23 @@ describe('game aggregate: lobby', () => {
     expect(err({ type: 'join', playerId: BOB, clientSeed: 'x', seat: 0 })).toBe('SEAT_TAKEN');
     expect(err({ type: 'leave', playerId: BOB })).toBe('NOT_SEATED');
     ({ state } = run(state, { type: 'join', playerId: BOB, clientSeed: 'bob-seed' }));
-    expect(err({ type: 'join', playerId: 'c0000000-0000-4000-8000-000000000000', clientSeed: 'x' })).toBe('NO_OPEN_SEAT');
+    expect(err({ type: 'join', playerId: 'c0000000-0000-4000-8000-000000000000', clientSeed: 'x' })).toBe(
+      'NO_OPEN_SEAT',
+    );
     expect(err({ type: 'start', playerId: BOB })).toBe('NOT_CREATOR');
     expect(err({ type: 'leave', playerId: ALICE })).toBe('NOT_CREATOR');
     const left = run(state, { type: 'leave', playerId: BOB }).state;
     expect(left.seats[1].playerId).toBeNull();
     const cancelled = run(left, { type: 'cancel', playerId: ALICE }).state;
     expect(cancelled.status).toBe('abandoned');
-    expect((decideGame(cancelled, { type: 'join', playerId: BOB, clientSeed: 'x' }, scriptedDice([])) as RuleError).code).toBe('GAME_FINISHED');
+    expect(
+      (decideGame(cancelled, { type: 'join', playerId: BOB, clientSeed: 'x' }, scriptedDice([])) as RuleError).code,
+    ).toBe('GAME_FINISHED');
     const started = run(state, { type: 'start', playerId: ALICE }).state;
     expect(started.status).toBe('playing');
-    expect((decideGame(started, { type: 'leave', playerId: BOB }, scriptedDice([])) as RuleError).code).toBe('GAME_ALREADY_STARTED');
+    expect((decideGame(started, { type: 'leave', playerId: BOB }, scriptedDice([])) as RuleError).code).toBe(
+      'GAME_ALREADY_STARTED',
+    );
   });
 });
 
@@ -92,7 +121,9 @@ describe('game aggregate: play', () => {
     ({ state } = run(state, { type: 'join', playerId: BOB, clientSeed: 'b' }));
     ({ state } = run(state, { type: 'start', playerId: ALICE }));
     const code = (command: GameCommand) => (decideGame(state, command, counting()) as RuleError).code;
-    expect(code({ type: 'play', playerId: 'c0000000-0000-4000-8000-000000000000', move: { type: 'roll' } })).toBe('NOT_SEATED');
+    expect(code({ type: 'play', playerId: 'c0000000-0000-4000-8000-000000000000', move: { type: 'roll' } })).toBe(
+      'NOT_SEATED',
+    );
     expect(code({ type: 'play', playerId: BOB, move: { type: 'roll' } })).toBe('NOT_YOUR_TURN');
     expect(code({ type: 'play', playerId: ALICE, move: { type: 'roll', seat: 1 } })).toBe('INVALID_COMMAND');
   });
@@ -146,7 +177,12 @@ describe('game aggregate: play', () => {
     let state = emptyGame(GAME);
     const all: GameEvent[] = [];
     const roll = counting();
-    for (const command of [create({ seatCount: 1 }), { type: 'start', playerId: ALICE }, { type: 'timeout', seat: 0 }, { type: 'timeout', seat: 0 }] as GameCommand[]) {
+    for (const command of [
+      create({ seatCount: 1 }),
+      { type: 'start', playerId: ALICE },
+      { type: 'timeout', seat: 0 },
+      { type: 'timeout', seat: 0 },
+    ] as GameCommand[]) {
       const r = run(state, command, roll);
       state = r.state;
       all.push(...r.events);

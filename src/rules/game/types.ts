@@ -69,18 +69,48 @@ export interface CreateCommand {
   turnTimeLimitSeconds: number | null;
 }
 
-export interface JoinCommand { type: 'join'; playerId: string; clientSeed: string; seat?: number }
-export interface LeaveCommand { type: 'leave'; playerId: string }
-export interface StartCommand { type: 'start'; playerId: string }
-export interface CancelCommand { type: 'cancel'; playerId: string }
+export interface JoinCommand {
+  type: 'join';
+  playerId: string;
+  clientSeed: string;
+  seat?: number;
+}
+export interface LeaveCommand {
+  type: 'leave';
+  playerId: string;
+}
+export interface StartCommand {
+  type: 'start';
+  playerId: string;
+}
+export interface CancelCommand {
+  type: 'cancel';
+  playerId: string;
+}
 /** A move of the family (roll, score, set aside, bank, quit...), for the seat whose turn it is. */
-export interface PlayCommand { type: 'play'; playerId: string; move: Record<string, unknown> & { type: string } }
+export interface PlayCommand {
+  type: 'play';
+  playerId: string;
+  move: Record<string, unknown> & { type: string };
+}
 /** The turn's time ran out: the rules complete it (used by the deadline scheduler). */
-export interface TimeoutCommand { type: 'timeout'; seat: number }
+export interface TimeoutCommand {
+  type: 'timeout';
+  seat: number;
+}
 
-export type GameCommand = CreateCommand | JoinCommand | LeaveCommand | StartCommand | CancelCommand | PlayCommand | TimeoutCommand;
+export type GameCommand =
+  CreateCommand | JoinCommand | LeaveCommand | StartCommand | CancelCommand | PlayCommand | TimeoutCommand;
 
 /** Event types owned by the game aggregate (the families' event types never use these). */
-export const LIFECYCLE_EVENT_TYPES = ['gameCreated', 'seatTaken', 'seatLeft', 'gameStarted', 'gameAbandoned', 'gameFinished'] as const;
+export const LIFECYCLE_EVENT_TYPES = [
+  'gameCreated',
+  'seatTaken',
+  'seatLeft',
+  'gameStarted',
+  'gameAbandoned',
+  'gameFinished',
+] as const;
 export type LifecycleEventType = (typeof LIFECYCLE_EVENT_TYPES)[number];
-export const isLifecycleEvent = (type: string): type is LifecycleEventType => (LIFECYCLE_EVENT_TYPES as readonly string[]).includes(type);
+export const isLifecycleEvent = (type: string): type is LifecycleEventType =>
+  (LIFECYCLE_EVENT_TYPES as readonly string[]).includes(type);

@@ -1,7 +1,19 @@
 import { Field, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { JSONScalar } from '../../common/graphql/json.scalar';
 import { RULE_SET_NAMES } from '../../rules/registry';
 import { BOX_IDS } from '../../rules/five-dice/types';
@@ -9,7 +21,9 @@ import { BOX_IDS } from '../../rules/five-dice/types';
 @ObjectType({ description: 'A named rule set a game can be created with.' })
 export class RuleSetModel {
   @Field({ description: 'Name to pass as ruleSet.' }) @ApiProperty({ enum: RULE_SET_NAMES }) name: string;
-  @Field({ description: 'Game family: five-dice or farkle.' }) @ApiProperty({ enum: ['five-dice', 'farkle'] }) family: string;
+  @Field({ description: 'Game family: five-dice or farkle.' })
+  @ApiProperty({ enum: ['five-dice', 'farkle'] })
+  family: string;
   @Field() @ApiProperty() title: string;
   @Field() @ApiProperty() description: string;
   @Field(() => JSONScalar, { description: 'The preset option values; a game may override them (see docs/rules.md).' })
@@ -72,14 +86,18 @@ export class FiveDiceScoreInput {
 export class BoxOptionModel {
   @Field() @ApiProperty() box: string;
   @Field(() => Int) @ApiProperty() points: number;
-  @Field(() => Int, { description: 'Extra five-of-a-kind bonus earned by this roll wherever it is entered.' }) @ApiProperty() bonus: number;
+  @Field(() => Int, { description: 'Extra five-of-a-kind bonus earned by this roll wherever it is entered.' })
+  @ApiProperty()
+  bonus: number;
   @Field({ description: 'False when the forced joker forbids this box.' }) @ApiProperty() allowed: boolean;
 }
 
 @ObjectType({ description: 'Every open box with the score the dice would get there.' })
 export class ScoreOptionsModel {
   @Field(() => [BoxOptionModel]) @ApiProperty({ type: [BoxOptionModel] }) boxes: BoxOptionModel[];
-  @Field({ description: 'No allowed open box scores: the player must sacrifice one.' }) @ApiProperty() mustSacrifice: boolean;
+  @Field({ description: 'No allowed open box scores: the player must sacrifice one.' })
+  @ApiProperty()
+  mustSacrifice: boolean;
   @Field({ description: 'A joker rule applies to this roll.' }) @ApiProperty() jokerActive: boolean;
   @Field() @ApiProperty() fiveOfAKind: boolean;
 }
@@ -113,6 +131,10 @@ export class FarkleSelectionModel {
 @ObjectType({ description: 'The scoring selections of one Farkle roll.' })
 export class FarkleSelectionsModel {
   @Field({ description: 'No die scores: a farkle.' }) @ApiProperty() farkle: boolean;
-  @Field(() => [FarkleSelectionModel]) @ApiProperty({ type: [FarkleSelectionModel] }) selections: FarkleSelectionModel[];
-  @Field(() => FarkleSelectionModel, { nullable: true }) @ApiProperty({ type: FarkleSelectionModel, nullable: true }) best: FarkleSelectionModel | null;
+  @Field(() => [FarkleSelectionModel])
+  @ApiProperty({ type: [FarkleSelectionModel] })
+  selections: FarkleSelectionModel[];
+  @Field(() => FarkleSelectionModel, { nullable: true })
+  @ApiProperty({ type: FarkleSelectionModel, nullable: true })
+  best: FarkleSelectionModel | null;
 }

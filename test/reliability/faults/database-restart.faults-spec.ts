@@ -25,7 +25,10 @@ const LOAD_AFTER_MS = 8_000;
 
 const cluster = () => readdirSync('/etc/postgresql')[0];
 const pgctl = (action: 'start' | 'stop') =>
-  execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', cluster(), 'main', action], { stdio: 'pipe', timeout: 60_000 });
+  execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', cluster(), 'main', action], {
+    stdio: 'pipe',
+    timeout: 60_000,
+  });
 const pgReady = () => {
   try {
     execFileSync('pg_isready', ['-h', '127.0.0.1', '-p', '5432', '-q'], { stdio: 'ignore' });
@@ -66,7 +69,9 @@ describe('PostgreSQL stops for ~5 s under load', () => {
     base = `http://127.0.0.1:${port}`;
     pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
     pool.on('error', () => undefined);
-    pool.on('connect', (client) => { client.on('error', () => undefined); });
+    pool.on('connect', (client) => {
+      client.on('error', () => undefined);
+    });
   });
 
   afterAll(async () => {
@@ -84,7 +89,12 @@ describe('PostgreSQL stops for ~5 s under load', () => {
     let keySeq = 0;
 
     /** One logical request: retried with the same key on 503 / network errors until it gets a final answer. */
-    async function send(token: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: any; key: string }> {
+    async function send(
+      token: string,
+      method: 'GET' | 'POST',
+      path: string,
+      body?: unknown,
+    ): Promise<{ status: number; body: any; key: string }> {
       const key = `fault-${process.pid}-${++keySeq}`;
       for (;;) {
         let status: number;
@@ -93,7 +103,11 @@ describe('PostgreSQL stops for ~5 s under load', () => {
         try {
           const res = await fetch(base + path, {
             method,
-            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(method === 'POST' ? { 'idempotency-key': key } : {}) },
+            headers: {
+              authorization: `Bearer ${token}`,
+              'content-type': 'application/json',
+              ...(method === 'POST' ? { 'idempotency-key': key } : {}),
+            },
             body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
             signal: AbortSignal.timeout(15_000),
           });
@@ -190,7 +204,10 @@ describe('PostgreSQL stops for ~5 s under load', () => {
       expect(Math.max(...versions)).toBe(events.length);
     }
     const keys = acks.map((a) => a.key);
-    const stored = await pool.query<{ key: string; status: string; response_status: number }>(`SELECT key, status, response_status FROM idempotency_records WHERE key = ANY($1)`, [keys]);
+    const stored = await pool.query<{ key: string; status: string; response_status: number }>(
+      `SELECT key, status, response_status FROM idempotency_records WHERE key = ANY($1)`,
+      [keys],
+    );
     expect(stored.rows).toHaveLength(keys.length);
     expect(stored.rows.every((r) => r.status === 'done' && r.response_status === 200)).toBe(true);
   });

@@ -8,10 +8,16 @@ export class InboxItem {
   @Field() @ApiProperty({ example: 'penta' }) ruleSet: string;
   @Field() @ApiProperty({ example: 'five-dice' }) family: string;
   @Field(() => Int, { description: 'Version to expect (If-Match) for my next move.' }) @ApiProperty() version: number;
-  @Field(() => Int, { description: 'The seat to move (mine; a hot seat of mine for creators).' }) @ApiProperty() seat: number;
+  @Field(() => Int, { description: 'The seat to move (mine; a hot seat of mine for creators).' })
+  @ApiProperty()
+  seat: number;
   @Field(() => Int) @ApiProperty() seatCount: number;
-  @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) turnTimeLimitSeconds: number | null;
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the server moves for me (null: no time limit).' })
+  @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) turnTimeLimitSeconds:
+    number | null;
+  @Field(() => GraphQLISODateTime, {
+    nullable: true,
+    description: 'When the server moves for me (null: no time limit).',
+  })
   @ApiProperty({ type: Date, nullable: true })
   deadline: Date | null;
   @Field(() => GraphQLISODateTime, { description: 'When the game last changed.' }) @ApiProperty() updatedAt: Date;

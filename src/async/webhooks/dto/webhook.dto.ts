@@ -1,7 +1,16 @@
 /** Webhook inputs and views, shared by REST (class-validator + OpenAPI) and GraphQL. */
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, MaxLength, registerDecorator } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsOptional,
+  IsString,
+  MaxLength,
+  registerDecorator,
+} from 'class-validator';
 import { LimitQuery } from '../../../common/dto/pagination';
 import { WEBHOOK_EVENT_TYPES } from '../../async-effects';
 
@@ -24,7 +33,8 @@ export function IsWebhookUrl() {
       propertyName,
       validator: {
         validate: isWebhookUrl,
-        defaultMessage: () => `${propertyName} must be an http:// or https:// URL (at most 2048 characters, no credentials)`,
+        defaultMessage: () =>
+          `${propertyName} must be an http:// or https:// URL (at most 2048 characters, no credentials)`,
       },
     });
 }
@@ -36,7 +46,10 @@ export class CreateWebhookInput {
   @IsWebhookUrl()
   url: string;
 
-  @Field(() => [String], { nullable: true, description: 'Event types to receive: turn.started, game.started, game.finished (default: all).' })
+  @Field(() => [String], {
+    nullable: true,
+    description: 'Event types to receive: turn.started, game.started, game.finished (default: all).',
+  })
   @ApiPropertyOptional({ type: [String], enum: WEBHOOK_EVENT_TYPES, example: ['turn.started'] })
   @IsOptional()
   @IsArray()
@@ -67,22 +80,33 @@ export class WebhookView {
 @ObjectType({ description: 'A new webhook and its signing secret, shown this once.' })
 export class WebhookRegistration {
   @Field(() => WebhookView) @ApiProperty({ type: WebhookView }) webhook: WebhookView;
-  @Field({ description: 'Standard Webhooks secret (whsec_<base64>): verify the webhook-signature header with it. Shown only once.' })
+  @Field({
+    description:
+      'Standard Webhooks secret (whsec_<base64>): verify the webhook-signature header with it. Shown only once.',
+  })
   @ApiProperty({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
   secret: string;
 }
 
 @ObjectType({ description: 'One notification to a webhook and its delivery attempts.' })
 export class WebhookDeliveryView {
-  @Field(() => ID, { description: 'Also the webhook-id header (the same on every attempt).' }) @ApiProperty({ format: 'uuid' }) id: string;
+  @Field(() => ID, { description: 'Also the webhook-id header (the same on every attempt).' })
+  @ApiProperty({ format: 'uuid' })
+  id: string;
   @Field() @ApiProperty({ enum: WEBHOOK_EVENT_TYPES }) eventType: string;
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) gameId: string;
   @Field(() => Int) @ApiProperty() gameVersion: number;
-  @Field({ description: 'pending, delivered or failed (after the last attempt).' }) @ApiProperty({ enum: ['pending', 'delivered', 'failed'] }) status: string;
+  @Field({ description: 'pending, delivered or failed (after the last attempt).' })
+  @ApiProperty({ enum: ['pending', 'delivered', 'failed'] })
+  status: string;
   @Field(() => Int) @ApiProperty() attempts: number;
   @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) lastStatusCode: number | null;
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) lastError: string | null;
-  @Field(() => GraphQLISODateTime, { nullable: true }) @ApiProperty({ type: Date, nullable: true }) nextAttemptAt: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  @ApiProperty({ type: Date, nullable: true })
+  nextAttemptAt: Date | null;
   @Field(() => GraphQLISODateTime) @ApiProperty() createdAt: Date;
-  @Field(() => GraphQLISODateTime, { nullable: true }) @ApiProperty({ type: Date, nullable: true }) deliveredAt: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  @ApiProperty({ type: Date, nullable: true })
+  deliveredAt: Date | null;
 }
