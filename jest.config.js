@@ -9,6 +9,7 @@ const esmOnly = [
   'strtok3',
   'token-types',
   '@tokenizer',
+  '@noble',
   'uint8array-extras',
   '@borewit',
   'content-disposition',
