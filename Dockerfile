@@ -4,6 +4,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # npm workspaces (docs/decisions/0018): npm ci links node_modules/@fairdice/core -> packages/core.
 COPY packages/core/package.json ./packages/core/
+COPY packages/verifier/package.json ./packages/verifier/
 COPY scripts ./scripts
 COPY prisma ./prisma
 COPY prisma.config.ts ./
@@ -20,6 +21,9 @@ COPY --from=build /app/dist ./dist
 # @fairdice/core at run time: the workspace link in node_modules points here (package.json + built dist).
 COPY --from=build /app/packages/core/package.json ./packages/core/
 COPY --from=build /app/packages/core/dist ./packages/core/dist
+# The verifier page served at GET /verify (node_modules/fairdice-verify -> packages/verifier).
+COPY --from=build /app/packages/verifier/package.json ./packages/verifier/
+COPY --from=build /app/packages/verifier/dist/verify.html ./packages/verifier/dist/
 COPY --from=build /app/prisma ./prisma
 USER node
 EXPOSE 3000

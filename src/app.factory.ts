@@ -8,6 +8,7 @@ import { AppModule, AppModuleOptions } from './app.module';
 import { AllExceptionsFilter, strictValidationPipe } from './common/errors';
 import { createPinoLogger, PinoNestLogger } from './common/logging/logger';
 import { registerGraphiql } from './graphiql/graphiql';
+import { registerVerifyPage } from './verify-page/verify-page';
 import { PG_POOL } from './database/prisma.service';
 import { registerSecurity } from './reliability/http/security';
 import { registerRateLimit } from './reliability/rate-limit/rate-limit';
@@ -59,6 +60,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     registerRateLimit(fastify, app.get(PG_POOL), { perMinute: options.config.RATE_LIMIT_PER_MINUTE }, logger);
   }
   registerGraphiql(fastify);
+  // The offline audit verifier page (packages/verifier; docs/fairness.md §6).
+  registerVerifyPage(fastify);
 
   const document = buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, {

@@ -5,6 +5,8 @@
  *   (default-src 'none'; frame-ancestors 'none'). The two HTML tools, Swagger UI (/docs) and
  *   GraphiQL (/graphiql), get a relaxed policy limited to their own origin: they need inline
  *   bootstrap scripts and styles, data: images and (GraphiQL) fetch/WebSocket to /graphql.
+ *   A route that sets its own policy keeps it: the verifier page (/verify) admits its one inline
+ *   script and style by SHA-256 and nothing else (src/verify-page).
  * - CORS is closed unless CORS_ORIGINS lists origins ("*" = any). Bearer tokens are sent in a
  *   header, so credentials (cookies) are never allowed.
  */
@@ -71,7 +73,8 @@ export async function registerSecurity(app: NestFastifyApplication, options: { c
   });
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onSend', async (request, reply) => {
-    reply.header('content-security-policy', TOOLS.test(request.url) ? TOOLS_CSP : API_CSP);
+    if (TOOLS.test(request.url)) reply.header('content-security-policy', TOOLS_CSP);
+    else if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', API_CSP);
   });
 
   if (origins !== null) {

@@ -1,0 +1,202 @@
+/**
+ * The browser side of the self-contained verifier page (dist/verify.html, served at GET /verify).
+ * Bundled with @fairdice/core and @noble/hashes into the page's one inline script (build.js):
+ * the same verifyBundle as `fairdice verify` and the `fairdice-verify` package. No network: the
+ * bundle file is read locally (drop or file picker), nothing leaves the page.
+ *
+ * For tests and scripts, #verdict carries the outcome as data attributes: data-status
+ * (verified | failed | incomplete | error), data-failed-check, data-first-bad-version.
+ */
+import { verifyBundle, type VerifyCheck, type VerifyReport } from '@fairdice/core/fairness/verifier';
+
+/** What a passed check proves, in an organizer's words (checks without an entry show their name). */
+const PROVES: Record<string, string> = {
+  format: 'The file is a fairdice audit bundle in a format and rules version this verifier implements.',
+  commitment:
+    'The revealed server seed is the one committed to when the game was created (its SHA-256 is the commitment).',
+  chain:
+    'The events form one unbroken hash chain from the commitment to the chain head: none was changed, inserted, reordered or removed in between.',
+  'published-head': 'The chain ends at the head you noted independently (nothing was cut off or appended).',
+  creation: "The first event creates this game with the bundle's commitment, rule set and options.",
+  dice: 'Every roll is exactly what HMAC-SHA256 of the server seed and every client seed gives: no roll was chosen, edited or replayed.',
+  commands: 'Re-running every recorded command through the rules engine yields exactly the recorded events.',
+  seeds: "The players' client seeds and their order in the derivation are the ones recorded in the log.",
+  rollCount: 'The roll count matches the roll numbers the events use.',
+  status: 'The game status matches the replayed events.',
+  standings: 'The totals and the final ranking are the ones the replayed game gives.',
+};
+
+const $ = <T extends HTMLElement>(id: string): T => {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`#${id} is missing from the page`);
+  return el as T;
+};
+
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  text?: string,
+  className?: string,
+): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  if (className) e.className = className;
+  return e;
+}
+
+const MARK: Record<string, string> = { pass: 'PASS', fail: 'FAIL', skipped: 'SKIP' };
+
+function optionsFromForm(): { expectedHead?: string } | string {
+  const head = $<HTMLInputElement>('head').value.trim().toLowerCase();
+  if (head === '') return {};
+  if (!/^[0-9a-f]{64}$/.test(head)) return 'the published head must be 64 hex digits';
+  return { expectedHead: head };
+}
+
+function verdictOf(report: VerifyReport): { status: string; text: string } {
+  if (!report.ok) {
+    const f = report.failure as VerifyCheck;
+    return {
+      status: 'failed',
+      text:
+        report.firstBadVersion !== null
+          ? `FAILED: event version ${report.firstBadVersion} does not check out (${f.name}: ${f.detail ?? ''})`
+          : `FAILED: ${f.name}: ${f.detail ?? ''}`,
+    };
+  }
+  if (!report.diceChecked)
+    return {
+      status: 'incomplete',
+      text: 'NOT COMPLETE: everything checked so far passed, but the server seed is not revealed yet, so the dice cannot be checked yet.',
+    };
+  return { status: 'verified', text: 'VERIFIED: every check passed.' };
+}
+
+function showError(message: string): void {
+  const verdict = $('verdict');
+  verdict.textContent = message;
+  verdict.dataset.status = 'error';
+  delete verdict.dataset.failedCheck;
+  delete verdict.dataset.firstBadVersion;
+  $('report').hidden = false;
+  $('details').hidden = true;
+}
+
+function render(report: VerifyReport, fileName: string): void {
+  const verdict = $('verdict');
+  const v = verdictOf(report);
+  verdict.textContent = v.text;
+  verdict.dataset.status = v.status;
+  if (report.failure) verdict.dataset.failedCheck = report.failure.name;
+  else delete verdict.dataset.failedCheck;
+  if (report.firstBadVersion !== null) verdict.dataset.firstBadVersion = String(report.firstBadVersion);
+  else delete verdict.dataset.firstBadVersion;
+  verdict.className = `verdict ${v.status}`;
+  $('file-name').textContent = fileName;
+
+  const summary = $('summary');
+  summary.replaceChildren();
+  const s = report.summary;
+  if (s) {
+    const rows: Array<[string, string]> = [
+      ['game', s.gameId],
+      ['rule set', `${s.ruleSet} (${s.family}), status ${s.status}`],
+      [
+        'players',
+        s.players
+          .map(
+            (p) =>
+              `seat ${p.seat} ${p.playerId}${p.displayName ? ` (${p.displayName})` : ''}, client seed ${p.clientSeed}`,
+          )
+          .join('\n'),
+      ],
+      ['rolls', String(s.rolls)],
+      ['events', String(s.events)],
+      ['totals', s.totals.map((t) => `seat ${t.seat}: ${t.total}`).join(', ') || '-'],
+      [
+        'ranking',
+        s.ranking.map((r) => `${r.rank}. seat ${r.seat} (${r.score}${r.quit ? ', quit' : ''})`).join('  ') || '-',
+      ],
+      ['chain head', s.head],
+      ['server seed', s.serverSeedRevealed ? 'revealed' : 'not revealed yet'],
+    ];
+    for (const [k, val] of rows) summary.append(el('dt', k), el('dd', val));
+  }
+
+  const body = $('checks');
+  body.replaceChildren();
+  for (const c of report.checks) {
+    const tr = el('tr', undefined, c.status);
+    tr.dataset.check = c.name;
+    tr.dataset.status = c.status;
+    tr.append(
+      el('td', c.name),
+      el('td', MARK[c.status] ?? c.status, 'mark'),
+      el('td', c.status === 'fail' && typeof c.version === 'number' ? String(c.version) : ''),
+      el('td', c.detail ?? ''),
+    );
+    body.append(tr);
+  }
+
+  const proved = $('proved');
+  proved.replaceChildren();
+  for (const c of report.checks.filter((x) => x.status === 'pass')) proved.append(el('li', PROVES[c.name] ?? c.name));
+  const notProved = $('not-proved');
+  notProved.replaceChildren();
+  for (const c of report.checks.filter((x) => x.status !== 'pass'))
+    notProved.append(
+      el('li', `${c.name}: ${c.status === 'fail' ? 'FAILED' : 'not checked'}${c.detail ? ` (${c.detail})` : ''}`),
+    );
+  $('report').hidden = false;
+  $('details').hidden = false;
+}
+
+let lastFile: { name: string; text: string } | null = null;
+
+function verifyText(name: string, text: string): void {
+  lastFile = { name, text };
+  const options = optionsFromForm();
+  if (typeof options === 'string') return showError(`Cannot verify: ${options}.`);
+  let bundle: unknown;
+  try {
+    bundle = JSON.parse(text);
+  } catch (err) {
+    return showError(`Cannot verify ${name}: not JSON (${(err as Error).message}).`);
+  }
+  render(verifyBundle(bundle, options), name);
+}
+
+function readFile(file: File): void {
+  const reader = new FileReader();
+  reader.onload = () => verifyText(file.name, String(reader.result));
+  reader.onerror = () => showError(`Cannot read ${file.name}.`);
+  reader.readAsText(file);
+}
+
+function main(): void {
+  const input = $<HTMLInputElement>('file');
+  input.addEventListener('change', () => {
+    const f = input.files?.[0];
+    if (f) readFile(f);
+  });
+  const drop = $('drop');
+  drop.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    drop.classList.add('over');
+  });
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', (e) => {
+    e.preventDefault();
+    drop.classList.remove('over');
+    const f = e.dataTransfer?.files?.[0];
+    if (f) readFile(f);
+  });
+  // Dropping a file anywhere else must not navigate away from the page.
+  window.addEventListener('dragover', (e) => e.preventDefault());
+  window.addEventListener('drop', (e) => e.preventDefault());
+  $('options').addEventListener('change', () => {
+    if (lastFile) verifyText(lastFile.name, lastFile.text);
+  });
+  document.body.dataset.ready = 'true';
+}
+
+main();

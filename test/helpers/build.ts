@@ -1,0 +1,49 @@
+/**
+ * Suites that run what users run (the compiled CLI, the verifier package, the verifier page) call
+ * `ensureBuilt()` first: it runs `npm run build` when a build output is missing or older than the
+ * sources it comes from (`npm test` has just built, so there it costs one stat per file).
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const ROOT = join(__dirname, '..', '..');
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(p));
+    else if (/\.(ts|html|css)$/.test(entry.name) && !entry.name.endsWith('.spec.ts'))
+      newest = Math.max(newest, statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+const mtime = (file: string) => {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+};
+
+/** Builds (npm run build) unless every output below is newer than every source it is built from. */
+export function ensureBuilt(): void {
+  const outputs = [
+    join(ROOT, 'dist', 'src', 'main.js'),
+    join(ROOT, 'dist', 'src', 'fairness', 'cli.js'),
+    join(ROOT, 'packages', 'core', 'dist', 'index.js'),
+    join(ROOT, 'packages', 'verifier', 'dist', 'cli.js'),
+    join(ROOT, 'packages', 'verifier', 'dist', 'verify.html'),
+  ];
+  const sources = Math.max(
+    newestSource(join(ROOT, 'src')),
+    newestSource(join(ROOT, 'packages', 'core', 'src')),
+    newestSource(join(ROOT, 'packages', 'verifier', 'src')),
+    mtime(join(ROOT, 'packages', 'verifier', 'build.js')),
+  );
+  if (Math.min(...outputs.map(mtime)) < sources) {
+    execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'pipe', timeout: 280_000 });
+  }
+}
