@@ -137,6 +137,9 @@ function render(report: VerifyReport, fileName: string): void {
     body.append(tr);
   }
 
+  $('proved-title').textContent = report.ok
+    ? 'What this proves'
+    : 'Checks that passed (the bundle as a whole is NOT verified: see the failure above)';
   const proved = $('proved');
   proved.replaceChildren();
   for (const c of report.checks.filter((x) => x.status === 'pass')) proved.append(el('li', PROVES[c.name] ?? c.name));
