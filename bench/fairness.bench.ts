@@ -3,10 +3,12 @@
  *
  *   npx tsc -p tsconfig.build.json && node dist/bench/fairness.bench.js
  */
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { deriveDice } from '@fairdice/core/fairness/derivation';
-import { EventEnvelope, eventHash } from '@fairdice/core/fairness/hash-chain';
+import { hmacSha256 } from '@fairdice/core/fairness/bytes';
+import { canonicalBytes } from '@fairdice/core/fairness/canonical';
+import { deriveDice, diceRoller } from '@fairdice/core/fairness/derivation';
+import { EventEnvelope, envelopeFields, eventHash } from '@fairdice/core/fairness/hash-chain';
 import { commitmentOf } from '@fairdice/core/fairness/seeds';
 
 export interface BenchResult {
@@ -51,9 +53,22 @@ export async function runFairnessMicroBenchmarks(options: { durationMs?: number 
     prevHash: commitmentOf(serverSeed),
   };
   const message = Buffer.alloc(144, 0x2a);
+  const roller = diceRoller({ serverSeed, clientSeeds, gameId, firstRollNumber: 0 });
   const results = [
     // Baseline for reading the other figures on a given machine: one bare HMAC-SHA256 of a 144-byte message.
     measure('baseline: one HMAC-SHA256 (144 B)', () => createHmac('sha256', serverSeed).update(message).digest(), ms),
+    // @fairdice/core hashes with @noble/hashes (browser-safe: decision 0018). Against the node:crypto rows:
+    // the same HMAC, the server's per-roll path (key schedule once per game), and the event hash's SHA-256.
+    measure('@noble/hashes: one HMAC-SHA256 (144 B)', () => hmacSha256(serverSeed, message), ms),
+    measure('diceRoller: 5 dice per roll (one game)', () => roller.roll(5), ms),
+    measure(
+      'node:crypto SHA-256 of the canonical envelope (reference for eventHash)',
+      (i) =>
+        createHash('sha256')
+          .update(canonicalBytes(envelopeFields({ ...envelope, version: (i % 1_000_000) + 1 })))
+          .digest('hex'),
+      ms,
+    ),
     measure(
       'deriveDice (5 dice)',
       (i) => deriveDice({ serverSeed, clientSeeds, gameId, rollNumber: i >>> 0, count: 5 }),
