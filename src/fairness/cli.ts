@@ -3,7 +3,9 @@
  * `fairdice verify <file-or-url> [--head <64-hex>] [--json] [--allow-unrevealed]`
  *
  * Verifies an audit bundle offline (docs/fairness.md §6) with the rules engine and the spec only:
- * no database, no Nest, no account. Reads a file, or fetches an http(s) URL with global fetch.
+ * no database, no Nest, no account. Reads a file, standard input ('-'), or fetches an http(s) URL
+ * with global fetch. The command itself (arguments, checks, report, exit codes) is
+ * @fairdice/core's runVerifyCommand, which the `fairdice-verify` package runs too.
  *
  * Exit codes: 0 every check passed (dice included); 1 a check failed (the first event at fault is
  * named); 2 usage or input error (unreadable file, not JSON, HTTP error); 3 every check that could
@@ -11,62 +13,10 @@
  * (`--allow-unrevealed` turns this into 0).
  */
 import { readFile } from 'node:fs/promises';
-import {
-  EXIT_FAILED,
-  EXIT_OK,
-  EXIT_UNREVEALED,
-  EXIT_USAGE,
-  exitCodeOf,
-  verifyBundle,
-  VerifyReport,
-} from '@fairdice/core/fairness/verifier';
+import { EXIT_UNREVEALED, EXIT_USAGE, formatReport, runVerifyCommand } from '@fairdice/core/fairness/verify-command';
 
-const USAGE = `usage: fairdice verify <file-or-url> [--head <64-hex>] [--json] [--allow-unrevealed]
-
-Checks an audit bundle (GET /v1/games/{id}/audit): the commitment, every roll, every command
-re-run through the rules, the replayed totals and ranking, and the hash chain.
-
-  --head <hex>          a chain head published independently (detects truncated or extended logs)
-  --json                print the report as JSON
-  --allow-unrevealed    exit 0 (not 3) when the game has not ended and the dice cannot be checked yet
-
-exit codes: 0 verified, 1 a check failed, 2 usage/input error, 3 passed so far but the server seed is not revealed yet`;
-
-interface Args {
-  source: string;
-  head?: string;
-  json: boolean;
-  allowUnrevealed: boolean;
-}
-
-function parseArgs(argv: string[]): Args | string {
-  const [cmd, ...rest] = argv;
-  if (cmd === '--help' || cmd === '-h' || cmd === 'help') return 'help';
-  if (cmd !== 'verify') return cmd === undefined ? 'missing command' : `unknown command ${cmd}`;
-  let source: string | undefined;
-  const out: Omit<Args, 'source'> = { json: false, allowUnrevealed: false };
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i];
-    if (a === '--json') out.json = true;
-    else if (a === '--allow-unrevealed') out.allowUnrevealed = true;
-    else if (a === '--head') {
-      const h = rest[++i];
-      if (h === undefined || !/^[0-9a-fA-F]{64}$/.test(h)) return '--head needs 64 hex digits';
-      out.head = h.toLowerCase();
-    } else if (a.startsWith('--head=')) {
-      const h = a.slice('--head='.length);
-      if (!/^[0-9a-fA-F]{64}$/.test(h)) return '--head needs 64 hex digits';
-      out.head = h.toLowerCase();
-    } else if (a === '--help' || a === '-h') return 'help';
-    else if (a.startsWith('-') && a !== '-') return `unknown option ${a}`;
-    else if (source === undefined) source = a;
-    else return `unexpected argument ${a}`;
-  }
-  if (source === undefined) return 'missing <file-or-url>';
-  return { source, ...out };
-}
-
-async function load(source: string): Promise<string> {
+/** The bundle's text from a file, standard input ('-') or an http(s) URL. */
+export async function loadSource(source: string): Promise<string> {
   if (/^https?:\/\//i.test(source)) {
     const res = await fetch(source, { headers: { accept: 'application/json' } });
     if (!res.ok) throw new Error(`GET ${source}: HTTP ${res.status}`);
@@ -80,80 +30,15 @@ async function load(source: string): Promise<string> {
   return readFile(source, 'utf8');
 }
 
-const MARK = { pass: 'PASS', fail: 'FAIL', skipped: 'SKIP' } as const;
-
-export function formatReport(report: VerifyReport, code: number): string {
-  const lines: string[] = [];
-  const s = report.summary;
-  if (s) {
-    lines.push(`game      ${s.gameId}`);
-    lines.push(`rule set  ${s.ruleSet} (${s.family}), status ${s.status}`);
-    lines.push('players');
-    for (const p of s.players)
-      lines.push(
-        `  seat ${p.seat}  ${p.playerId}${p.displayName ? ` (${p.displayName})` : ''}  client seed ${p.clientSeed}`,
-      );
-    lines.push(`rolls     ${s.rolls}`);
-    lines.push(`events    ${s.events}`);
-    lines.push(`totals    ${s.totals.map((t) => `seat ${t.seat}: ${t.total}`).join(', ') || '-'}`);
-    lines.push(
-      `ranking   ${s.ranking.map((r) => `${r.rank}. seat ${r.seat} (${r.score}${r.quit ? ', quit' : ''})`).join('  ') || '-'}`,
-    );
-    lines.push(`head      ${s.head}`);
-    lines.push(`seed      ${s.serverSeedRevealed ? 'revealed' : 'not revealed yet'}`);
-    lines.push('');
-  }
-  for (const c of report.checks) {
-    const at = c.status === 'fail' && typeof c.version === 'number' ? ` [event version ${c.version}]` : '';
-    lines.push(`${MARK[c.status]}  ${c.name}${at}${c.detail ? `: ${c.detail}` : ''}`);
-  }
-  lines.push('');
-  if (code === EXIT_FAILED && report.failure) {
-    const f = report.failure;
-    lines.push(
-      report.firstBadVersion !== null
-        ? `FAILED: event version ${report.firstBadVersion} does not check out (${f.name}: ${f.detail})`
-        : `FAILED: ${f.name}: ${f.detail}`,
-    );
-  } else if (code === EXIT_UNREVEALED || (!report.diceChecked && report.ok)) {
-    lines.push(
-      'NOT COMPLETE: everything checked so far passed, but the server seed is not revealed yet, so the dice cannot be checked yet.',
-    );
-  } else {
-    lines.push('VERIFIED: every check passed.');
-  }
-  return lines.join('\n');
-}
-
-export async function main(
+export function main(
   argv: string[],
   out: (s: string) => void = (s) => process.stdout.write(s + '\n'),
   err: (s: string) => void = (s) => process.stderr.write(s + '\n'),
 ): Promise<number> {
-  const args = parseArgs(argv);
-  if (args === 'help') {
-    out(USAGE);
-    return EXIT_OK;
-  }
-  if (typeof args === 'string') {
-    err(`fairdice: ${args}\n${USAGE}`);
-    return EXIT_USAGE;
-  }
-  let bundle: unknown;
-  try {
-    bundle = JSON.parse(await load(args.source));
-  } catch (e) {
-    err(`fairdice: cannot read ${args.source}: ${(e as Error).message}`);
-    return EXIT_USAGE;
-  }
-  const report = verifyBundle(bundle, { expectedHead: args.head });
-  const code = exitCodeOf(report, args.allowUnrevealed);
-  if (args.json) out(JSON.stringify({ exitCode: code, ...report }, null, 2));
-  else out(formatReport(report, code));
-  return code;
+  return runVerifyCommand(argv, { load: loadSource, out, err }, 'fairdice');
 }
 
-export { EXIT_UNREVEALED };
+export { EXIT_UNREVEALED, formatReport };
 
 if (require.main === module) {
   main(process.argv.slice(2)).then(

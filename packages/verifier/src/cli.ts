@@ -1,11 +1,42 @@
 /**
- * `fairdice-verify`: the service's own command line (src/fairness/cli.ts: `fairdice verify`),
- * bundled by build.js with @fairdice/core and @noble/hashes into one file with no dependencies.
- * `fairdice-verify <file-or-url> [options]` and `fairdice-verify verify <file-or-url> [options]`
- * are the same command.
+ * `fairdice-verify <file-or-url> [options]` (also `fairdice-verify verify <file-or-url> [options]`):
+ * the same command as the service's `fairdice verify` (@fairdice/core's runVerifyCommand: arguments,
+ * checks, report, exit codes), bundled by build.js with @fairdice/core and @noble/hashes into one
+ * file that requires only Node's built-ins. This file is its Node I/O.
  */
-const args = process.argv;
-const first = args[2];
-if (first !== undefined && !['verify', 'help', '--help', '-h'].includes(first)) args.splice(2, 0, 'verify');
-// Runs the command (cli.ts starts itself when it is the main module, which the bundle is).
-require('../../../src/fairness/cli');
+import { readFile } from 'node:fs/promises';
+import { EXIT_USAGE, runVerifyCommand } from '@fairdice/core/fairness/verify-command';
+
+const PROGRAM = 'fairdice-verify';
+
+async function load(source: string): Promise<string> {
+  if (/^https?:\/\//i.test(source)) {
+    const res = await fetch(source, { headers: { accept: 'application/json' } });
+    if (!res.ok) throw new Error(`GET ${source}: HTTP ${res.status}`);
+    return res.text();
+  }
+  if (source === '-') {
+    const chunks: Buffer[] = [];
+    for await (const c of process.stdin) chunks.push(c as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  return readFile(source, 'utf8');
+}
+
+const argv = process.argv.slice(2);
+// The package does one thing: `fairdice-verify <file>` means `fairdice-verify verify <file>`.
+if (!['verify', 'help', '--help', '-h'].includes(argv[0] ?? '')) argv.unshift('verify');
+
+runVerifyCommand(
+  argv,
+  { load, out: (s) => process.stdout.write(s + '\n'), err: (s) => process.stderr.write(s + '\n') },
+  PROGRAM,
+).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    process.stderr.write(`${PROGRAM}: ${(e as Error).stack ?? String(e)}\n`);
+    process.exitCode = EXIT_USAGE;
+  },
+);

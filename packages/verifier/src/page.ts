@@ -7,7 +7,8 @@
  * For tests and scripts, #verdict carries the outcome as data attributes: data-status
  * (verified | failed | incomplete | error), data-failed-check, data-first-bad-version.
  */
-import { verifyBundle, type VerifyCheck, type VerifyReport } from '@fairdice/core/fairness/verifier';
+import { exitCodeOf, verifyBundle, type VerifyReport } from '@fairdice/core/fairness/verifier';
+import { EXIT_FAILED, EXIT_OK, verdictLine } from '@fairdice/core/fairness/verify-command';
 
 /** What a passed check proves, in an organizer's words (checks without an entry show their name). */
 const PROVES: Record<string, string> = {
@@ -52,23 +53,11 @@ function optionsFromForm(): { expectedHead?: string } | string {
   return { expectedHead: head };
 }
 
+/** The command line's verdict line, and the outcome as the exit code would say it. */
 function verdictOf(report: VerifyReport): { status: string; text: string } {
-  if (!report.ok) {
-    const f = report.failure as VerifyCheck;
-    return {
-      status: 'failed',
-      text:
-        report.firstBadVersion !== null
-          ? `FAILED: event version ${report.firstBadVersion} does not check out (${f.name}: ${f.detail ?? ''})`
-          : `FAILED: ${f.name}: ${f.detail ?? ''}`,
-    };
-  }
-  if (!report.diceChecked)
-    return {
-      status: 'incomplete',
-      text: 'NOT COMPLETE: everything checked so far passed, but the server seed is not revealed yet, so the dice cannot be checked yet.',
-    };
-  return { status: 'verified', text: 'VERIFIED: every check passed.' };
+  const code = exitCodeOf(report);
+  const status = code === EXIT_OK ? 'verified' : code === EXIT_FAILED ? 'failed' : 'incomplete';
+  return { status, text: verdictLine(report, code) };
 }
 
 function showError(message: string): void {

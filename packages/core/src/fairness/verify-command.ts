@@ -1,0 +1,144 @@
+/**
+ * The `verify` command line without its I/O (docs/fairness.md §6): arguments, the text report and the
+ * verdict line. Shared, so that they say the same thing, by `fairdice verify` (src/fairness/cli.ts),
+ * the `fairdice-verify` package (packages/verifier/src/cli.ts) and the verifier page. The callers
+ * supply `load` (a file, standard input or a URL) and the output streams.
+ */
+import {
+  EXIT_FAILED,
+  EXIT_OK,
+  EXIT_UNREVEALED,
+  EXIT_USAGE,
+  exitCodeOf,
+  verifyBundle,
+  type VerifyReport,
+} from './verifier';
+
+export { EXIT_FAILED, EXIT_OK, EXIT_UNREVEALED, EXIT_USAGE };
+
+/** The usage text of `<program> verify`. */
+export function verifyUsage(program = 'fairdice'): string {
+  return `usage: ${program} verify <file-or-url> [--head <64-hex>] [--json] [--allow-unrevealed]
+
+Checks an audit bundle (GET /v1/games/{id}/audit): the commitment, every roll, every command
+re-run through the rules, the replayed totals and ranking, and the hash chain.
+
+  --head <hex>          a chain head published independently (detects truncated or extended logs)
+  --json                print the report as JSON
+  --allow-unrevealed    exit 0 (not 3) when the game has not ended and the dice cannot be checked yet
+
+exit codes: 0 verified, 1 a check failed, 2 usage/input error, 3 passed so far but the server seed is not revealed yet`;
+}
+
+export interface VerifyArgs {
+  source: string;
+  head?: string;
+  json: boolean;
+  allowUnrevealed: boolean;
+}
+
+/** The parsed arguments, 'help', or a usage error message. */
+export function parseVerifyArgs(argv: string[]): VerifyArgs | string {
+  const [cmd, ...rest] = argv;
+  if (cmd === '--help' || cmd === '-h' || cmd === 'help') return 'help';
+  if (cmd !== 'verify') return cmd === undefined ? 'missing command' : `unknown command ${cmd}`;
+  let source: string | undefined;
+  const out: Omit<VerifyArgs, 'source'> = { json: false, allowUnrevealed: false };
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i];
+    if (a === '--json') out.json = true;
+    else if (a === '--allow-unrevealed') out.allowUnrevealed = true;
+    else if (a === '--head') {
+      const h = rest[++i];
+      if (h === undefined || !/^[0-9a-fA-F]{64}$/.test(h)) return '--head needs 64 hex digits';
+      out.head = h.toLowerCase();
+    } else if (a.startsWith('--head=')) {
+      const h = a.slice('--head='.length);
+      if (!/^[0-9a-fA-F]{64}$/.test(h)) return '--head needs 64 hex digits';
+      out.head = h.toLowerCase();
+    } else if (a === '--help' || a === '-h') return 'help';
+    else if (a.startsWith('-') && a !== '-') return `unknown option ${a}`;
+    else if (source === undefined) source = a;
+    else return `unexpected argument ${a}`;
+  }
+  if (source === undefined) return 'missing <file-or-url>';
+  return { source, ...out };
+}
+
+const MARK = { pass: 'PASS', fail: 'FAIL', skipped: 'SKIP' } as const;
+
+/** The text report: summary, every check, the verdict line. */
+export function formatReport(report: VerifyReport, code: number): string {
+  const lines: string[] = [];
+  const s = report.summary;
+  if (s) {
+    lines.push(`game      ${s.gameId}`);
+    lines.push(`rule set  ${s.ruleSet} (${s.family}), status ${s.status}`);
+    lines.push('players');
+    for (const p of s.players)
+      lines.push(
+        `  seat ${p.seat}  ${p.playerId}${p.displayName ? ` (${p.displayName})` : ''}  client seed ${p.clientSeed}`,
+      );
+    lines.push(`rolls     ${s.rolls}`);
+    lines.push(`events    ${s.events}`);
+    lines.push(`totals    ${s.totals.map((t) => `seat ${t.seat}: ${t.total}`).join(', ') || '-'}`);
+    lines.push(
+      `ranking   ${s.ranking.map((r) => `${r.rank}. seat ${r.seat} (${r.score}${r.quit ? ', quit' : ''})`).join('  ') || '-'}`,
+    );
+    lines.push(`head      ${s.head}`);
+    lines.push(`seed      ${s.serverSeedRevealed ? 'revealed' : 'not revealed yet'}`);
+    lines.push('');
+  }
+  for (const c of report.checks) {
+    const at = c.status === 'fail' && typeof c.version === 'number' ? ` [event version ${c.version}]` : '';
+    lines.push(`${MARK[c.status]}  ${c.name}${at}${c.detail ? `: ${c.detail}` : ''}`);
+  }
+  lines.push('');
+  lines.push(verdictLine(report, code));
+  return lines.join('\n');
+}
+
+/** The one-line verdict a person reads last (the command line's last line; the verifier page's verdict). */
+export function verdictLine(report: VerifyReport, code: number = exitCodeOf(report)): string {
+  if (code === EXIT_FAILED && report.failure) {
+    const f = report.failure;
+    return report.firstBadVersion !== null
+      ? `FAILED: event version ${report.firstBadVersion} does not check out (${f.name}: ${f.detail})`
+      : `FAILED: ${f.name}: ${f.detail}`;
+  }
+  if (code === EXIT_UNREVEALED || (!report.diceChecked && report.ok))
+    return 'NOT COMPLETE: everything checked so far passed, but the server seed is not revealed yet, so the dice cannot be checked yet.';
+  return 'VERIFIED: every check passed.';
+}
+
+export interface VerifyCommandIo {
+  /** The bundle's text: a file, '-' for standard input, or an http(s) URL. */
+  load: (source: string) => Promise<string>;
+  out: (s: string) => void;
+  err: (s: string) => void;
+}
+
+/** Runs `<program> verify ...` and returns its exit code (0 verified, 1 failed, 2 usage/input, 3 not revealed yet). */
+export async function runVerifyCommand(argv: string[], io: VerifyCommandIo, program = 'fairdice'): Promise<number> {
+  const args = parseVerifyArgs(argv);
+  if (args === 'help') {
+    io.out(verifyUsage(program));
+    return EXIT_OK;
+  }
+  if (typeof args === 'string') {
+    io.err(`${program}: ${args}\n${verifyUsage(program)}`);
+    return EXIT_USAGE;
+  }
+  let bundle: unknown;
+  try {
+    bundle = JSON.parse(await io.load(args.source));
+  } catch (e) {
+    io.err(`${program}: cannot read ${args.source}: ${(e as Error).message}`);
+    return EXIT_USAGE;
+  }
+  const report = verifyBundle(bundle, { expectedHead: args.head });
+  const code = exitCodeOf(report, args.allowUnrevealed);
+  if (args.json) io.out(JSON.stringify({ exitCode: code, ...report }, null, 2));
+  else io.out(formatReport(report, code));
+  return code;
+}
