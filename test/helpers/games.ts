@@ -5,11 +5,11 @@
 import { EventStore } from '../../src/event-store/event-store.service';
 import { toGameEvent } from '../../src/event-store/event-store.types';
 import { PG_POOL } from '../../src/database/prisma.service';
-import { replayGame, GameState } from '../../src/rules/game';
+import { replayGame, type GameState } from '../../src/rules/game';
 import { createHash } from 'node:crypto';
 import { verifyChain } from '../../src/fairness/hash-chain';
 import { familyById } from '../../src/rules/registry';
-import { createTestApp, registerPlayer, TestApp } from './app';
+import { createTestApp, registerPlayer, type TestApp } from './app';
 import type { Pool } from 'pg';
 
 export type Action = 'roll' | 'score' | 'set-aside' | 'bank' | 'quit';
