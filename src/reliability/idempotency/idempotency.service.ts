@@ -186,7 +186,11 @@ function replay<T>(status: number, body: unknown): T {
   if (status >= 400) {
     const { code, detail, type: _t, title: _ti, status: _s, ...details } = (body ?? {}) as Record<string, unknown>;
     const errorCode: ErrorCode = isErrorCode(code) ? code : 'INTERNAL';
-    throw new DomainException(errorCode, String(detail ?? ''), Object.keys(details).length ? details : undefined);
+    throw new DomainException(
+      errorCode,
+      typeof detail === 'string' ? detail : '',
+      Object.keys(details).length ? details : undefined,
+    );
   }
   return reviveDates(body) as T;
 }
