@@ -1,7 +1,23 @@
 // ESLint flat config: typescript-eslint's type-checked rules over every TypeScript file of the
 // service, its tests, benchmarks, scripts and packages/. `npm run lint` (part of `npm test`).
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+// Import boundaries (docs/architecture.md): each zone forbids `target` files to import from `from`.
+const boundaries = [
+  {
+    target: './src/rules',
+    from: ['./src', './packages'],
+    except: ['./rules'],
+    message: 'the rules engine is pure: it imports nothing outside src/rules',
+  },
+  {
+    target: './packages',
+    from: ['./src', './test', './bench', './scripts'],
+    message: 'packages/ stand alone: they never import the service',
+  },
+];
 
 export default tseslint.config(
   {
@@ -15,7 +31,10 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.d.ts', '.js', '.json'] })] },
     rules: {
+      'import-x/no-restricted-paths': ['error', { zones: boundaries }],
       // A promise nobody awaits is a lost error or an unhandled rejection in a Node service.
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
@@ -45,6 +64,24 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    // The rules engine proper (not its tests) imports no package and no node:* module either:
+    // time, randomness and I/O enter as data (scripts/check-rules-purity.js checks the clock too).
+    files: ['src/rules/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...boundaries,
+            { target: './src/rules', from: './node_modules', message: 'the rules engine is pure: no packages' },
+          ],
+        },
+      ],
+      'import-x/no-nodejs-modules': 'error',
     },
   },
   {
