@@ -21,7 +21,7 @@ import type { Pool, PoolClient } from 'pg';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { DomainException, ERROR_MAP, ErrorCode, isErrorCode, normalizeError } from '../../common/errors';
 import { PG_POOL } from '../../database/prisma.service';
-import { runInUnitOfWork } from './unit-of-work';
+import { runInUnitOfWork } from '../../database/unit-of-work';
 
 export interface IdempotentRequest {
   playerId: string;
