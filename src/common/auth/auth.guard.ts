@@ -4,7 +4,7 @@ import { GqlExecutionContext, type GqlContextType } from '@nestjs/graphql';
 import { DomainException } from '../errors';
 import { PlayersService } from '../../players/players.service';
 import { AuthenticatedPlayer } from '../../players/players.types';
-import { bearerToken } from '../../players/tokens';
+import { bearerToken } from '../http/bearer-token';
 
 const OPTIONAL_AUTH = 'fairdice:optional-auth';
 /** The route works without a token too (public reads); a token, when given, must be valid. */
