@@ -1,10 +1,10 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata, createParamDecorator } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { GqlExecutionContext, type GqlContextType } from '@nestjs/graphql';
-import { DomainException } from '../errors';
-import { PlayersService } from '../../players/players.service';
-import { AuthenticatedPlayer } from '../../players/players.types';
-import { bearerToken } from '../http/bearer-token';
+import { DomainException } from '../common/errors';
+import { PlayersService } from './players.service';
+import { AuthenticatedPlayer } from './players.types';
+import { bearerToken } from '../common/http/bearer-token';
 
 const OPTIONAL_AUTH = 'fairdice:optional-auth';
 /** The route works without a token too (public reads); a token, when given, must be valid. */
