@@ -31,7 +31,7 @@ import { GameEventStream } from './game-stream';
 import { buildGameView, toEventView, viewOfLoaded } from './game-view';
 import type { GameEventPage, GamePage, GameView } from './dto/game-view.model';
 import type { CreateGameInput, JoinGameInput } from './dto/game.inputs';
-import { asyncEffects } from '../async/async-effects';
+import { asyncEffects } from '../event-store/async-effects';
 import { afterCommit, currentUnitOfWork } from '../database/unit-of-work';
 import { checkIfMatch, IdempotencyService, parseIdempotencyKey, requestHash } from '../reliability';
 

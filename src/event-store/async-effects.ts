@@ -13,7 +13,7 @@
  *   (turn.started) or finishes the game; the fan-out worker turns it into one delivery per
  *   registered webhook (src/async/webhooks).
  */
-import type { ReadModelUpdate, ScheduledJob } from '../event-store/event-store.types';
+import type { ReadModelUpdate, ScheduledJob } from './event-store.types';
 import { familyById } from '../rules/registry';
 import type { GameState } from '../rules/game';
 
