@@ -4,13 +4,47 @@ import js from '@eslint/js';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
-// Import boundaries (docs/architecture.md): each zone forbids `target` files to import from `from`.
+// The layers of src/ (docs/architecture.md), bottom first. Each module may import itself and
+// the modules listed for it, nothing else of src/ (and never the app files src/*.ts).
+const pure = ['rules', 'fairness'];
+const foundation = [...pure, 'config', 'generated', 'database', 'common'];
+const persistence = [...foundation, 'event-store', 'reliability'];
+const layering = {
+  // pure: the rules engine and the fairness scheme (no framework, no database)
+  rules: [],
+  fairness: ['rules'],
+  // foundation: configuration, database access, cross-cutting errors/logging/DTO helpers
+  config: [],
+  generated: [],
+  database: ['config', 'generated'],
+  common: [...pure, 'config'],
+  // persistence: the event store and the request-reliability machinery; neither imports the other
+  'event-store': foundation,
+  reliability: foundation,
+  // features: Nest modules over one service each; players < games < audit, async
+  players: persistence,
+  scoring: persistence,
+  health: persistence,
+  graphiql: persistence,
+  'service-info': persistence,
+  games: [...persistence, 'players'],
+  audit: [...persistence, 'players', 'games'],
+  async: [...persistence, 'players', 'games'],
+};
+const layerZones = Object.entries(layering).map(([module, allowed]) => ({
+  target: `./src/${module}`,
+  from: './src',
+  except: [module, ...allowed].map((m) => `./${m}`),
+  message: `src/${module} may import only ${allowed.length ? allowed.join(', ') : 'itself'} (layering: docs/architecture.md)`,
+}));
+
+// Import boundaries: each zone forbids `target` files to import from `from`.
 const boundaries = [
+  ...layerZones,
   {
-    target: './src/rules',
-    from: ['./src', './packages'],
-    except: ['./rules'],
-    message: 'the rules engine is pure: it imports nothing outside src/rules',
+    target: './src',
+    from: ['./test', './bench', './scripts'],
+    message: 'the service never imports tests, benchmarks or scripts',
   },
   {
     target: './packages',
