@@ -5,19 +5,19 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 // The layers of src/ (docs/architecture.md), bottom first. Each module may import itself and
-// the modules listed for it, nothing else of src/ (and never the app files src/*.ts).
-const pure = ['rules', 'fairness'];
-const foundation = [...pure, 'config', 'generated', 'database', 'common'];
+// the modules listed for it, nothing else of src/ (and never the app files src/*.ts). Under all
+// of them: @fairdice/core (packages/core), which every layer may import and which imports none.
+const core = ['fairness'];
+const foundation = [...core, 'config', 'generated', 'database', 'common'];
 const persistence = [...foundation, 'event-store', 'reliability'];
 const layering = {
-  // pure: the rules engine and the fairness scheme (no framework, no database)
-  rules: [],
-  fairness: ['rules'],
+  // core: the service side of fairness (seed generation from the CSPRNG, the verify CLI)
+  fairness: [],
   // foundation: configuration, database access, cross-cutting errors/logging/DTO helpers
   config: [],
   generated: [],
   database: ['config', 'generated'],
-  common: [...pure, 'config'],
+  common: [...core, 'config'],
   // persistence: the event store and the request-reliability machinery; neither imports the other
   'event-store': foundation,
   reliability: foundation,
@@ -41,6 +41,12 @@ const layerZones = Object.entries(layering).map(([module, allowed]) => ({
 // Import boundaries: each zone forbids `target` files to import from `from`.
 const boundaries = [
   ...layerZones,
+  {
+    target: './packages/core/src/rules',
+    from: './packages/core/src',
+    except: ['./rules'],
+    message: 'the rules engine is pure: it imports nothing outside rules/',
+  },
   {
     target: './src',
     from: ['./test', './bench', './scripts'],
@@ -101,9 +107,10 @@ export default tseslint.config(
     },
   },
   {
-    // The rules engine proper (not its tests) imports no package and no node:* module either:
-    // time, randomness and I/O enter as data (scripts/check-rules-purity.js checks the clock too).
-    files: ['src/rules/**/*.ts'],
+    // @fairdice/core proper (not its tests) runs in browsers too: no node:* module and no package
+    // but @noble/* (scripts/check-rules-purity.js also bans Node-only globals, and the clock and
+    // randomness under rules/).
+    files: ['packages/core/src/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: {
       'import-x/no-restricted-paths': [
@@ -111,7 +118,12 @@ export default tseslint.config(
         {
           zones: [
             ...boundaries,
-            { target: './src/rules', from: './node_modules', message: 'the rules engine is pure: no packages' },
+            {
+              target: './packages/core',
+              from: './node_modules',
+              except: ['./@noble'],
+              message: '@fairdice/core imports no package but @noble/hashes and @noble/curves',
+            },
           ],
         },
       ],

@@ -9,10 +9,10 @@
  *   npx tsc -p tsconfig.build.json && node dist/bench/game-aggregate.bench.js
  */
 import { performance } from 'node:perf_hooks';
-import { diceRoller } from '../src/fairness/derivation';
-import { orderedClientSeeds } from '../src/fairness/seeds';
-import { RuleError } from '../src/rules/core/errors';
-import { computerChoice, computerHold, type FiveDiceState } from '../src/rules/five-dice';
+import { diceRoller } from '@fairdice/core/fairness/derivation';
+import { orderedClientSeeds } from '@fairdice/core/fairness/seeds';
+import { RuleError } from '@fairdice/core/rules/core/errors';
+import { computerChoice, computerHold, type FiveDiceState } from '@fairdice/core/rules/five-dice';
 import {
   decideGame,
   emptyGame,
@@ -21,8 +21,8 @@ import {
   type GameEvent,
   type GameState,
   replayGame,
-} from '../src/rules/game';
-import { RULE_SETS, type RuleSetName } from '../src/rules/registry';
+} from '@fairdice/core/rules/game';
+import { RULE_SETS, type RuleSetName } from '@fairdice/core/rules/registry';
 import { seededRoller } from './simulate-computer';
 
 export interface AggregateBenchResult {

@@ -17,8 +17,8 @@
  * workers consume these queues and payloads): so games never imports async (docs/architecture.md).
  */
 import type { ReadModelUpdate, ScheduledJob } from './event-store.types';
-import { familyById } from '../rules/registry';
-import type { GameState } from '../rules/game';
+import { familyById } from '@fairdice/core/rules/registry';
+import type { GameState } from '@fairdice/core/rules/game';
 
 export const DEADLINE_QUEUE = 'deadline';
 export const FANOUT_QUEUE = 'webhook-fanout';

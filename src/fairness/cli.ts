@@ -19,7 +19,7 @@ import {
   exitCodeOf,
   verifyBundle,
   type VerifyReport,
-} from './verifier';
+} from '@fairdice/core/fairness/verifier';
 
 const USAGE = `usage: fairdice verify <file-or-url> [--head <64-hex>] [--json] [--allow-unrevealed]
 

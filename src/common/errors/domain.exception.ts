@@ -1,4 +1,4 @@
-import type { RuleError } from '../../rules/core/errors';
+import type { RuleError } from '@fairdice/core/rules/core/errors';
 import type { ErrorCode } from './error-codes';
 
 /** The one exception type application services throw; mapped to problem+json and GraphQL errors. */
