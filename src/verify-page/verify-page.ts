@@ -63,7 +63,7 @@ export function loadVerifyPage(): VerifyPage | null {
 
 export function registerVerifyPage(fastify: FastifyInstance): void {
   let page: VerifyPage | null = null;
-  fastify.get(VERIFY_PAGE_PATH, { schema: { hide: true } as object }, async (request, reply) => {
+  fastify.get(VERIFY_PAGE_PATH, async (request, reply) => {
     page ??= loadVerifyPage();
     if (!page) {
       const { problem } = normalizeError(

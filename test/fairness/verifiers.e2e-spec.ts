@@ -10,7 +10,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +19,7 @@ import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { cloneBundle, relinkBundle } from '@fairdice/core/fairness/bundle-fixtures';
 import type { AuditBundle } from '@fairdice/core/fairness/audit-bundle';
-import { createTestApp, registerPlayer, TestApp } from '../helpers/app';
+import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 import { ensureBuilt, ROOT } from '../helpers/build';
 import { chooseMove, playToEnd, restClient } from '../helpers/games';
 import { describeOnce } from '../helpers/suites';
@@ -231,8 +231,8 @@ interface Verifier {
   name: string;
   /** Runs once per CI run (browser). */
   once?: boolean;
-  setup?: () => Promise<void>;
-  teardown?: () => Promise<void>;
+  setup?: () => void | Promise<void>;
+  teardown?: () => void | Promise<void>;
   verify: (file: string, given: Given) => Promise<Outcome>;
 }
 
@@ -240,7 +240,7 @@ const VERDICT_OF_EXIT: Record<number, Verdict> = { 0: 'verified', 1: 'failed', 3
 
 /** A command-line verifier: the JSON report for the outcome, the text report for the sentence. */
 function commandLine(run: (args: string[]) => { code: number | null; out: string; err: string }) {
-  return async (file: string, given: Given): Promise<Outcome> => {
+  return (file: string, given: Given): Promise<Outcome> => {
     const args = ['verify', file, ...(given.head ? ['--head', given.head] : [])];
     const json = run([...args, '--json']);
     const text = run(args);
@@ -248,13 +248,13 @@ function commandLine(run: (args: string[]) => { code: number | null; out: string
     expect(text.code).toBe(json.code);
     const report = JSON.parse(json.out);
     expect(report.exitCode).toBe(json.code);
-    return {
+    return Promise.resolve({
       verdict: VERDICT_OF_EXIT[json.code ?? -1] ?? 'error',
       check: report.failure?.name ?? null,
       version: report.firstBadVersion,
       failed: report.checks.filter((c: { status: string }) => c.status === 'fail').map((c: { name: string }) => c.name),
       text: text.out.trim().split('\n').at(-1) ?? '',
-    };
+    });
   };
 }
 
@@ -324,7 +324,7 @@ const VERIFIERS: Verifier[] = [
   },
   {
     name: 'fairdice-verify tarball (installed offline, npx)',
-    setup: async () => {
+    setup: () => {
       const packDir = mkdtempSync(join(tmpdir(), 'fairdice-pack-'));
       execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], {
         cwd: join(ROOT, 'packages', 'verifier'),

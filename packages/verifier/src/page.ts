@@ -159,7 +159,7 @@ function verifyText(name: string, text: string): void {
 
 function readFile(file: File): void {
   const reader = new FileReader();
-  reader.onload = () => verifyText(file.name, String(reader.result));
+  reader.onload = () => verifyText(file.name, typeof reader.result === 'string' ? reader.result : '');
   reader.onerror = () => showError(`Cannot read ${file.name}.`);
   reader.readAsText(file);
 }
