@@ -1,6 +1,6 @@
 import type { EventStore } from '../event-store/event-store.service';
 import { StoredEvent, toGameEvent } from '../event-store/event-store.types';
-import { evolveGame, GameState } from '../rules/game';
+import { evolveGame, GameState } from '@fairdice/core/rules/game';
 import type { GameEventBus } from './game-event-bus';
 
 /**
