@@ -82,7 +82,12 @@ export const graphqlOptions = (config: AppConfig): ApolloDriverConfig => {
           http: _h,
           stacktrace: _s,
           ...limit
-        } = { ...((error as any)?.originalError?.extensions ?? {}) };
+        } = {
+          // graphql-js's own limits carry no details: name them.
+          ...(isTokenLimitError(formatted.message) ? { limit: 'tokens', maximum: GRAPHQL_MAX_TOKENS } : {}),
+          ...(isValidationAborted(formatted.message) ? { limit: 'validation' } : {}),
+          ...((error as any)?.originalError?.extensions ?? {}),
+        };
         return {
           message: formatted.message,
           locations: formatted.locations,
