@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
+import { rateLimitKey } from '../../src/reliability/rate-limit/rate-limit';
 import { createTestApp, registerPlayer, TestApp } from '../helpers/app';
 import { createTestPool } from '../helpers/database';
 
@@ -179,5 +180,16 @@ describe('rate limit buckets', () => {
     expect(
       await count("SELECT count(*) FROM rate_limit_counters WHERE window_start < now() - interval '2 minutes'"),
     ).toBe(0);
+  });
+});
+
+describe('rate limit key when the token lookup fails', () => {
+  it('falls back to the client address (no 500 from the hook)', async () => {
+    const request = { headers: { authorization: `Bearer ${junkToken()}` }, ip: '192.0.2.7' };
+    await expect(rateLimitKey(request, () => Promise.reject(new Error('database down')))).resolves.toBe('ip:192.0.2.7');
+    await expect(rateLimitKey(request, async () => 'p1')).resolves.toBe('player:p1');
+    await expect(
+      rateLimitKey({ headers: { authorization: 'Bearer junk' }, ip: '::1' }, async () => 'p1'),
+    ).resolves.toBe('ip:::1');
   });
 });

@@ -90,7 +90,8 @@ export async function rateLimitKey(
 ): Promise<string> {
   const token = bearerToken(request.headers.authorization);
   if (token && looksLikeToken(token)) {
-    const playerId = await resolve(token);
+    // The database may be down: then count the address (the request's own auth answers 503).
+    const playerId = await resolve(token).catch(() => null);
     if (playerId) return 'player:' + playerId;
   }
   return 'ip:' + request.ip;
