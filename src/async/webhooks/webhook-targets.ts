@@ -39,6 +39,17 @@ export type TargetCheck =
   | { ok: false; reason: RefusalReason; detail: string };
 
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+/** A name that does not resolve within this long is treated as unresolvable. */
+export const RESOLVE_TIMEOUT_MS = 5_000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('DNS lookup timed out')), ms);
+    timer.unref();
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
 
 /** True for a public unicast address; anything unparsable is not public. */
 export function isPublicAddress(address: string): boolean {
@@ -77,7 +88,7 @@ export class WebhookTargets {
     if (literal !== null) addresses = [literal];
     else {
       try {
-        addresses = await this.resolve(url.hostname);
+        addresses = await withTimeout(this.resolve(url.hostname), RESOLVE_TIMEOUT_MS);
       } catch {
         addresses = [];
       }
