@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildSchema, DocumentNode, parse, specifiedRules, validate } from 'graphql';
+import { buildSchema, type DocumentNode, parse, specifiedRules, validate } from 'graphql';
 import { GRAPHQL_MAX_TOKENS, graphqlLimitRules } from '../src/reliability/graphql/limits';
 
 export interface ValidationBenchResult {
@@ -58,9 +58,7 @@ export const TRIVIAL = 'validate: trivial query';
 export const NESTED = 'validate: 13-level nested fragments (4^13 paths)';
 export const REPEATED = 'validate: 2,400 repeated fields (graphql-js budget)';
 
-export async function runGraphqlValidationMicroBenchmarks(
-  options: { durationMs?: number } = {},
-): Promise<ValidationBenchResult[]> {
+export function runGraphqlValidationMicroBenchmarks(options: { durationMs?: number } = {}): ValidationBenchResult[] {
   const ms = options.durationMs ?? 500;
   const schema = buildSchema(readFileSync(join(__dirname, '..', '..', 'src', 'schema.gql'), 'utf8'));
   const rules = [...specifiedRules, ...graphqlLimitRules({ maxDepth: 10, maxCost: 5000, maxAliases: 20 })];
@@ -77,11 +75,10 @@ export async function runGraphqlValidationMicroBenchmarks(
 }
 
 if (require.main === module) {
-  void runGraphqlValidationMicroBenchmarks().then((rows) => {
-    for (const r of rows) console.log(`${r.name.padEnd(55)} ${r.usPerOp.toFixed(1).padStart(12)} µs`);
-    const [t, n, r] = rows;
-    console.log(
-      `nested ÷ trivial: ${(n.usPerOp / t.usPerOp).toFixed(1)}   repeated ÷ trivial: ${(r.usPerOp / t.usPerOp).toFixed(1)}`,
-    );
-  });
+  const rows = runGraphqlValidationMicroBenchmarks();
+  for (const r of rows) console.log(`${r.name.padEnd(55)} ${r.usPerOp.toFixed(1).padStart(12)} µs`);
+  const [t, n, r] = rows;
+  console.log(
+    `nested ÷ trivial: ${(n.usPerOp / t.usPerOp).toFixed(1)}   repeated ÷ trivial: ${(r.usPerOp / t.usPerOp).toFixed(1)}`,
+  );
 }

@@ -1,9 +1,16 @@
 import { noDice } from '@fairdice/core/rules/core/dice';
-import { decideGame, emptyGame, evolveGame, GameCommand, GameEvent, GameState } from '@fairdice/core/rules/game';
+import {
+  decideGame,
+  emptyGame,
+  evolveGame,
+  type GameCommand,
+  type GameEvent,
+  type GameState,
+} from '@fairdice/core/rules/game';
 import type { EventStore } from '../event-store/event-store.service';
 import type { StoredEvent } from '../event-store/event-store.types';
 import { InProcessGameEventBus } from './game-event-bus';
-import { GameEventStream, isAccessRevoked, StreamItem } from './game-stream';
+import { GameEventStream, isAccessRevoked, type StreamItem } from './game-stream';
 
 const GAME = '11111111-1111-4111-8111-111111111111';
 const ADA = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
@@ -50,7 +57,7 @@ function history(): { stored: StoredEvent[]; states: GameState[] } {
         prevHash: '0'.repeat(64),
         hash: '0'.repeat(64),
         createdAt: new Date(0),
-      } as StoredEvent);
+      });
     }
   }
   return { stored, states };
@@ -58,8 +65,8 @@ function history(): { stored: StoredEvent[]; states: GameState[] } {
 
 const storeOf = (events: StoredEvent[]) =>
   ({
-    readEvents: async (_id: string, after: number, limit: number) =>
-      events.filter((e) => e.version > after).slice(0, limit),
+    readEvents: (_id: string, after: number, limit: number) =>
+      Promise.resolve(events.filter((e) => e.version > after).slice(0, limit)),
   }) as unknown as EventStore;
 
 const mayView = (player: string) => (s: GameState) =>

@@ -1,6 +1,6 @@
 import type { EventStore } from '../event-store/event-store.service';
-import { StoredEvent, toGameEvent } from '../event-store/event-store.types';
-import { evolveGame, GameState } from '@fairdice/core/rules/game';
+import { type StoredEvent, toGameEvent } from '../event-store/event-store.types';
+import { evolveGame, type GameState } from '@fairdice/core/rules/game';
 import type { GameEventBus } from './game-event-bus';
 
 /**
@@ -154,6 +154,7 @@ export class GameEventStream implements AsyncIterableIterator<StreamItem> {
 
   throw(err?: unknown): Promise<IteratorResult<StreamItem>> {
     this.close();
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the iterator protocol: throw(err) rejects with the caller's own value
     return Promise.reject(err);
   }
 

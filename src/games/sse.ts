@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_MAP } from '../common/errors/error-codes';
-import { isAccessRevoked, StreamItem } from './game-stream';
+import { isAccessRevoked, type StreamItem } from './game-stream';
 import { toEventView } from './game-view';
 
 /** Heartbeat comment interval on the SSE stream (keeps proxies from closing an idle connection). */

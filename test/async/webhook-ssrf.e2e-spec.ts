@@ -8,13 +8,13 @@
  *   second lookup (DNS rebinding) is asked once per attempt, and the receiver gets nothing;
  * - failures are reported as categories, never raw error text (flag on: a 500 and a closed port).
  */
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { WebhookTargets } from '../../src/async/webhooks/webhook-targets';
-import { NON_PUBLIC_URLS } from '../fixtures/non-public-urls';
-import { createTestApp, gql, registerPlayer, TestApp } from '../helpers/app';
+import { NON_PUBLIC_URLS } from '../../src/async/webhooks/non-public-url-examples';
+import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { createTestPool } from '../helpers/database';
 import { restClient } from '../helpers/games';
-import { Receiver, startReceiver, waitFor } from './helpers';
+import { type Receiver, startReceiver, waitFor } from './helpers';
 
 jest.setTimeout(60_000);
 
@@ -39,11 +39,12 @@ describe('webhook destinations: public addresses only (flag off)', () => {
     t = await createTestApp({ env: ENV });
     pool = createTestPool();
     receiver = await startReceiver();
-    t.app.get(WebhookTargets).resolve = async (host) => {
+    t.app.get(WebhookTargets).resolve = (host) => {
       lookups.set(host, (lookups.get(host) ?? 0) + 1);
       const answer = dns.get(host);
-      if (!answer) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
-      return typeof answer === 'function' ? (answer as () => string[])() : answer;
+      if (!answer)
+        return Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' }));
+      return Promise.resolve(typeof answer === 'function' ? (answer as () => string[])() : answer);
     };
   });
   afterAll(async () => {

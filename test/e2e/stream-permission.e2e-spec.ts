@@ -5,11 +5,11 @@
  * GAME_ACCESS_REVOKED is, and both streams end, before the game goes on (joins, start, dice).
  */
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { createClient } from 'graphql-ws';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- ws ships no types here
 const WebSocket: unknown = require('ws');
-import { createTestApp, registerPlayer, TestApp } from '../helpers/app';
+import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 import { restClient } from '../helpers/games';
 
 jest.setTimeout(60_000);

@@ -10,12 +10,12 @@
  * timers run before the client's socket reads the answers. Speed itself is in bench/ (ratio).
  */
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { createClient } from 'graphql-ws';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- ws ships no types here
 const WebSocket: unknown = require('ws');
 import { GRAPHQL_MAX_TOKENS } from '../../src/reliability/graphql/limits';
-import { createTestApp, TestApp } from '../helpers/app';
+import { createTestApp, type TestApp } from '../helpers/app';
 import { createTestPool } from '../helpers/database';
 
 jest.setTimeout(60_000);

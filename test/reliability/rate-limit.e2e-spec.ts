@@ -6,9 +6,9 @@
  * with TRUST_PROXY=true) so that buckets do not mix.
  */
 import { randomBytes } from 'node:crypto';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { rateLimitKey } from '../../src/reliability/rate-limit/rate-limit';
-import { createTestApp, registerPlayer, TestApp } from '../helpers/app';
+import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 import { createTestPool } from '../helpers/database';
 
 jest.setTimeout(60_000);
@@ -187,9 +187,9 @@ describe('rate limit key when the token lookup fails', () => {
   it('falls back to the client address (no 500 from the hook)', async () => {
     const request = { headers: { authorization: `Bearer ${junkToken()}` }, ip: '192.0.2.7' };
     await expect(rateLimitKey(request, () => Promise.reject(new Error('database down')))).resolves.toBe('ip:192.0.2.7');
-    await expect(rateLimitKey(request, async () => 'p1')).resolves.toBe('player:p1');
+    await expect(rateLimitKey(request, () => Promise.resolve('p1'))).resolves.toBe('player:p1');
     await expect(
-      rateLimitKey({ headers: { authorization: 'Bearer junk' }, ip: '::1' }, async () => 'p1'),
+      rateLimitKey({ headers: { authorization: 'Bearer junk' }, ip: '::1' }, () => Promise.resolve(null)),
     ).resolves.toBe('ip:::1');
   });
 });

@@ -1,6 +1,6 @@
 import { isPublicAddress, WebhookTargets } from './webhook-targets';
 import { loadConfig } from '../../config/config';
-import { NON_PUBLIC_URLS } from '../../../test/fixtures/non-public-urls';
+import { NON_PUBLIC_URLS } from './non-public-url-examples';
 
 describe('webhook destinations', () => {
   const targets = (env: Record<string, string> = {}) => {
@@ -12,10 +12,10 @@ describe('webhook destinations', () => {
       'metadata.example': ['169.254.169.254'],
       'mapped.example': ['::ffff:192.168.0.1'],
     };
-    t.resolve = async (host) => {
-      if (names[host]) return names[host];
-      throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
-    };
+    t.resolve = (host) =>
+      names[host]
+        ? Promise.resolve(names[host])
+        : Promise.reject(Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' }));
     return t;
   };
 

@@ -16,25 +16,26 @@
  * Before parsing, documentShapeError bounds tokens and bracket nesting (the parser recurses).
  */
 import {
-  ASTVisitor,
-  FieldNode,
+  type ASTVisitor,
+  type FieldNode,
   getNamedType,
   getNullableType,
   GraphQLError,
-  GraphQLNamedType,
-  GraphQLObjectType,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
   isInterfaceType,
   isListType,
   isObjectType,
   Kind,
   Lexer,
-  OperationDefinitionNode,
-  SelectionNode,
-  SelectionSetNode,
+  type OperationDefinitionNode,
+  OperationTypeNode,
+  type SelectionNode,
+  type SelectionSetNode,
   Source,
   TokenKind,
-  ValidationContext,
-  ValidationRule,
+  type ValidationContext,
+  type ValidationRule,
 } from 'graphql';
 
 export const QUERY_TOO_COMPLEX = 'QUERY_TOO_COMPLEX';
@@ -70,9 +71,9 @@ function isListField(parent: GraphQLNamedType | undefined, field: FieldNode): bo
 function rootType(context: ValidationContext, op: OperationDefinitionNode): GraphQLObjectType | undefined {
   const schema = context.getSchema();
   return (
-    (op.operation === 'mutation'
+    (op.operation === OperationTypeNode.MUTATION
       ? schema.getMutationType()
-      : op.operation === 'subscription'
+      : op.operation === OperationTypeNode.SUBSCRIPTION
         ? schema.getSubscriptionType()
         : schema.getQueryType()) ?? undefined
   );
@@ -215,7 +216,12 @@ export function costLimitRule(maxCost: number): ValidationRule {
     const meter = new CostMeter(context);
     return {
       OperationDefinition(op) {
-        const cost = meter.cost(op.selectionSet, rootType(context, op), op.operation === 'mutation', DEFAULT_LIST_SIZE);
+        const cost = meter.cost(
+          op.selectionSet,
+          rootType(context, op),
+          op.operation === OperationTypeNode.MUTATION,
+          DEFAULT_LIST_SIZE,
+        );
         if (cost > maxCost)
           context.reportError(
             tooComplex(`The query's estimated cost ${cost} exceeds the maximum of ${maxCost}`, op, {

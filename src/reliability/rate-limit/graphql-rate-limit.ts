@@ -7,12 +7,13 @@
  */
 import type { FastifyRequest } from 'fastify';
 import {
-  DocumentNode,
-  FragmentDefinitionNode,
+  type DocumentNode,
+  type FragmentDefinitionNode,
   GraphQLError,
   Kind,
-  OperationDefinitionNode,
-  SelectionSetNode,
+  type OperationDefinitionNode,
+  OperationTypeNode,
+  type SelectionSetNode,
 } from 'graphql';
 import type { RateLimitBucket, RateLimitDecision } from './rate-limit';
 
@@ -71,17 +72,17 @@ interface OperationHook {
 
 export function graphqlRateLimitPlugin() {
   return {
-    async requestDidStart() {
-      return {
+    requestDidStart() {
+      return Promise.resolve({
         async didResolveOperation({ operation, document, contextValue }: OperationHook) {
           const req = contextValue?.req;
-          if (!req?.rateLimit || operation?.operation !== 'mutation') return;
+          if (!req?.rateLimit || operation?.operation !== OperationTypeNode.MUTATION) return;
           const fields = rootFields(operation, document);
           await charge(req, 'requests', fields.length - 1, 'requests');
           const registrations = fields.filter((f) => f === 'registerPlayer').length;
           await charge(req, 'registrations', registrations, 'registrations from your address');
         },
-      };
+      });
     },
   };
 }
