@@ -10,6 +10,8 @@ import { createPinoLogger, PinoNestLogger } from './common/logging/logger';
 import { registerGraphiql } from './graphiql/graphiql';
 import { PG_POOL } from './database/prisma.service';
 import { registerSecurity } from './reliability/http/security';
+import { registerBodyParsers } from './reliability/http/json-body';
+import { acceptedRequestId, answerClientError, MAX_HEADER_BYTES } from './reliability/http/client-errors';
 import { registerRateLimit } from './reliability/rate-limit/rate-limit';
 import { serviceInfo } from './service-info/service-info';
 
@@ -35,8 +37,13 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     bodyLimit: BODY_LIMIT_BYTES,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // The client's x-request-id only when it is a short safe id; otherwise a new UUID (never echoed or logged as sent).
+    requestIdHeader: false,
+    genReqId: (request: { headers: Record<string, unknown> }) =>
+      acceptedRequestId(request.headers['x-request-id']) ?? randomUUID(),
+    // Headers above this size get 431 REQUEST_HEADERS_TOO_LARGE from the socket-level handler below.
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    clientErrorHandler: answerClientError,
     // Idle keep-alive sockets close at shutdown; in-flight requests are allowed to finish.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
@@ -44,12 +51,15 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
     logger: new PinoNestLogger(logger),
     bufferLogs: false,
+    // Our own parsers (src/reliability/http/json-body.ts): JSON with depth and number checks, nothing else.
+    bodyParser: false,
   });
   app.setGlobalPrefix('v1', { exclude: UNVERSIONED });
   app.useGlobalPipes(strictValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
 
   const fastify = app.getHttpAdapter().getInstance();
+  registerBodyParsers(fastify);
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -12,6 +12,7 @@ import { ScoringModule } from './scoring/scoring.module';
 import { AsyncModule } from './async/async.module';
 import { toGraphQLError } from './common/errors';
 import { ReliabilityModule } from './reliability/reliability.module';
+import { httpOperationsOnly } from './reliability/graphql/transport';
 import {
   GRAPHQL_MAX_TOKENS,
   graphqlLimitRules,
@@ -42,6 +43,7 @@ export const graphqlOptions = (config: AppConfig): ApolloDriverConfig => ({
   // Limits (docs/operations.md): one operation per HTTP request, bounded size, depth, cost and
   // aliases, all refused before execution.
   allowBatchedHttpRequests: false,
+  plugins: [httpOperationsOnly],
   parseOptions: { maxTokens: GRAPHQL_MAX_TOKENS },
   validationRules: graphqlLimitRules({
     maxDepth: config.GRAPHQL_MAX_DEPTH,
@@ -66,7 +68,15 @@ export const graphqlOptions = (config: AppConfig): ApolloDriverConfig => ({
     }
     // Errors from inside resolvers already passed through AllExceptionsFilter; this catches
     // the rest (parse/validation errors, errors thrown by Apollo itself).
-    const code = formatted.extensions?.code;
+    // Errors Apollo raises itself with an HTTP 4xx head but no code (a persisted-query hash that
+    // does not match its query, an unsupported persisted-query version) are client errors too.
+    const httpStatus = Number((error as any)?.extensions?.http?.status ?? 0);
+    const code =
+      (formatted.extensions?.code === undefined || formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') &&
+      httpStatus >= 400 &&
+      httpStatus < 500
+        ? 'BAD_REQUEST'
+        : formatted.extensions?.code;
     if (
       code === 'GRAPHQL_VALIDATION_FAILED' ||
       code === 'GRAPHQL_PARSE_FAILED' ||

@@ -22,6 +22,11 @@ export const SERVICE_ERROR_CODES = [
   'INTERNAL',
   'WEBHOOK_NOT_FOUND',
   'WEBHOOK_LIMIT_REACHED',
+  'JSON_TOO_DEEP',
+  'REQUEST_HEADERS_TOO_LARGE',
+  'REQUEST_TIMEOUT',
+  'MALFORMED_REQUEST',
+  'UNSUPPORTED_OPERATION',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -84,6 +89,11 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   INTERNAL: { status: 500, title: 'Internal error' },
   WEBHOOK_NOT_FOUND: { status: 404, title: 'No such webhook' },
   WEBHOOK_LIMIT_REACHED: { status: 409, title: 'Too many webhooks; delete one first' },
+  JSON_TOO_DEEP: { status: 400, title: 'The JSON body is nested too deeply' },
+  REQUEST_HEADERS_TOO_LARGE: { status: 431, title: 'Request Header Fields Too Large' },
+  REQUEST_TIMEOUT: { status: 408, title: 'Request Timeout' },
+  MALFORMED_REQUEST: { status: 400, title: 'Malformed HTTP request' },
+  UNSUPPORTED_OPERATION: { status: 400, title: 'This operation is not served over this transport' },
 };
 
 export const isErrorCode = (value: unknown): value is ErrorCode =>
