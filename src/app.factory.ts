@@ -3,9 +3,10 @@ import { RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger as Pino } from 'pino';
 import { AppModule, AppModuleOptions } from './app.module';
-import { AllExceptionsFilter, strictValidationPipe } from './common/errors';
+import { AllExceptionsFilter, normalizeError, strictValidationPipe } from './common/errors';
 import { createPinoLogger, PinoNestLogger } from './common/logging/logger';
 import { registerGraphiql } from './graphiql/graphiql';
 import { PG_POOL } from './database/prisma.service';
@@ -44,6 +45,13 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     // Headers above this size get 431 REQUEST_HEADERS_TOO_LARGE from the socket-level handler below.
     http: { maxHeaderSize: MAX_HEADER_BYTES },
     clientErrorHandler: answerClientError,
+    // The router's own refusals (a malformed URL, a path parameter over 100 characters) come
+    // before any hook or Nest filter: answer them as problem+json here.
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      const { problem, headers } = normalizeError(error, request.url?.split('?')[0]);
+      problem.requestId = String(request.id);
+      void reply.code(problem.status).headers(headers).type('application/problem+json').send(problem);
+    },
     // Idle keep-alive sockets close at shutdown; in-flight requests are allowed to finish.
     forceCloseConnections: 'idle',
     return503OnClosing: true,

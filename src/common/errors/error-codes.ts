@@ -27,6 +27,7 @@ export const SERVICE_ERROR_CODES = [
   'REQUEST_TIMEOUT',
   'MALFORMED_REQUEST',
   'UNSUPPORTED_OPERATION',
+  'URI_TOO_LONG',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -94,6 +95,7 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   REQUEST_TIMEOUT: { status: 408, title: 'Request Timeout' },
   MALFORMED_REQUEST: { status: 400, title: 'Malformed HTTP request' },
   UNSUPPORTED_OPERATION: { status: 400, title: 'This operation is not served over this transport' },
+  URI_TOO_LONG: { status: 414, title: 'A path parameter is too long' },
 };
 
 export const isErrorCode = (value: unknown): value is ErrorCode =>
