@@ -28,6 +28,7 @@ export const SERVICE_ERROR_CODES = [
   'MALFORMED_REQUEST',
   'UNSUPPORTED_OPERATION',
   'URI_TOO_LONG',
+  'NOT_READY',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -96,6 +97,7 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   MALFORMED_REQUEST: { status: 400, title: 'Malformed HTTP request' },
   UNSUPPORTED_OPERATION: { status: 400, title: 'This operation is not served over this transport' },
   URI_TOO_LONG: { status: 414, title: 'A path parameter is too long' },
+  NOT_READY: { status: 503, title: 'This instance is not ready to take traffic' },
 };
 
 export const isErrorCode = (value: unknown): value is ErrorCode =>
