@@ -74,11 +74,12 @@ describe('hostile input is refused with a code, and nothing is stored', () => {
       });
     });
 
-    it('POST /v1/games/:id/roll {"hold":[1e308]} and [1.5] → 400, nothing stored', async () => {
+    it('POST /v1/games/:id/roll {"hold":[1e308]}, [1.5], null → 400, nothing stored', async () => {
       const game = await t.http().post('/v1/games').set(ann.auth).send({ ruleSet: 'penta', seats: 1 }).expect(201);
       await t.http().post(`/v1/games/${game.body.id}/start`).set(ann.auth).send({}).expect(200);
       await storesNothing(async () => {
-        for (const body of ['{"hold":[1e308]}', '{"hold":[1.5]}', '{"hold":[9007199254740993]}']) {
+        // null once rolled: Nest's ValidationPipe does not validate a null body (the parser refuses it now).
+        for (const body of ['{"hold":[1e308]}', '{"hold":[1.5]}', '{"hold":[9007199254740993]}', 'null', '[0]']) {
           const res = await rawPost(`/v1/games/${game.body.id}/roll`, body).set(
             'idempotency-key',
             `r-${Math.random()}`,

@@ -8,6 +8,8 @@
  *   walk (bounded by the depth) that refuses numbers JSON cannot carry exactly: non-finite
  *   (`1e400` parses to Infinity) and integers beyond ±(2^53 − 1), whose digits were already lost
  *   (400 VALIDATION_FAILED naming the field). Nothing downstream then meets such a number.
+ *   The body must be an object: `null`, arrays and bare values are 400 VALIDATION_FAILED (Nest's
+ *   ValidationPipe would let `null` through unvalidated: a null roll would roll).
  * - Every other content type (text/plain included) has no parser: 415 UNSUPPORTED_MEDIA_TYPE.
  */
 import type { FastifyBodyParser, FastifyInstance } from 'fastify';
@@ -58,6 +60,12 @@ export const jsonTooDeep = () =>
     maxDepth: MAX_JSON_DEPTH,
   });
 
+/** Every JSON body of the API is an object (a null body would otherwise skip DTO validation). */
+export const notAnObject = () => {
+  const problem = 'the body must be a JSON object';
+  return new DomainException('VALIDATION_FAILED', problem, { errors: [{ field: '(body)', problems: [problem] }] });
+};
+
 export const unsafeNumber = (path: string) => {
   const field = path.replace(/^\$\.?/, '') || '(body)';
   const problem = 'numbers must be finite and at most 2^53 - 1 in magnitude';
@@ -72,6 +80,7 @@ export function registerBodyParsers(fastify: FastifyInstance): void {
     if (jsonNestingExceeds(text, MAX_JSON_DEPTH)) return done(jsonTooDeep(), undefined);
     defaultJson(request, text, (err, parsed) => {
       if (err) return done(err, undefined);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return done(notAnObject(), undefined);
       const unsafe = findUnsafeNumber(parsed);
       if (unsafe) return done(unsafeNumber(unsafe), undefined);
       done(null, parsed);
