@@ -12,7 +12,12 @@ import { registerGraphiql } from './graphiql/graphiql';
 import { PG_POOL } from './database/prisma.service';
 import { registerSecurity } from './reliability/http/security';
 import { registerBodyParsers } from './reliability/http/json-body';
-import { acceptedRequestId, answerClientError, MAX_HEADER_BYTES } from './reliability/http/client-errors';
+import {
+  acceptedRequestId,
+  answerClientError,
+  MAX_HEADER_BYTES,
+  REQUEST_TIMEOUT_MS,
+} from './reliability/http/client-errors';
 import { registerRateLimit } from './reliability/rate-limit/rate-limit';
 import { serviceInfo } from './service-info/service-info';
 
@@ -44,6 +49,10 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
       acceptedRequestId(request.headers['x-request-id']) ?? randomUUID(),
     // Headers above this size get 431 REQUEST_HEADERS_TOO_LARGE from the socket-level handler below.
     http: { maxHeaderSize: MAX_HEADER_BYTES },
+    // A request (headers and body, at most 64 KiB) must arrive within this time: a client that
+    // trickles it byte by byte (slowloris) gets 408 REQUEST_TIMEOUT and its socket is closed.
+    // Responses, SSE streams and WebSockets are not limited by it.
+    requestTimeout: REQUEST_TIMEOUT_MS,
     clientErrorHandler: answerClientError,
     // The router's own refusals (a malformed URL, a path parameter over 100 characters) come
     // before any hook or Nest filter: answer them as problem+json here.

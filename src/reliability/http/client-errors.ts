@@ -15,6 +15,9 @@ import { ERROR_MAP, ErrorCode, PROBLEM_TYPE_BASE } from '../../common/errors';
 /** Largest total size of the request line and headers (Node's default, stated explicitly). */
 export const MAX_HEADER_BYTES = 16 * 1024;
 
+/** Time to receive a whole request (headers and body). */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** The client's request id when it is 1-64 of [A-Za-z0-9._:-]; otherwise undefined. */
