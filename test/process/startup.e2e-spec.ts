@@ -10,6 +10,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
+import { describeOnce } from '../helpers/suites';
 
 const root = join(__dirname, '..', '..');
 const main = join(root, 'dist', 'src', 'main.js');
@@ -44,7 +45,8 @@ const status = (url: string) =>
     () => ({ status: 0, body: null }),
   );
 
-describe('start-up with the database down', () => {
+// Several processes, and only an external PostgreSQL is waited for: once per CI run (its PostgreSQL pass).
+describeOnce('start-up with the database down', () => {
   let child: ChildProcess | undefined;
   let server: net.Server | undefined;
   beforeAll(() => {
@@ -66,7 +68,7 @@ describe('start-up with the database down', () => {
       env: {
         ...process.env,
         DATABASE_URL: url.toString(),
-        DATABASE_POOL_MAX: '2',
+        DATABASE_POOL_MAX: '1',
         DATABASE_STARTUP_TIMEOUT_MS: '120000',
         PORT: String(httpPort),
         HOST: '127.0.0.1',
