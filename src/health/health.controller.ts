@@ -48,10 +48,14 @@ export class HealthController {
   }
 
   @Get('ready')
-  @HealthCheck()
-  @ApiOkResponse({ description: 'The database answers and the instance is not overloaded; it can take traffic.' })
+  @HealthCheck({ swaggerDocumentation: false })
+  @ApiOkResponse({
+    description:
+      'The instance can take traffic: the database answers, no pool connection waited longer than READY_MAX_POOL_WAIT_MS and the event loop was not blocked longer than READY_MAX_EVENT_LOOP_DELAY_MS recently. Body: `{ status: "ok", info, error, details }` with each check.',
+  })
   @ApiServiceUnavailableResponse({
-    description: 'The database does not answer, pool connections wait too long, or the event loop is blocked.',
+    description:
+      'Not ready: application/problem+json with code NOT_READY, Retry-After: 2, and `checks` (each check with its status and figures).',
   })
   async ready() {
     try {
