@@ -1,9 +1,14 @@
 import type { Logger as Pino } from 'pino';
-import { AppConfig, ConfigError, loadConfig } from './config/config';
+import { type AppConfig, ConfigError, loadConfig } from './config/config';
 import { createApp } from './app.factory';
 import { createPinoLogger } from './common/logging/logger';
-import { ResolvedDatabase, resolveDatabase } from './database/database-lifecycle';
-import { isTransientStartupError, pingDatabase, retryUntilReady, startWaitingServer } from './database/startup';
+import { type ResolvedDatabase, resolveDatabase } from './database/database-lifecycle';
+import {
+  isTransientStartupError,
+  pingDatabase,
+  retryUntilReady,
+  startWaitingServer,
+} from './reliability/startup/database-wait';
 import { installGracefulShutdown } from './shutdown';
 
 async function bootstrap() {
@@ -38,7 +43,7 @@ async function bootstrap() {
 
 /**
  * The database, migrated. An external PostgreSQL that is down, starting or full is waited for
- * (src/database/startup.ts): with backoff, for DATABASE_STARTUP_TIMEOUT_MS, while a waiting
+ * (src/reliability/startup/database-wait.ts): with backoff, for DATABASE_STARTUP_TIMEOUT_MS, while a waiting
  * server answers /health (200) and /health/ready (503) on the service's port.
  */
 async function prepareDatabase(

@@ -31,9 +31,9 @@ import { GraphQLSchemaHost } from '@nestjs/graphql';
 import {
   getNamedType,
   getNullableType,
-  GraphQLArgument,
-  GraphQLInputField,
-  GraphQLInputType,
+  type GraphQLArgument,
+  type GraphQLInputField,
+  type GraphQLInputType,
   isEnumType,
   isInputObjectType,
   isListType,
@@ -42,7 +42,7 @@ import {
   isScalarType,
 } from 'graphql';
 import { ERROR_MAP } from '../../src/common/errors';
-import { createTestApp, registerPlayer, TestApp } from '../helpers/app';
+import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 import { poolOf } from '../helpers/games';
 import { rowCounts } from '../helpers/row-counts';
 import { describeOnce } from '../helpers/suites';
@@ -277,7 +277,6 @@ describeOnce('fuzz: every REST operation and GraphQL mutation refuses malformed 
   afterAll(async () => {
     const total = counts.reduce((n, [, c]) => n + c, 0);
     // The closing note quotes these lines.
-    // eslint-disable-next-line no-console
     console.log(
       `[fuzz] ${counts.length} operations, ${total} cases\n` + counts.map(([name, n]) => `  ${n}\t${name}`).join('\n'),
     );
@@ -454,7 +453,7 @@ describeOnce('fuzz: every REST operation and GraphQL mutation refuses malformed 
             token: 'owner',
             body: bodyText(doc(), vars, [[a.name, 'zzUnknownField'], '1']),
           });
-          for (const f of Object.values(named.getFields()) as GraphQLInputField[])
+          for (const f of Object.values<GraphQLInputField>(named.getFields()))
             for (const [what, raw] of badFor(f.type, isNonNullType(f.type)))
               cases.push({
                 name: `${a.name}.${f.name}: ${what}`,

@@ -99,8 +99,8 @@ describe('dependencies on Node 20', () => {
   it('@whatwg-node/promise-helpers 1 (pinned under @graphql-tools/utils 12.1): the helpers GraphQL execution uses', async () => {
     const utils = await import('@graphql-tools/utils');
     async function* numbers() {
-      yield 1;
-      yield 2;
+      yield await Promise.resolve(1);
+      yield await Promise.resolve(2);
     }
     const doubled: number[] = [];
     for await (const n of utils.mapAsyncIterator(numbers(), (n: number) => n * 2)) doubled.push(n);

@@ -6,7 +6,7 @@
  * forwarding to the test database: the shared server is never stopped. Past
  * DATABASE_STARTUP_TIMEOUT_MS the process exits 1 with one line. Needs `npm run build`.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';

@@ -5,9 +5,9 @@
  * and stores nothing.
  */
 import { Writable } from 'node:stream';
-import net, { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import pino from 'pino';
-import { createTestApp, gql, registerPlayer, TestApp } from '../helpers/app';
+import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { poolOf } from '../helpers/games';
 import { rowCounts } from '../helpers/row-counts';
 
@@ -258,7 +258,7 @@ describe('hostile input is refused with a code, and nothing is stored', () => {
           socket.write(`GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
         });
         let text = '';
-        socket.on('data', (d) => (text += d));
+        socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
         socket.on('close', () => resolve(text));
         socket.on('error', reject);
       });

@@ -6,7 +6,7 @@
  */
 import type { Pool, PoolClient } from 'pg';
 import { PG_POOL } from '../../src/database/prisma.service';
-import { createTestApp, TestApp } from '../helpers/app';
+import { createTestApp, type TestApp } from '../helpers/app';
 
 jest.setTimeout(60_000);
 

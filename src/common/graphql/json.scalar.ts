@@ -1,4 +1,4 @@
-import { GraphQLError, GraphQLScalarType, Kind, ValueNode } from 'graphql';
+import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 
 /** As for JSON bodies (src/reliability/http/json-body.ts): bounded nesting, numbers JSON carries exactly. */
 const MAX_DEPTH = 32;

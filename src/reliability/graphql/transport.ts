@@ -4,20 +4,21 @@
  * with 400 UNSUPPORTED_OPERATION instead. Subscriptions use graphql-ws on the same path, which
  * does not pass through Apollo's request pipeline, so this plugin never sees them.
  */
-import { GraphQLError, OperationDefinitionNode } from 'graphql';
+import { GraphQLError, type OperationDefinitionNode, OperationTypeNode } from 'graphql';
 
 /** An Apollo Server plugin (typed structurally: Apollo's ESM and CommonJS typings differ). */
 export const httpOperationsOnly = {
-  async requestDidStart() {
-    return {
-      async didResolveOperation({ operation }: { operation?: OperationDefinitionNode | null }) {
-        if (operation?.operation === 'subscription') {
-          throw new GraphQLError(
+  requestDidStart() {
+    return Promise.resolve({
+      didResolveOperation({ operation }: { operation?: OperationDefinitionNode | null }): Promise<void> {
+        if (operation?.operation !== OperationTypeNode.SUBSCRIPTION) return Promise.resolve();
+        return Promise.reject(
+          new GraphQLError(
             'Subscriptions are served over WebSocket (graphql-ws protocol) on /graphql, not over HTTP POST',
             { extensions: { code: 'UNSUPPORTED_OPERATION', status: 400, http: { status: 400 } } },
-          );
-        }
+          ),
+        );
       },
-    };
+    });
   },
 };

@@ -10,7 +10,7 @@
  *   request, so no requestId and no hooks (CORS, helmet) run.
  */
 import type { Socket } from 'node:net';
-import { ERROR_MAP, ErrorCode, PROBLEM_TYPE_BASE } from '../../common/errors';
+import { ERROR_MAP, type ErrorCode, PROBLEM_TYPE_BASE } from '../../common/errors';
 
 /** Largest total size of the request line and headers (Node's default, stated explicitly). */
 export const MAX_HEADER_BYTES = 16 * 1024;

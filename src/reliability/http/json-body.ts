@@ -78,7 +78,7 @@ export function registerBodyParsers(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
   const parseJson: FastifyBodyParser<string> = (request, text, done) => {
     if (jsonNestingExceeds(text, MAX_JSON_DEPTH)) return done(jsonTooDeep(), undefined);
-    defaultJson(request, text, (err, parsed) => {
+    void defaultJson(request, text, (err, parsed) => {
       if (err) return done(err, undefined);
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return done(notAnObject(), undefined);
       const unsafe = findUnsafeNumber(parsed);

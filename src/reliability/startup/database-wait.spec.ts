@@ -1,4 +1,4 @@
-import { DatabaseStartupError, isTransientStartupError, retryUntilReady } from './startup';
+import { DatabaseStartupError, isTransientStartupError, retryUntilReady } from './database-wait';
 
 const err = (code: string) => Object.assign(new Error(code), { code });
 
@@ -12,10 +12,7 @@ describe('start-up retries', () => {
   it('retries transient failures with backoff, then succeeds', async () => {
     let calls = 0;
     const value = await retryUntilReady(
-      async () => {
-        if (++calls < 3) throw err('ECONNREFUSED');
-        return 'ok';
-      },
+      () => (++calls < 3 ? Promise.reject(err('ECONNREFUSED')) : Promise.resolve('ok')),
       { timeoutMs: 10_000, initialDelayMs: 1 },
     );
     expect([value, calls]).toEqual(['ok', 3]);
@@ -25,21 +22,16 @@ describe('start-up retries', () => {
     let calls = 0;
     await expect(
       retryUntilReady(
-        async () => {
+        () => {
           calls++;
-          throw err('28P01');
+          return Promise.reject(err('28P01'));
         },
         { timeoutMs: 10_000, initialDelayMs: 1 },
       ),
     ).rejects.toMatchObject({ code: '28P01' });
     expect(calls).toBe(1);
     await expect(
-      retryUntilReady(
-        async () => {
-          throw err('ECONNREFUSED');
-        },
-        { timeoutMs: 20, initialDelayMs: 5 },
-      ),
+      retryUntilReady(() => Promise.reject(err('ECONNREFUSED')), { timeoutMs: 20, initialDelayMs: 5 }),
     ).rejects.toBeInstanceOf(DatabaseStartupError);
   });
 });

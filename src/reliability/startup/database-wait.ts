@@ -15,7 +15,7 @@
  */
 import http from 'node:http';
 import { Client } from 'pg';
-import { isDatabaseUnavailable, PROBLEM_TYPE_BASE } from '../common/errors';
+import { isDatabaseUnavailable, PROBLEM_TYPE_BASE } from '../../common/errors';
 
 /** PostgreSQL SQLSTATEs that mean "not now" rather than "never". */
 const TRANSIENT_SQLSTATES = new Set([
@@ -41,7 +41,8 @@ const TRANSIENT_NODE_CODES = new Set([
 
 /** Is this a failure that may go away by waiting (down, starting, full, not resolvable yet)? */
 export function isTransientStartupError(error: unknown): boolean {
-  const code = String((error as { code?: unknown })?.code ?? '');
+  const raw = (error as { code?: unknown })?.code;
+  const code = typeof raw === 'string' || typeof raw === 'number' ? String(raw) : '';
   if (TRANSIENT_SQLSTATES.has(code) || TRANSIENT_NODE_CODES.has(code)) return true;
   if (/^(28|3D)/.test(code)) return false; // authentication, unknown database: waiting does not help
   return isDatabaseUnavailable(error);
@@ -89,7 +90,8 @@ export async function retryUntilReady<T>(attempt: () => Promise<T>, options: Wai
 /** A short, secret-free description of a connection error (no host names or users from messages). */
 function describe(error: unknown): string {
   const code = (error as { code?: unknown })?.code;
-  return code ? String(code) : String((error as Error)?.message ?? error).slice(0, 80);
+  if (typeof code === 'string' || typeof code === 'number') return String(code);
+  return (error instanceof Error ? error.message : 'unknown error').slice(0, 80);
 }
 
 /** One connection and `SELECT 1`: does the database answer? */
