@@ -448,7 +448,7 @@ export class GamesService {
 function checkOptions(input: CreateGameInput): void {
   const preset = RULE_SETS[input.ruleSet as RuleSetName];
   if (!preset) return; // the DTO already refused unknown rule sets; decideGame answers the rest
-  const resolved = familyById(preset.family).resolveOptions(preset.options as never, input.options ?? {});
+  const resolved = familyById(preset.family).resolveOptions(preset.options, input.options ?? {});
   if (isRuleError(resolved)) throw DomainException.fromRule(resolved);
 }
 
