@@ -22,6 +22,7 @@ export const SERVICE_ERROR_CODES = [
   'INTERNAL',
   'WEBHOOK_NOT_FOUND',
   'WEBHOOK_LIMIT_REACHED',
+  'SEED_BEFORE_COMMITMENT',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -51,6 +52,8 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   NOT_CREATOR: { status: 403, title: 'Only the game creator may do this' },
   INVALID_OPTIONS: { status: 400, title: 'Invalid rule-set options' },
   INVALID_COMMAND: { status: 400, title: 'Invalid command' },
+  NOT_YOUR_SEAT: { status: 403, title: 'That seat is not yours' },
+  INVALID_SEED: { status: 400, title: 'Invalid client seed' },
   NOT_YOUR_TURN: { status: 409, title: 'It is not your turn' },
   ROLL_REQUIRED: { status: 409, title: 'Roll the dice first' },
   NO_ROLLS_LEFT: { status: 409, title: 'No rolls left this turn' },
@@ -84,6 +87,10 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   INTERNAL: { status: 500, title: 'Internal error' },
   WEBHOOK_NOT_FOUND: { status: 404, title: 'No such webhook' },
   WEBHOOK_LIMIT_REACHED: { status: 409, title: 'Too many webhooks; delete one first' },
+  SEED_BEFORE_COMMITMENT: {
+    status: 400,
+    title: 'Seeds are set after the game is created (PUT /v1/games/{id}/seeds), never in the create request',
+  },
 };
 
 export const isErrorCode = (value: unknown): value is ErrorCode =>
