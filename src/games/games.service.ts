@@ -24,6 +24,7 @@ import {
   GameEvent,
   GameState,
   replayGame,
+  seedsStateFor,
 } from '../rules/game';
 import { toGameEvent } from '../event-store/event-store.types';
 import type { AuthenticatedPlayer } from '../players/players.types';
@@ -496,7 +497,11 @@ export class GamesService {
     }
     checkIfMatch(opts.ifMatch, g.state.version);
     const command = build(g);
-    const events = decideGame(g.state, command, this.dice.rollerFor({ serverSeed: g.row.serverSeed, state: g.state }));
+    const events = decideGame(
+      g.state,
+      command,
+      this.dice.rollerFor({ serverSeed: g.row.serverSeed, state: seedsStateFor(g.state, command) }),
+    );
     if (isRuleError(events)) throw DomainException.fromRule(events);
     const after = events.reduce(evolveGame, g.state);
     const res = await this.store.append(g, events, readModel(g.state, after, events, this.inactivity));

@@ -67,16 +67,13 @@ export function registerGraphiql(fastify: FastifyInstance): void {
     async (request, reply) => {
       const asset = ASSETS[request.params.file];
       if (!asset)
-        return reply
-          .code(404)
-          .type('application/problem+json')
-          .send({
-            type: 'about:blank',
-            title: 'No such asset',
-            status: 404,
-            code: 'ROUTE_NOT_FOUND',
-            detail: 'No such asset',
-          });
+        return reply.code(404).type('application/problem+json').send({
+          type: 'about:blank',
+          title: 'No such asset',
+          status: 404,
+          code: 'ROUTE_NOT_FOUND',
+          detail: 'No such asset',
+        });
       let body = cache.get(request.params.file);
       if (!body) {
         body = readFileSync(asset.file());

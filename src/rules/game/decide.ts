@@ -71,7 +71,8 @@ function decideEvents(state: GameState, command: GameCommand, roll: RollDice): G
       ];
     }
     case 'setSeed': {
-      if (state.status !== 'open') return ruleError('GAME_ALREADY_STARTED', 'Seeds are fixed once the game has started');
+      if (state.status !== 'open')
+        return ruleError('GAME_ALREADY_STARTED', 'Seeds are fixed once the game has started');
       const bad = seedError(command.clientSeed);
       if (bad) return bad;
       if (command.seat === null) {
@@ -222,6 +223,19 @@ function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | RuleErr
     );
   }
   return events;
+}
+
+/**
+ * The state whose seeds the dice of `command` must come from. The same as `state`, except for a
+ * start command: its dice (Farkle's roll-off) already use the seeds fixed BY the start (given or
+ * generated in the command). Callers build their roller from this state (the rules stay pure).
+ */
+export function seedsStateFor(state: GameState, command: GameCommand): GameState {
+  if (command.type !== 'start' || state.status !== 'open') return state;
+  const seeds = startSeeds(state, command);
+  if (seeds instanceof RuleError) return state;
+  const list = seeds.clientSeeds as Array<string | null>;
+  return { ...state, seats: state.seats.map((s, i) => ({ ...s, clientSeed: list[i] ?? s.clientSeed })) };
 }
 
 /**
