@@ -41,6 +41,9 @@ export interface SimulateOptions {
   timeoutEvery?: number;
   /** Stop after this many commands after the start (the game stays in play). */
   maxCommands?: number;
+  /** Player ids of the seats (default p-0, p-1, ...) and their display names (default "Player n"). */
+  playerIds?: string[];
+  displayNames?: string[];
   /** With maxCommands: then the service abandons the stalled game (abandon, reason inactive). */
   abandonWhenStalled?: boolean;
 }
@@ -103,7 +106,7 @@ export function simulateGame(o: SimulateOptions): SimulatedGame {
   const serverSeed = o.serverSeed ?? DEFAULT_SEED;
   const gameId = o.gameId ?? '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
   const seeds = o.clientSeeds ?? Array.from({ length: seats }, (_, i) => `seed-${i}`);
-  const players = Array.from({ length: seats }, (_, i) => `p-${i}`);
+  const players = o.playerIds ?? Array.from({ length: seats }, (_, i) => `p-${i}`);
   const events: HashedEventEnvelope[] = [];
   let state = emptyGame(gameId);
   let head = commitmentOf(serverSeed);
@@ -181,7 +184,7 @@ export function simulateGame(o: SimulateOptions): SimulatedGame {
     gameId,
     events,
     serverSeed: serverSeed.toString('hex'),
-    displayNames: Object.fromEntries(players.map((p, i) => [p, `Player ${i}`])),
+    displayNames: Object.fromEntries(players.map((p, i) => [p, o.displayNames?.[i] ?? `Player ${i}`])),
     createdAt: '2026-11-29T10:00:00.000Z',
     endedAt: state.status === 'finished' || state.status === 'abandoned' ? '2026-11-29T10:41:07.000Z' : null,
     generatedAt: '2026-11-29T10:45:00.000Z',

@@ -4,11 +4,15 @@
  * no network, no clock.
  *
  * Checks (each PASS / FAIL / SKIPPED, failures naming the event version at fault):
- *   format         format, formatVersion, algorithms, rules version, field types, gameId a lowercase UUID
+ *   format         format, formatVersion (1, 2), algorithms, rules version, field types, gameId a lowercase
+ *                  UUID; no unknown or missing member (top level, players entries)
  *   commitment     SHA-256(serverSeed) = commitment (SKIPPED while the server seed is not revealed)
- *   chain          verifyChain: versions 1..n, prevHash links from the commitment, stored hashes
- *                  (over the 8-field envelope incl. command), roll numbers 0,1,2,..., ending at chainHead
- *   published-head with --head: the chain ends at that independently published head
+ *   chain          verifyChain (strict: no envelope member besides the 8 hashed ones and hash): versions
+ *                  1..n, prevHash links from the commitment, stored hashes, roll numbers 0,1,2,..., ending
+ *                  at chainHead
+ *   expected-commitment  with --commitment: the commitment the organizer wrote down before play
+ *   published-head with --head (repeatable): each head is the hash of one version of the log (a prefix);
+ *                  with expectedHead: the chain ends exactly there
  *   creation       version 1 is gameCreated from a create command for this game id and commitment;
  *                  rule set, family, options and organizer seed equal the bundle's
  *   dice           every roll event's rolled faces (family.rolledDice) = deriveDice(serverSeed,
@@ -16,11 +20,14 @@
  *   commands       every batch's command, re-run by decideGame on the state replayed so far, with a
  *                  roller from the seeds starting at the state's rollCount (while unrevealed: the
  *                  recorded faces), yields exactly the stored events (type, seat, data, rollNumber, command)
- *   seeds          players (seat, playerId, hotSeat, clientSeed) = the seats at the start,
+ *   seeds          players (seat, playerId, hotSeat, clientSeed; format 2: clientSeedGenerated) = the seats at the start,
  *                  organizerSeed = the creation event's, clientSeeds = orderedClientSeeds(...)
  *   rollCount      = the number of roll numbers the events used
  *   status         = the replayed status
  *   standings      totals and ranking recomputed from the replayed state = finalStandings
+ *
+ * The report also lists claims (what was proved and what was not, docs/fairness.md §6) and where
+ * each seed came from (summary.seedOrigins).
  */
 import { createHash } from 'node:crypto';
 import type { Die, RollDice } from '../rules/core/dice';
