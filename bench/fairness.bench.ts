@@ -5,9 +5,9 @@
  */
 import { createHmac } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { deriveDice } from '../src/fairness/derivation';
-import { EventEnvelope, eventHash } from '../src/fairness/hash-chain';
-import { commitmentOf } from '../src/fairness/seeds';
+import { deriveDice } from '@fairdice/core/fairness/derivation';
+import { EventEnvelope, eventHash } from '@fairdice/core/fairness/hash-chain';
+import { commitmentOf } from '@fairdice/core/fairness/seeds';
 
 export interface BenchResult {
   name: string;

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DomainException } from '../common/errors';
 import { PrismaService } from '../database/prisma.service';
 import { EventStore } from '../event-store/event-store.service';
-import { assembleBundle, AuditBundle, isSeedRevealable } from '../fairness/audit-bundle';
-import type { HashedEventEnvelope } from '../fairness/hash-chain';
+import { assembleBundle, AuditBundle, isSeedRevealable } from '@fairdice/core/fairness/audit-bundle';
+import type { HashedEventEnvelope } from '@fairdice/core/fairness/hash-chain';
 import type { AuthenticatedPlayer } from '../players/players.types';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -5,9 +5,9 @@
  * supplied is generated at the start and marked generated in the events and the bundle.
  */
 import { randomUUID } from 'node:crypto';
-import { deriveDice } from '../../src/fairness/derivation';
-import { verifyBundle } from '../../src/fairness/verifier';
-import { familyById } from '../../src/rules/registry';
+import { deriveDice } from '@fairdice/core/fairness/derivation';
+import { verifyBundle } from '@fairdice/core/fairness/verifier';
+import { familyById } from '@fairdice/core/rules/registry';
 import { createTestApp, gql, registerPlayer, TestApp } from '../helpers/app';
 import { playToEnd, poolOf, restClient } from '../helpers/games';
 

@@ -18,7 +18,7 @@ const claim = (r: VerifyReport, id: string) => r.claims.find((c) => c.id === id)
 const FARKLE_SHORT = { target: 3000, entryThreshold: 0 };
 
 describe('format 1 bundles stored before seeds moved after the commitment', () => {
-  const dir = join(__dirname, '../../test/fixtures/audit-v1');
+  const dir = join(__dirname, '../../../../test/fixtures/audit-v1');
   const load = (f: string) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as AuditBundle;
 
   it.each(['penta-finished.json', 'farkle-timeouts.json'])('%s still verifies, dice included', (file) => {
