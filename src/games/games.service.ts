@@ -90,7 +90,7 @@ export class GamesService {
   }
 
   /** How long a game may sit without a command before the service ends it (src/async/inactivity). */
-  private readonly inactivity: InactivityPeriods;
+  readonly inactivity: InactivityPeriods;
 
   // ------------------------------------------------------------------ commands
 

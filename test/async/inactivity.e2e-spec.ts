@@ -75,6 +75,24 @@ describe('inactivity: stalled games are abandoned, open games expire, seeds reve
     expect(verifyBundle(bundle)).toMatchObject({ ok: true, diceChecked: true });
   });
 
+  it('a game without a job (older than the job, or its row lost) gets one at start-up', async () => {
+    const client = restClient(t);
+    const view = await client.create(ada.token, { ruleSet: 'simple', seats: 2 });
+    await poolOf(t).query('DELETE FROM async_jobs WHERE key = $1', [`inactivity:${view.id}`]);
+    expect(await jobOf(view.id)).toBeUndefined();
+    expect(await t.app.get(InactivityService).ensureJobs()).toBeGreaterThanOrEqual(1);
+    expect(await jobOf(view.id)).toMatchObject({ queue: 'inactivity', payload: { gameId: view.id, version: 2 } });
+    // idempotent: a second pass adds nothing for it
+    const again = await poolOf(t).query('SELECT count(*)::int AS n FROM async_jobs WHERE key = $1', [
+      `inactivity:${view.id}`,
+    ]);
+    await t.app.get(InactivityService).ensureJobs();
+    expect(
+      (await poolOf(t).query('SELECT count(*)::int AS n FROM async_jobs WHERE key = $1', [`inactivity:${view.id}`]))
+        .rows[0].n,
+    ).toBe(again.rows[0].n);
+  });
+
   it('a job for a version the game has left is a no-op (nothing stored)', async () => {
     const client = restClient(t);
     let view = await client.create(ada.token, { ruleSet: 'penta', seats: 2 });

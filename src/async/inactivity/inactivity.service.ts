@@ -6,24 +6,57 @@
  * was scheduled for, GamesService.abandonInactive ends it (an `abandon` command: `expired` or
  * `inactive`), which makes its server seed public in the game and the audit bundle. A game that
  * moved on makes it a no-op; a job run twice cannot apply twice.
+ *
+ * At start-up, every open or playing game without such a job gets one, due the period after its
+ * last command (games from before this job existed, or a job row lost by hand): no game can stay
+ * unrevealed because its job is missing.
  */
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { Pool } from 'pg';
+import { PG_POOL } from '../../database/prisma.service';
 import { DomainException } from '../../common/errors';
 import { GamesService } from '../../games/games.service';
 import { INACTIVITY_QUEUE, InactivityPayload } from '../async-effects';
 import { ClaimedJob, JobQueue } from '../jobs/job-queue.service';
 
 @Injectable()
-export class InactivityService implements OnModuleInit {
+export class InactivityService implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger('Inactivity');
 
   constructor(
     private readonly jobs: JobQueue,
     private readonly games: GamesService,
+    @Inject(PG_POOL) private readonly pool: Pool,
   ) {}
 
   onModuleInit(): void {
     this.jobs.register(INACTIVITY_QUEUE, (job) => this.fire(job));
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    try {
+      const added = await this.ensureJobs();
+      if (added > 0) this.logger.log(`scheduled the inactivity job of ${added} game(s) that had none`);
+    } catch (err) {
+      // The database may be down at start-up; the next start (or the games' next command) schedules them.
+      this.logger.warn(`could not check inactivity jobs: ${(err as Error).message}`);
+    }
+  }
+
+  /** Schedules the job of every open or playing game that has none (one statement; idempotent). */
+  async ensureJobs(): Promise<number> {
+    const { abandonAfterMs, expireOpenAfterMs } = this.games.inactivity;
+    const res = await this.pool.query(
+      `INSERT INTO async_jobs (queue, key, payload, run_at)
+       SELECT $1, 'inactivity:' || g.id::text, jsonb_build_object('gameId', g.id::text, 'version', g.version),
+              g.updated_at + (CASE WHEN g.status = 'open' THEN $2::float8 ELSE $3::float8 END) * interval '1 millisecond'
+         FROM games g
+        WHERE g.status IN ('open', 'playing')
+          AND NOT EXISTS (SELECT 1 FROM async_jobs j WHERE j.key = 'inactivity:' || g.id::text)
+       ON CONFLICT (key) DO NOTHING`,
+      [INACTIVITY_QUEUE, expireOpenAfterMs, abandonAfterMs],
+    );
+    return res.rowCount ?? 0;
   }
 
   async fire(job: Pick<ClaimedJob, 'payload'>): Promise<void> {
