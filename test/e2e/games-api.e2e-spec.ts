@@ -118,8 +118,15 @@ describe('games API: errors, access, lists, history, concurrency', () => {
       });
       expect(res.body.options.target).toBe(3000);
       expect(res.body.seats).toEqual([
-        { seat: 0, playerId: ada.id, displayName: 'Ada', hotSeat: false, clientSeed: 'ada!' },
-        { seat: 1, playerId: null, displayName: null, hotSeat: false, clientSeed: null },
+        {
+          seat: 0,
+          playerId: ada.id,
+          displayName: 'Ada',
+          hotSeat: false,
+          clientSeed: 'ada!',
+          clientSeedGenerated: null,
+        },
+        { seat: 1, playerId: null, displayName: null, hotSeat: false, clientSeed: null, clientSeedGenerated: null },
       ]);
       expect(res.body.commitment).toMatch(/^[0-9a-f]{64}$/);
     });

@@ -85,6 +85,7 @@ describe('entropy order: seeds after the commitment', () => {
     view = await client.join(bob.token, view.id, {});
     expect(view.seats.map((s: any) => s.clientSeed)).toEqual([null, null]);
     view = await client.start(ada.token, view.id);
+    expect(view.seats.map((s: any) => s.clientSeedGenerated)).toEqual([true, true]);
     expect(view.seats.map((s: any) => s.clientSeed)).toEqual([
       expect.stringMatching(/^[0-9a-f]{32}$/),
       expect.stringMatching(/^[0-9a-f]{32}$/),
