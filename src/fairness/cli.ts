@@ -18,7 +18,7 @@ import {
   EXIT_USAGE,
   exitCodeOf,
   verifyBundle,
-  VerifyReport,
+  type VerifyReport,
 } from '@fairdice/core/fairness/verifier';
 
 const USAGE = `usage: fairdice verify <file-or-url> [--commitment <64-hex>] [--head <64-hex>]... [--json] [--allow-unrevealed]

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { InactivityService } from '../../src/async/inactivity/inactivity.service';
 import { verifyBundle } from '@fairdice/core/fairness/verifier';
-import { createTestApp, registerPlayer, TestApp } from '../helpers/app';
+import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 import { poolOf, restClient } from '../helpers/games';
 import { eventsOf, waitFor } from './helpers';
 

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { verifyBundle } from '@fairdice/core/fairness/verifier';
-import { createTestApp, gql, registerPlayer, TestApp } from '../helpers/app';
+import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { chooseMove, playToEnd, poolOf, restClient } from '../helpers/games';
 
 jest.setTimeout(120_000);

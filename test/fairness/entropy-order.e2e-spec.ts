@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { deriveDice } from '@fairdice/core/fairness/derivation';
 import { verifyBundle } from '@fairdice/core/fairness/verifier';
 import { familyById } from '@fairdice/core/rules/registry';
-import { createTestApp, gql, registerPlayer, TestApp } from '../helpers/app';
+import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { playToEnd, poolOf, restClient } from '../helpers/games';
 
 jest.setTimeout(120_000);

@@ -10,7 +10,7 @@ import { get as httpGet } from 'node:http';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { createClient } from 'graphql-ws';
-import { createTestApp, gql, registerPlayer, TestApp } from '../helpers/app';
+import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { chooseMove, GAME_VIEW_FIELDS, poolOf, restClient } from '../helpers/games';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -89,7 +89,11 @@ describe('server seed secrecy', () => {
             query: `subscription($id: ID!) { gameEvents(gameId: $id) { gameId version type seat data rollNumber command prevHash hash createdAt } }`,
             variables: { id },
           },
-          { next: (m) => void subMessages.push(JSON.stringify(m)), error: (e) => reject(e), complete: () => resolve() },
+          {
+            next: (m) => void subMessages.push(JSON.stringify(m)),
+            error: (e) => reject(e instanceof Error ? e : new Error(JSON.stringify(e))),
+            complete: () => resolve(),
+          },
         );
       });
 
@@ -121,7 +125,7 @@ describe('server seed secrecy', () => {
           ],
           [`query($id: ID!) { gameAtVersion(gameId: $id, version: 1) { serverSeed commitment } }`, { id }],
         ] as const) {
-          texts.push(JSON.stringify(await gql(t, q[0], q[1] as Record<string, unknown>, a.token)));
+          texts.push(JSON.stringify(await gql(t, q[0], q[1], a.token)));
         }
         // errors: wrong turn, bad input
         const other = view.currentPlayerId === a.id ? b : a;

@@ -8,7 +8,7 @@
  * Workers are started after this and inherit process.env. global-teardown.ts cleans up.
  */
 import { migrate } from '../../src/database/migrate';
-import { createFreshDatabase, FreshDatabase } from './database';
+import { createFreshDatabase, type FreshDatabase } from './database';
 import { redactUrl } from '../../src/database/redact-url';
 
 export default async function globalSetup(): Promise<void> {

@@ -16,7 +16,7 @@ import { Pool } from 'pg';
 import { PG_POOL } from '../../database/prisma.service';
 import { DomainException } from '../../common/errors';
 import { GamesService } from '../../games/games.service';
-import { INACTIVITY_QUEUE, InactivityPayload } from '../async-effects';
+import { INACTIVITY_QUEUE, InactivityPayload } from '../../event-store/async-effects';
 import { ClaimedJob, JobQueue } from '../jobs/job-queue.service';
 
 @Injectable()

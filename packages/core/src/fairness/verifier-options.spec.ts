@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { AuditBundle } from './audit-bundle';
 import { cloneBundle, relinkBundle, simulateGame } from './bundle-fixtures';
 import { deriveDice } from './derivation';
-import { exitCodeOf, verifyBundle, VerifyReport } from './verifier';
+import { exitCodeOf, verifyBundle, type VerifyReport } from './verifier';
 import { familyById } from '../rules/registry';
 import { replayGame } from '../rules/game';
 
@@ -71,7 +71,7 @@ describe('seeds fixed after the commitment', () => {
     const rolls = bundle.events.filter((e) => e.rollNumber !== null);
     expect(rolls.length).toBe(bundle.rollCount);
     for (const e of rolls) {
-      const faces = family.rolledDice!(e.data as never)!;
+      const faces = family.rolledDice!(e.data)!;
       expect(
         deriveDice({
           serverSeed,
