@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `fairdice verify <file-or-url> [--head <64-hex>] [--json] [--allow-unrevealed]`
+ * `fairdice verify <file-or-url> [--commitment <64-hex>] [--head <64-hex>]... [--json] [--allow-unrevealed]`
  *
  * Verifies an audit bundle offline (docs/fairness.md §6) with the rules engine and the spec only:
  * no database, no Nest, no account. Reads a file, standard input ('-'), or fetches an http(s) URL

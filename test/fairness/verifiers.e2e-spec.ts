@@ -47,7 +47,8 @@ interface Outcome {
 
 /** What the organizer knows independently of the bundle (each verifier's own way of taking it). */
 interface Given {
-  head?: string;
+  commitment?: string;
+  heads?: string[];
 }
 
 type Expected =
@@ -73,14 +74,19 @@ async function playRealGames(): Promise<Games> {
   const tokenOf = (id: string) => (id === alice.id ? alice.token : bob.token);
   const client = restClient(t);
   const audit = async (id: string) => (await t.http().get(`/v1/games/${id}/audit`).expect(200)).body as AuditBundle;
+  // Seeds after the commitment (docs/fairness.md §2): the creator reads the commitment, then sets
+  // the organizer seed and her own; Bob joins with his.
   const start = async (input: Record<string, unknown>) => {
-    let view = await client.create(alice.token, {
-      seats: 2,
-      organizerSeed: 'cup-2026',
-      clientSeed: 'alice:lucky#7',
-      ...input,
-    });
-    view = await client.join(bob.token, view.id, { clientSeed: 'bob-picks-this' });
+    const view = await client.create(alice.token, { seats: 2, ...input });
+    const auth = { authorization: `Bearer ${alice.token}` };
+    await t
+      .http()
+      .put(`/v1/games/${view.id}/seeds`)
+      .set(auth)
+      .send({ organizer: true, clientSeed: 'cup-2026' })
+      .expect(200);
+    await t.http().put(`/v1/games/${view.id}/seeds`).set(auth).send({ clientSeed: 'alice:lucky#7' }).expect(200);
+    await client.join(bob.token, view.id, { clientSeed: 'bob-picks-this' });
     return client.start(alice.token, view.id);
   };
   const penta = await playToEnd(t, client, await start({ ruleSet: 'penta' }), tokenOf);
@@ -138,7 +144,7 @@ const CASES: Case[] = [
   {
     name: 'a finished game against the head the organizer noted',
     bundle: (g) => g.farkle,
-    given: (g) => ({ head: g.farkle.chainHead }),
+    given: (g) => ({ heads: [g.farkle.chainHead] }),
     expected: () => ({ verdict: 'verified' }),
   },
   {
@@ -185,6 +191,26 @@ const CASES: Case[] = [
     expected: (_g, b) => ({ verdict: 'failed', check: 'dice', version: firstRoll(b) + 1 }),
   },
   {
+    name: 'the commitment the organizer wrote down, and a head published during play',
+    bundle: (g) => g.penta,
+    given: (g) => ({ commitment: g.penta.commitment, heads: [g.penta.events[20].hash, g.penta.chainHead] }),
+    expected: () => ({ verdict: 'verified' }),
+  },
+  {
+    name: 'a bundle of another game than the commitment written down',
+    bundle: (g) => g.farkle,
+    given: (g) => ({ commitment: g.penta.commitment }),
+    // Named at version 1, the event that carries the commitment.
+    expected: () => ({ verdict: 'failed', check: 'expected-commitment', version: 1 }),
+  },
+  {
+    name: 'a head published during play that is not in the log',
+    bundle: (g) => g.penta,
+    given: (g) => ({ heads: [g.farkle.events[5].hash] }),
+    // Not the hash of any version: the verifier names the last event it has.
+    expected: (_g, b) => ({ verdict: 'failed', check: 'published-head', version: b.events.length }),
+  },
+  {
     name: 'a dropped event',
     bundle: (g) => {
       const b = cloneBundle(g.farkle);
@@ -219,7 +245,7 @@ const CASES: Case[] = [
       b.chainHead = b.events[b.events.length - 1].hash;
       return b;
     },
-    given: (g) => ({ head: g.farkle.chainHead }),
+    given: (g) => ({ heads: [g.farkle.chainHead] }),
     // The chain does not reach the noted head: the verifier names the last event it has.
     expected: (_g, b) => ({ verdict: 'failed', check: 'published-head', version: b.events.length }),
   },
@@ -241,7 +267,12 @@ const VERDICT_OF_EXIT: Record<number, Verdict> = { 0: 'verified', 1: 'failed', 3
 /** A command-line verifier: the JSON report for the outcome, the text report for the sentence. */
 function commandLine(run: (args: string[]) => { code: number | null; out: string; err: string }) {
   return (file: string, given: Given): Promise<Outcome> => {
-    const args = ['verify', file, ...(given.head ? ['--head', given.head] : [])];
+    const args = [
+      'verify',
+      file,
+      ...(given.commitment ? ['--commitment', given.commitment] : []),
+      ...(given.heads ?? []).flatMap((h) => ['--head', h]),
+    ];
     const json = run([...args, '--json']);
     const text = run(args);
     expect(json.err).toBe('');
@@ -290,7 +321,8 @@ function inBrowser(url: () => string) {
     verify: async (file: string, given: Given): Promise<Outcome> => {
       await page.goto(url());
       await page.waitForSelector('body[data-ready="true"]');
-      await page.fill('#head', given.head ?? '');
+      await page.fill('#commitment', given.commitment ?? '');
+      await page.fill('#heads', (given.heads ?? []).join('\n'));
       await page.setInputFiles('#file', file);
       const verdict = page.locator('#verdict[data-status]');
       await verdict.waitFor();

@@ -7,25 +7,8 @@
  * For tests and scripts, #verdict carries the outcome as data attributes: data-status
  * (verified | failed | incomplete | error), data-failed-check, data-first-bad-version.
  */
-import { exitCodeOf, verifyBundle, type VerifyReport } from '@fairdice/core/fairness/verifier';
+import { exitCodeOf, verifyBundle, type VerifyOptions, type VerifyReport } from '@fairdice/core/fairness/verifier';
 import { EXIT_FAILED, EXIT_OK, verdictLine } from '@fairdice/core/fairness/verify-command';
-
-/** What a passed check proves, in an organizer's words (checks without an entry show their name). */
-const PROVES: Record<string, string> = {
-  format: 'The file is a fairdice audit bundle in a format and rules version this verifier implements.',
-  commitment:
-    'The revealed server seed is the one committed to when the game was created (its SHA-256 is the commitment).',
-  chain:
-    'The events form one unbroken hash chain from the commitment to the chain head: none was changed, inserted, reordered or removed in between.',
-  'published-head': 'The chain ends at the head you noted independently (nothing was cut off or appended).',
-  creation: "The first event creates this game with the bundle's commitment, rule set and options.",
-  dice: 'Every roll is exactly what HMAC-SHA256 of the server seed and every client seed gives: no roll was chosen, edited or replayed.',
-  commands: 'Re-running every recorded command through the rules engine yields exactly the recorded events.',
-  seeds: "The players' client seeds and their order in the derivation are the ones recorded in the log.",
-  rollCount: 'The roll count matches the roll numbers the events use.',
-  status: 'The game status matches the replayed events.',
-  standings: 'The totals and the final ranking are the ones the replayed game gives.',
-};
 
 const $ = <T extends HTMLElement>(id: string): T => {
   const el = document.getElementById(id);
@@ -44,13 +27,19 @@ function el<K extends keyof HTMLElementTagNameMap>(
   return e;
 }
 
+const HEX64 = /^[0-9a-f]{64}$/;
+
 const MARK: Record<string, string> = { pass: 'PASS', fail: 'FAIL', skipped: 'SKIP' };
 
-function optionsFromForm(): { expectedHead?: string } | string {
-  const head = $<HTMLInputElement>('head').value.trim().toLowerCase();
-  if (head === '') return {};
-  if (!/^[0-9a-f]{64}$/.test(head)) return 'the published head must be 64 hex digits';
-  return { expectedHead: head };
+function optionsFromForm(): VerifyOptions | string {
+  const commitment = $<HTMLInputElement>('commitment').value.trim().toLowerCase();
+  const heads = $<HTMLTextAreaElement>('heads')
+    .value.split(/\s+/)
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => h !== '');
+  if (commitment !== '' && !HEX64.test(commitment)) return 'the commitment must be 64 hex digits';
+  if (heads.some((h) => !HEX64.test(h))) return 'each published head must be 64 hex digits';
+  return { ...(commitment !== '' ? { commitment } : {}), ...(heads.length ? { heads } : {}) };
 }
 
 /** The command line's verdict line, and the outcome as the exit code would say it. */
@@ -129,15 +118,16 @@ function render(report: VerifyReport, fileName: string): void {
   $('proved-title').textContent = report.ok
     ? 'What this proves'
     : 'Checks that passed (the bundle as a whole is NOT verified: see the failure above)';
+  // The verifier's own claims (the command line prints the same): what is proved, what is not.
   const proved = $('proved');
   proved.replaceChildren();
-  for (const c of report.checks.filter((x) => x.status === 'pass')) proved.append(el('li', PROVES[c.name] ?? c.name));
   const notProved = $('not-proved');
   notProved.replaceChildren();
-  for (const c of report.checks.filter((x) => x.status !== 'pass'))
-    notProved.append(
-      el('li', `${c.name}: ${c.status === 'fail' ? 'FAILED' : 'not checked'}${c.detail ? ` (${c.detail})` : ''}`),
-    );
+  for (const c of report.claims) {
+    const li = el('li', `${c.status === 'failed' ? 'FAILED: ' : ''}${c.statement}${c.detail ? ` (${c.detail})` : ''}`);
+    li.dataset.claim = c.id;
+    (c.status === 'proved' ? proved : notProved).append(li);
+  }
   $('report').hidden = false;
   $('details').hidden = false;
 }
