@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
-import { countEvents, replayFromDb } from '../helpers/games';
+import { countEvents, poolOf, replayFromDb } from '../helpers/games';
 import { GamesService } from '../../src/games/games.service';
 import { EventStore } from '../../src/event-store/event-store.service';
 import type { DomainException } from '../../src/common/errors';
@@ -43,13 +43,27 @@ describe('games API: errors, access, lists, history, concurrency', () => {
   });
   afterAll(() => t.close());
 
-  /** Runs `fn` and asserts the status, code and that no event was stored anywhere. */
+  /**
+   * Games and events of games created by this suite's players. Other suites share the database and
+   * play in parallel, so a count over the whole table would move under them.
+   */
+  async function countOwnRows(): Promise<number> {
+    const { rows } = await poolOf(t).query<{ n: number }>(
+      `SELECT (SELECT count(*) FROM games WHERE creator_id = ANY($1::uuid[]))
+            + (SELECT count(*) FROM game_events e JOIN games g ON g.id = e.game_id
+                WHERE g.creator_id = ANY($1::uuid[])) AS n`,
+      [[ada.id, bob.id, eve.id]],
+    );
+    return Number(rows[0].n);
+  }
+
+  /** Runs `fn` and asserts the status, code and that no game or event of this suite was stored. */
   async function rejects(fn: () => Promise<any>, status: number, code: string) {
-    const before = await countEvents(t);
+    const before = await countOwnRows();
     const res = await fn();
     expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
     expect(res.headers['content-type']).toMatch(/problem\+json/);
-    expect(await countEvents(t)).toBe(before);
+    expect(await countOwnRows()).toBe(before);
   }
 
   describe('create', () => {
