@@ -22,6 +22,8 @@ export const SERVICE_ERROR_CODES = [
   'INTERNAL',
   'WEBHOOK_NOT_FOUND',
   'WEBHOOK_LIMIT_REACHED',
+  'WEBHOOK_URL_NOT_ALLOWED',
+  'GAME_ACCESS_REVOKED',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -84,6 +86,8 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   INTERNAL: { status: 500, title: 'Internal error' },
   WEBHOOK_NOT_FOUND: { status: 404, title: 'No such webhook' },
   WEBHOOK_LIMIT_REACHED: { status: 409, title: 'Too many webhooks; delete one first' },
+  WEBHOOK_URL_NOT_ALLOWED: { status: 422, title: 'The webhook URL points to an address that is not allowed' },
+  GAME_ACCESS_REVOKED: { status: 403, title: 'You may no longer see this game' },
 };
 
 export const isErrorCode = (value: unknown): value is ErrorCode =>
