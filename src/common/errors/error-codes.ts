@@ -24,6 +24,13 @@ export const SERVICE_ERROR_CODES = [
   'WEBHOOK_LIMIT_REACHED',
   'WEBHOOK_URL_NOT_ALLOWED',
   'GAME_ACCESS_REVOKED',
+  'JSON_TOO_DEEP',
+  'REQUEST_HEADERS_TOO_LARGE',
+  'REQUEST_TIMEOUT',
+  'MALFORMED_REQUEST',
+  'UNSUPPORTED_OPERATION',
+  'URI_TOO_LONG',
+  'NOT_READY',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -88,6 +95,13 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   WEBHOOK_LIMIT_REACHED: { status: 409, title: 'Too many webhooks; delete one first' },
   WEBHOOK_URL_NOT_ALLOWED: { status: 422, title: 'The webhook URL points to an address that is not allowed' },
   GAME_ACCESS_REVOKED: { status: 403, title: 'You may no longer see this game' },
+  JSON_TOO_DEEP: { status: 400, title: 'The JSON body is nested too deeply' },
+  REQUEST_HEADERS_TOO_LARGE: { status: 431, title: 'Request Header Fields Too Large' },
+  REQUEST_TIMEOUT: { status: 408, title: 'Request Timeout' },
+  MALFORMED_REQUEST: { status: 400, title: 'Malformed HTTP request' },
+  UNSUPPORTED_OPERATION: { status: 400, title: 'This operation is not served over this transport' },
+  URI_TOO_LONG: { status: 414, title: 'A path parameter is too long' },
+  NOT_READY: { status: 503, title: 'This instance is not ready to take traffic' },
 };
 
 export const isErrorCode = (value: unknown): value is ErrorCode =>
