@@ -3,6 +3,7 @@ import { createApp } from './app.factory';
 import { createPinoLogger } from './common/logging/logger';
 import { resolveDatabase } from './database/database-lifecycle';
 import { installGracefulShutdown } from './shutdown';
+import { KeysError, resolveServiceKeys } from './keys/service-keys';
 
 async function bootstrap() {
   let config;
@@ -24,7 +25,19 @@ async function bootstrap() {
     poolMax: config.DATABASE_POOL_MAX,
     log: (line: string) => logger.info({ context: 'Database' }, line),
   });
-  const app = await createApp({ config, databaseUrl: database.url, poolMax: database.poolMax, logger });
+  let keys;
+  try {
+    // After the database: PGlite has created its data directory. Only the embedded default may create its keys, in its data directory (src/keys).
+    keys = resolveServiceKeys(config, config.embeddedDatabase ? config.PGLITE_DATA_DIR : null);
+  } catch (error) {
+    if (error instanceof KeysError) {
+      process.stderr.write(`Invalid keys: ${error.message}\n`);
+      await database.stop();
+      process.exit(1);
+    }
+    throw error;
+  }
+  const app = await createApp({ config, databaseUrl: database.url, poolMax: database.poolMax, logger, keys });
   installGracefulShutdown(app, { timeoutMs: config.SHUTDOWN_TIMEOUT_MS, logger, onClosed: () => database.stop() });
   await app.listen({ port: config.PORT, host: config.HOST });
   logger.info(

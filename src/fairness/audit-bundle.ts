@@ -10,6 +10,7 @@ import { familyById } from '../rules/registry';
 import { emptyGame, evolveGame, GameCommand, GameEvent, GameState } from '../rules/game';
 import { envelopeFields, HashedEventEnvelope } from './hash-chain';
 import { orderedClientSeeds } from './seeds';
+import type { BundleTransparencyLog } from './log-proof';
 
 export const AUDIT_FORMAT = 'fairdice-audit';
 export const AUDIT_FORMAT_VERSION = 1;
@@ -65,6 +66,12 @@ export interface AuditBundle {
   chainHead: string;
   finalStandings: AuditStanding[] | null;
   generatedAt: string;
+  /**
+   * The game's leaves in the transparency log with their inclusion proofs and the signed tree head
+   * (docs/fairness.md §8.4); null when the service did not attach it. Not covered by the chain:
+   * the verifier checks it against the bundle and, given the log's public key, the signature.
+   */
+  transparencyLog?: BundleTransparencyLog | null;
 }
 
 /** Is the server seed public? Only once the game is over (finished or abandoned). */

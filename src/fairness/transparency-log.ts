@@ -1,5 +1,5 @@
 /**
- * The transparency log of commitments (docs/fairness.md §8): an append-only Merkle log in the
+ * The transparency log of commitments (docs/fairness.md §9): an append-only Merkle log in the
  * style of Certificate Transparency (RFC 9162 §2.1). Pure and browser-safe (no `node:` imports):
  * the service, the offline verifier and the HTML page share it.
  *

@@ -40,6 +40,7 @@ import { canonicalJson } from './canonical';
 import { deriveDice, diceRoller, GAME_ID_PATTERN } from './derivation';
 import { EventEnvelope, verifyChain } from './hash-chain';
 import { HEX_SHA256_PATTERN, orderedClientSeeds, validateClientSeed } from './seeds';
+import { checkBundleLog } from './log-proof';
 
 export type CheckStatus = 'pass' | 'fail' | 'skipped';
 
@@ -88,6 +89,12 @@ export interface VerifyReport {
 export interface VerifyOptions {
   /** A chain head published independently of the bundle (e.g. noted by the organizer). */
   expectedHead?: string;
+  /**
+   * The transparency log's Ed25519 public key (64 hex), obtained independently of the bundle:
+   * with it the tree head's signature is checked (log-signature), and a bundle without a log
+   * proof fails.
+   */
+  logKey?: string;
 }
 
 type Envelope = EventEnvelope & { hash?: string };
@@ -572,6 +579,12 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
     };
   } catch (err) {
     checks.fail('standings', finishedVersion, `cannot compute the standings: ${(err as Error).message}`);
+  }
+
+  // ---- transparency log (log-proof.ts): inclusion of the commitment / final head, head signature
+  for (const c of checkBundleLog(b, options.logKey)) {
+    if (c.status === 'fail') checks.fail(c.name, null, c.detail ?? 'failed');
+    else checks.add(c.name, c.status, c.detail);
   }
 
   return finish(summary, revealed && !checks.failed('commitment'));

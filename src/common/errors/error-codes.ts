@@ -22,6 +22,8 @@ export const SERVICE_ERROR_CODES = [
   'INTERNAL',
   'WEBHOOK_NOT_FOUND',
   'WEBHOOK_LIMIT_REACHED',
+  'LOG_SIZE_OUT_OF_RANGE',
+  'LOG_TREE_HEAD_NOT_FOUND',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -84,6 +86,8 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   INTERNAL: { status: 500, title: 'Internal error' },
   WEBHOOK_NOT_FOUND: { status: 404, title: 'No such webhook' },
   WEBHOOK_LIMIT_REACHED: { status: 409, title: 'Too many webhooks; delete one first' },
+  LOG_SIZE_OUT_OF_RANGE: { status: 400, title: 'The tree sizes are not in the transparency log' },
+  LOG_TREE_HEAD_NOT_FOUND: { status: 404, title: 'The transparency log signed no tree head of that size' },
 };
 
 export const isErrorCode = (value: unknown): value is ErrorCode =>
