@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `fairdice verify <file-or-url> [--head <64-hex>] [--json] [--allow-unrevealed]`
+ * `fairdice verify <file-or-url> [--head <64-hex>] [--log-key <64-hex>] [--json] [--allow-unrevealed]`
  *
  * Verifies an audit bundle offline (docs/fairness.md §6) with the rules engine and the spec only:
  * no database, no Nest, no account. Reads a file, or fetches an http(s) URL with global fetch.
@@ -13,12 +13,14 @@
 import { readFile } from 'node:fs/promises';
 import { EXIT_FAILED, EXIT_OK, EXIT_UNREVEALED, EXIT_USAGE, exitCodeOf, verifyBundle, VerifyReport } from './verifier';
 
-const USAGE = `usage: fairdice verify <file-or-url> [--head <64-hex>] [--json] [--allow-unrevealed]
+const USAGE = `usage: fairdice verify <file-or-url> [--head <64-hex>] [--log-key <64-hex>] [--json] [--allow-unrevealed]
 
 Checks an audit bundle (GET /v1/games/{id}/audit): the commitment, every roll, every command
 re-run through the rules, the replayed totals and ranking, and the hash chain.
 
   --head <hex>          a chain head published independently (detects truncated or extended logs)
+  --log-key <hex>       the transparency log's Ed25519 public key: checks the signed tree head
+                        and requires the bundle's log inclusion proof (docs/fairness.md §9.4)
   --json                print the report as JSON
   --allow-unrevealed    exit 0 (not 3) when the game has not ended and the dice cannot be checked yet
 
@@ -27,6 +29,7 @@ exit codes: 0 verified, 1 a check failed, 2 usage/input error, 3 passed so far b
 interface Args {
   source: string;
   head?: string;
+  logKey?: string;
   json: boolean;
   allowUnrevealed: boolean;
 }
@@ -49,6 +52,10 @@ function parseArgs(argv: string[]): Args | string {
       const h = a.slice('--head='.length);
       if (!/^[0-9a-fA-F]{64}$/.test(h)) return '--head needs 64 hex digits';
       out.head = h.toLowerCase();
+    } else if (a === '--log-key' || a.startsWith('--log-key=')) {
+      const k = a === '--log-key' ? rest[++i] : a.slice('--log-key='.length);
+      if (k === undefined || !/^[0-9a-fA-F]{64}$/.test(k)) return '--log-key needs 64 hex digits (an Ed25519 public key)';
+      out.logKey = k.toLowerCase();
     } else if (a === '--help' || a === '-h') return 'help';
     else if (a.startsWith('-') && a !== '-') return `unknown option ${a}`;
     else if (source === undefined) source = a;
@@ -138,7 +145,7 @@ export async function main(
     err(`fairdice: cannot read ${args.source}: ${(e as Error).message}`);
     return EXIT_USAGE;
   }
-  const report = verifyBundle(bundle, { expectedHead: args.head });
+  const report = verifyBundle(bundle, { expectedHead: args.head, logKey: args.logKey });
   const code = exitCodeOf(report, args.allowUnrevealed);
   if (args.json) out(JSON.stringify({ exitCode: code, ...report }, null, 2));
   else out(formatReport(report, code));
