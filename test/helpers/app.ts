@@ -19,9 +19,9 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  options: { listen?: boolean; env?: Record<string, string>; logger?: pino.Logger } = {},
+  options: { listen?: boolean; env?: Record<string, string>; logger?: pino.Logger; databaseUrl?: string } = {},
 ): Promise<TestApp> {
-  const url = process.env.DATABASE_URL;
+  const url = options.databaseUrl ?? process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set: run the e2e tests through jest (global setup)');
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...testKeys(), ...options.env, DATABASE_URL: url });
   const poolMax = process.env.FAIRDICE_TEST_DB === 'embedded' ? 1 : 5;
@@ -31,7 +31,12 @@ export async function createTestApp(
     poolMax,
     logger: options.logger ?? pino({ level: 'silent' }),
   });
-  await app.init();
+  try {
+    await app.init();
+  } catch (err) {
+    await app.close().catch(() => undefined); // a refused start leaves no pool or timer behind
+    throw err;
+  }
   await app.getHttpAdapter().getInstance().ready();
   if (options.listen) await app.listen({ port: 0, host: '127.0.0.1' });
   return {
