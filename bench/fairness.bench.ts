@@ -82,7 +82,13 @@ export async function runFairnessMicroBenchmarks(options: { durationMs?: number 
   ];
   // Transparency log: a proof in a tree of 2^20 leaves has 20 hashes. The check computes all 20
   // nodes before comparing with the root, so it costs the same whether or not it passes.
-  const leaf = encodeLeaf({ kind: 'created', timestamp: 1_764_410_400_000, gameId, eventVersion: 0, value: commitmentOf(serverSeed) });
+  const leaf = encodeLeaf({
+    kind: 'created',
+    timestamp: 1_764_410_400_000,
+    gameId,
+    eventVersion: 0,
+    value: commitmentOf(serverSeed),
+  });
   const small = Array.from({ length: 1024 }, (_, i) => leafHash(new Uint8Array([i & 255, i >> 8])));
   const subRoot = merkleRoot(small);
   const proof = [...inclusionProof(small, 5, 1024), ...Array.from({ length: 10 }, () => subRoot)];
@@ -90,7 +96,11 @@ export async function runFairnessMicroBenchmarks(options: { durationMs?: number 
   const key = new Uint8Array(32).fill(9);
   const head = signTreeHead({ treeSize: 1 << 20, timestamp: 1_764_410_400_000, rootHash: toHex(root) }, key);
   const pub = logPublicKey(key);
-  const vault = new SeedVault({ logSigningKey: key, seedKeys: [{ id: 'bench', key: Buffer.alloc(32, 7) }], source: 'memory' });
+  const vault = new SeedVault({
+    logSigningKey: key,
+    seedKeys: [{ id: 'bench', key: Buffer.alloc(32, 7) }],
+    source: 'memory',
+  });
   const seedHex = serverSeed.toString('hex');
   const sealed = vault.seal(gameId, seedHex);
   results.push(

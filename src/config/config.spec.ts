@@ -21,7 +21,10 @@ describe('loadConfig', () => {
     );
   });
 
-  const KEYS = { LOG_SIGNING_KEY: 'ab'.repeat(32), SEED_ENCRYPTION_KEYS: `k2:${'cd'.repeat(32)},k1:${'EF'.repeat(32)}` };
+  const KEYS = {
+    LOG_SIGNING_KEY: 'ab'.repeat(32),
+    SEED_ENCRYPTION_KEYS: `k2:${'cd'.repeat(32)},k1:${'EF'.repeat(32)}`,
+  };
 
   it('accepts a PostgreSQL URL (with the keys it requires)', () => {
     const config = loadConfig({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/test', PORT: '8080', ...KEYS });

@@ -243,7 +243,9 @@ export class EventStore {
     const stored = this.chain(gameId, loaded.head, expected, events);
     // The command that ends the game also logs its final head (transparency log, same statement).
     const endsNow =
-      !isEnded(loaded.state.status) && isEnded(update.status) && stored.length > 0 ? stored[stored.length - 1].hash : null;
+      !isEnded(loaded.state.status) && isEnded(update.status) && stored.length > 0
+        ? stored[stored.length - 1].hash
+        : null;
     let result;
     try {
       result = await dbOr(this.pool).query(

@@ -222,12 +222,20 @@ export function attachLogProof(
   const mine: number[] = [];
   for (let i = 0; i < (opts.before ?? 5); i++) leaves.push(other(i));
   mine.push(leaves.length);
-  leaves.push(encodeLeaf({ kind: 'created', timestamp: t0 + 100, gameId: b.gameId, eventVersion: 0, value: b.commitment }));
+  leaves.push(
+    encodeLeaf({ kind: 'created', timestamp: t0 + 100, gameId: b.gameId, eventVersion: 0, value: b.commitment }),
+  );
   for (let i = 0; i < (opts.between ?? 3); i++) leaves.push(other(1000 + i));
   if (b.status === 'finished' || b.status === 'abandoned') {
     mine.push(leaves.length);
     leaves.push(
-      encodeLeaf({ kind: 'ended', timestamp: t0 + 200, gameId: b.gameId, eventVersion: b.events.length, value: b.chainHead }),
+      encodeLeaf({
+        kind: 'ended',
+        timestamp: t0 + 200,
+        gameId: b.gameId,
+        eventVersion: b.events.length,
+        value: b.chainHead,
+      }),
     );
   }
   const hashes = leaves.map(leafHash);

@@ -54,7 +54,8 @@ function parseArgs(argv: string[]): Args | string {
       out.head = h.toLowerCase();
     } else if (a === '--log-key' || a.startsWith('--log-key=')) {
       const k = a === '--log-key' ? rest[++i] : a.slice('--log-key='.length);
-      if (k === undefined || !/^[0-9a-fA-F]{64}$/.test(k)) return '--log-key needs 64 hex digits (an Ed25519 public key)';
+      if (k === undefined || !/^[0-9a-fA-F]{64}$/.test(k))
+        return '--log-key needs 64 hex digits (an Ed25519 public key)';
       out.logKey = k.toLowerCase();
     } else if (a === '--help' || a === '-h') return 'help';
     else if (a.startsWith('-') && a !== '-') return `unknown option ${a}`;

@@ -234,7 +234,13 @@ describe('docs/fairness.md transparency log vector (§7 vector F, §9)', () => {
   const leafKeys = [...kv.keys()].filter((k) => /^leaf \d+$/.test(k));
   const leaves: LogLeaf[] = leafKeys.map((k) => {
     const [kind, timestamp, gameId, eventVersion, value] = need(k).split(' ');
-    return { kind: kind as LogLeaf['kind'], timestamp: Number(timestamp), gameId, eventVersion: Number(eventVersion), value };
+    return {
+      kind: kind as LogLeaf['kind'],
+      timestamp: Number(timestamp),
+      gameId,
+      eventVersion: Number(eventVersion),
+      value,
+    };
   });
   const hashes = leaves.map((_, i) => fromHex(need(`leaf ${i} hash`)));
 

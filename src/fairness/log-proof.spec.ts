@@ -6,7 +6,9 @@ import { verifyBundle } from './verifier';
 const priv = fromHex('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60');
 const key = toHex(logPublicKey(priv));
 const ended = attachLogProof(simulateGame({ ruleSet: 'simple', seats: 2 }).bundle, priv);
-const running = attachLogProof(simulateGame({ ruleSet: 'simple', seats: 2, maxCommands: 6 }).bundle, priv, { before: 0 });
+const running = attachLogProof(simulateGame({ ruleSet: 'simple', seats: 2, maxCommands: 6 }).bundle, priv, {
+  before: 0,
+});
 
 /** The checks' outcomes with the log key `k` (null: no key). */
 const statuses = (b: unknown, k: string | null = key) =>
@@ -49,7 +51,13 @@ describe('checkBundleLog (docs/fairness.md §9.4)', () => {
   it('fails an ended leaf on a game the bundle shows running', () => {
     const c = cloneBundle(running);
     const e = c.transparencyLog!.entries[0];
-    const fake = encodeLeaf({ kind: 'ended', timestamp: 1, gameId: c.gameId, eventVersion: c.events.length, value: c.chainHead });
+    const fake = encodeLeaf({
+      kind: 'ended',
+      timestamp: 1,
+      gameId: c.gameId,
+      eventVersion: c.events.length,
+      value: c.chainHead,
+    });
     c.transparencyLog!.entries.push({ ...e, leaf: toHex(fake) });
     expect(statuses(c)[0]).toBe('log-inclusion:fail');
   });

@@ -59,8 +59,10 @@ export function logShapeError(v: unknown): string | null {
   if (!isObject(h)) return 'transparencyLog.treeHead must be an object';
   const extra = Object.keys(h).filter((k) => !['treeSize', 'timestamp', 'rootHash', 'signature', 'logId'].includes(k));
   if (extra.length) return `transparencyLog.treeHead has unknown member(s) ${extra.join(', ')}`;
-  if (!Number.isSafeInteger(h.treeSize) || (h.treeSize as number) < 0) return 'treeHead.treeSize must be a whole number';
-  if (!Number.isSafeInteger(h.timestamp) || (h.timestamp as number) < 0) return 'treeHead.timestamp must be a whole number';
+  if (!Number.isSafeInteger(h.treeSize) || (h.treeSize as number) < 0)
+    return 'treeHead.treeSize must be a whole number';
+  if (!Number.isSafeInteger(h.timestamp) || (h.timestamp as number) < 0)
+    return 'treeHead.timestamp must be a whole number';
   if (typeof h.rootHash !== 'string' || !HEX64.test(h.rootHash)) return 'treeHead.rootHash must be 64 lowercase hex';
   if (typeof h.signature !== 'string' || !/^[0-9a-f]{128}$/.test(h.signature))
     return 'treeHead.signature must be 128 lowercase hex';
@@ -159,9 +161,10 @@ export function checkBundleLog(
       break;
     }
   }
-  if (inclusion === null && !seen.has('created')) inclusion = "the game's commitment (created leaf) is not in the proof";
+  if (inclusion === null && !seen.has('created'))
+    inclusion = "the game's commitment (created leaf) is not in the proof";
   if (inclusion === null && isEnded(bundle.status) && !seen.has('ended'))
-    inclusion = "the game has ended but its final head (ended leaf) is not in the proof";
+    inclusion = 'the game has ended but its final head (ended leaf) is not in the proof';
   out.push(
     inclusion === null
       ? {
@@ -177,7 +180,7 @@ export function checkBundleLog(
     out.push({
       name: 'log-signature',
       status: 'skipped',
-      detail: 'no log key given (--log-key): the tree head is not known to be the log operator\'s',
+      detail: "no log key given (--log-key): the tree head is not known to be the log operator's",
     });
   } else if (!HEX64.test(logKey)) {
     out.push({ name: 'log-signature', status: 'fail', detail: 'the log key must be 64 lowercase hex digits' });
@@ -188,7 +191,11 @@ export function checkBundleLog(
       detail: `the tree head names log ${treeHead.logId}, not the log of the given key (${logIdOf(fromHex(logKey))})`,
     });
   } else if (!verifyTreeHeadSignature(treeHead, logKey)) {
-    out.push({ name: 'log-signature', status: 'fail', detail: 'the tree head signature does not verify with the log key' });
+    out.push({
+      name: 'log-signature',
+      status: 'fail',
+      detail: 'the tree head signature does not verify with the log key',
+    });
   } else {
     out.push({
       name: 'log-signature',

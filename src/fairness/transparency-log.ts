@@ -86,7 +86,8 @@ function readU64(bytes: Uint8Array, offset: number): number {
 export function encodeLeaf(leaf: LogLeaf): Uint8Array {
   const kind = LOG_LEAF_KINDS[leaf.kind];
   if (kind === undefined) throw new RangeError(`unknown leaf kind ${String(leaf.kind)}`);
-  if (typeof leaf.gameId !== 'string' || !UUID.test(leaf.gameId)) throw new RangeError('gameId must be a lowercase UUID');
+  if (typeof leaf.gameId !== 'string' || !UUID.test(leaf.gameId))
+    throw new RangeError('gameId must be a lowercase UUID');
   if (!Number.isInteger(leaf.eventVersion) || leaf.eventVersion < 0 || leaf.eventVersion > MAX_U32)
     throw new RangeError('eventVersion must be a 32-bit unsigned integer');
   if (typeof leaf.value !== 'string' || !HEX64.test(leaf.value)) throw new RangeError('value must be 64 lowercase hex');
@@ -242,7 +243,12 @@ export function consistencyProof(leafHashes: readonly Uint8Array[], m: number, n
 }
 
 function checkSizes(index: number, size: number, strict: boolean): void {
-  if (!Number.isSafeInteger(index) || !Number.isSafeInteger(size) || index < 0 || (strict ? index >= size : index > size))
+  if (
+    !Number.isSafeInteger(index) ||
+    !Number.isSafeInteger(size) ||
+    index < 0 ||
+    (strict ? index >= size : index > size)
+  )
     throw new RangeError(`leaf index ${index} is not in a tree of size ${size}`);
 }
 

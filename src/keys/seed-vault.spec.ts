@@ -18,7 +18,11 @@ describe('SeedVault (AES-256-GCM, key ids)', () => {
     const vault = new SeedVault(keys('k1'));
     const sealed = vault.seal(game, seed);
     expect(sealed).toMatch(/^enc:v1:k1:[A-Za-z0-9_-]{16}:[A-Za-z0-9_-]{64}$/);
-    for (const form of [seed, Buffer.from(seed, 'hex').toString('base64'), Buffer.from(seed, 'hex').toString('base64url')])
+    for (const form of [
+      seed,
+      Buffer.from(seed, 'hex').toString('base64'),
+      Buffer.from(seed, 'hex').toString('base64url'),
+    ])
       expect(sealed).not.toContain(form);
     expect(vault.open(game, sealed)).toBe(seed);
     expect(vault.seal(game, seed)).not.toBe(sealed); // a fresh IV each time
@@ -55,7 +59,10 @@ describe('resolveServiceKeys', () => {
     );
     expect(k.source).toBe('configuration');
     expect(() =>
-      resolveServiceKeys({ embeddedDatabase: false, LOG_SIGNING_KEY: undefined, SEED_ENCRYPTION_KEYS: undefined }, null),
+      resolveServiceKeys(
+        { embeddedDatabase: false, LOG_SIGNING_KEY: undefined, SEED_ENCRYPTION_KEYS: undefined },
+        null,
+      ),
     ).toThrow(/required when DATABASE_URL is set/);
   });
 

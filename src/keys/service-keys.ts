@@ -83,7 +83,8 @@ export function resolveServiceKeys(
   }
   return {
     logSigningKey: configured.logSigningKey ?? Buffer.from(stored.logSigningKey, 'hex'),
-    seedKeys: configured.seedKeys ?? stored.seedEncryptionKeys.map((k) => ({ id: k.id, key: Buffer.from(k.key, 'hex') })),
+    seedKeys:
+      configured.seedKeys ?? stored.seedEncryptionKeys.map((k) => ({ id: k.id, key: Buffer.from(k.key, 'hex') })),
     source: configured.logSigningKey || configured.seedKeys ? 'configuration' : source,
   };
 }

@@ -411,7 +411,8 @@ export class TransparencyLogService implements OnModuleInit, OnModuleDestroy {
     );
     const g = rows[0];
     const maySee =
-      g && (g.visibility === 'public' || (player && (g.creator_id === player.id || (g.seated ?? []).includes(player.id))));
+      g &&
+      (g.visibility === 'public' || (player && (g.creator_id === player.id || (g.seated ?? []).includes(player.id))));
     if (!maySee) throw new DomainException('GAME_NOT_FOUND', 'No such game');
     const proof = await this.proofForGame(id, treeSizeRaw);
     if (!proof) throw new DomainException('GAME_NOT_FOUND', 'No such game');

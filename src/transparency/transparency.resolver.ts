@@ -12,7 +12,8 @@ export class TransparencyResolver {
 
   @Query(() => TreeHeadView, {
     name: 'transparencyTreeHead',
-    description: 'The latest signed tree head of the transparency log (docs/fairness.md §9), as GET /v1/transparency/tree-head.',
+    description:
+      'The latest signed tree head of the transparency log (docs/fairness.md §9), as GET /v1/transparency/tree-head.',
   })
   @OptionalAuth()
   treeHead(): Promise<TreeHeadView> {
@@ -21,7 +22,8 @@ export class TransparencyResolver {
 
   @Query(() => ConsistencyProofView, {
     name: 'transparencyConsistency',
-    description: 'RFC 9162 consistency proof, 1 <= first <= second <= the latest signed size (else LOG_SIZE_OUT_OF_RANGE).',
+    description:
+      'RFC 9162 consistency proof, 1 <= first <= second <= the latest signed size (else LOG_SIZE_OUT_OF_RANGE).',
   })
   @OptionalAuth()
   consistency(

@@ -393,7 +393,9 @@ describe(`migrations on an empty ${kind} database`, () => {
       const integrated = { leafIndex: BigInt(9_007_199_254_740_991), leafHash: 'cd'.repeat(32) };
       await prisma.transparencyLogLeaf.update({ where: { id: created.id }, data: integrated });
       expect(
-        await prisma.transparencyLogLeaf.findUniqueOrThrow({ where: { gameId_kind: { gameId: leaf.gameId, kind: 2 } } }),
+        await prisma.transparencyLogLeaf.findUniqueOrThrow({
+          where: { gameId_kind: { gameId: leaf.gameId, kind: 2 } },
+        }),
       ).toEqual({ ...leaf, ...integrated, id: created.id });
       await expect(
         prisma.transparencyLogLeaf.update({ where: { id: created.id }, data: { leafIndex: BigInt(1) } }),
@@ -412,7 +414,10 @@ describe(`migrations on an empty ${kind} database`, () => {
         await prisma.transparencyLogNode.findUniqueOrThrow({ where: { level_idx: { level: 3, idx: BigInt(12) } } }),
       ).toEqual(node);
       await expect(
-        prisma.transparencyLogNode.update({ where: { level_idx: { level: 3, idx: BigInt(12) } }, data: { hash: '00' } }),
+        prisma.transparencyLogNode.update({
+          where: { level_idx: { level: 3, idx: BigInt(12) } },
+          data: { hash: '00' },
+        }),
       ).rejects.toThrow();
 
       const head = {

@@ -81,13 +81,23 @@ describe('server seeds at rest', () => {
     for (const s of seeds) expect(s).toMatch(/^[0-9a-f]{64}$/);
     const { tables, texts } = await dumpEverything(poolOf(t));
     // every table of the schema was read, games and the transparency log included
-    for (const name of ['games', 'game_events', 'game_seats', 'players', 'async_jobs', 'transparency_log_leaves', 'transparency_log_nodes', 'transparency_tree_heads'])
+    for (const name of [
+      'games',
+      'game_events',
+      'game_seats',
+      'players',
+      'async_jobs',
+      'transparency_log_leaves',
+      'transparency_log_nodes',
+      'transparency_tree_heads',
+    ])
       expect(tables).toContain(`public.${name}`);
     expect(texts.length).toBeGreaterThan(100);
     const all = texts.join('\n');
     for (const [i, seed] of seeds.entries()) {
       for (const form of formsOf(seed)) {
-        if (all.includes(form)) throw new Error(`the seed of running game ${running[i].id} is readable at rest (${form})`);
+        if (all.includes(form))
+          throw new Error(`the seed of running game ${running[i].id} is readable at rest (${form})`);
       }
       // and the stored value is the sealed form, not the seed
       const { rows } = await poolOf(t).query('SELECT server_seed FROM games WHERE id = $1', [running[i].id]);

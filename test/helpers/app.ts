@@ -23,7 +23,13 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const url = options.databaseUrl ?? process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set: run the e2e tests through jest (global setup)');
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...testKeys(), ...options.env, DATABASE_URL: url });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    ...testKeys(),
+    ...options.env,
+    DATABASE_URL: url,
+  });
   const poolMax = process.env.FAIRDICE_TEST_DB === 'embedded' ? 1 : 5;
   const app = await createApp({
     config,
@@ -49,7 +55,8 @@ export async function createTestApp(
 /** The run's keys (global-setup.ts): LOG_SIGNING_KEY and SEED_ENCRYPTION_KEYS. */
 export function testKeys(): { LOG_SIGNING_KEY: string; SEED_ENCRYPTION_KEYS: string } {
   const { LOG_SIGNING_KEY, SEED_ENCRYPTION_KEYS } = process.env;
-  if (!LOG_SIGNING_KEY || !SEED_ENCRYPTION_KEYS) throw new Error('test keys are not set: run e2e tests through jest (global setup)');
+  if (!LOG_SIGNING_KEY || !SEED_ENCRYPTION_KEYS)
+    throw new Error('test keys are not set: run e2e tests through jest (global setup)');
   return { LOG_SIGNING_KEY, SEED_ENCRYPTION_KEYS };
 }
 

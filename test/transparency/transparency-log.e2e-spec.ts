@@ -63,12 +63,24 @@ describe('transparency log (REST and GraphQL)', () => {
     expect(proof.entries).toHaveLength(1);
     const [e] = proof.entries;
     expect(e).toMatchObject({ kind: 'created', eventVersion: 0, value: view.commitment });
-    const leaf = encodeLeaf({ kind: 'created', timestamp: e.timestamp, gameId: view.id, eventVersion: 0, value: view.commitment });
+    const leaf = encodeLeaf({
+      kind: 'created',
+      timestamp: e.timestamp,
+      gameId: view.id,
+      eventVersion: 0,
+      value: view.commitment,
+    });
     expect(e.leaf).toBe(toHex(leaf));
     expect(e.leafHash).toBe(toHex(leafHash(leaf)));
     expect(verifyTreeHeadSignature(proof.treeHead, logKey)).toBe(true);
     expect(
-      verifyInclusion(e.leafIndex, proof.treeHead.treeSize, leafHash(leaf), e.inclusionProof.map(fromHex), fromHex(proof.treeHead.rootHash)),
+      verifyInclusion(
+        e.leafIndex,
+        proof.treeHead.treeSize,
+        leafHash(leaf),
+        e.inclusionProof.map(fromHex),
+        fromHex(proof.treeHead.rootHash),
+      ),
     ).toBe(true);
     // GraphQL gives the same proof
     const g = await gql(
@@ -81,13 +93,18 @@ describe('transparency log (REST and GraphQL)', () => {
       kind: 'created',
       leafIndex: e.leafIndex,
       leaf: e.leaf,
-      inclusionProof: g.data.gameLogProof.treeHead.treeSize === proof.treeHead.treeSize ? e.inclusionProof : expect.any(Array),
+      inclusionProof:
+        g.data.gameLogProof.treeHead.treeSize === proof.treeHead.treeSize ? e.inclusionProof : expect.any(Array),
     });
   });
 
   it('an ended game has its final head logged; the bundle carries both proofs and verifies with --log-key; tampering fails', async () => {
     const client = restClient(t);
-    let view = await client.create(alice.token, { ruleSet: 'farkle', seats: 2, options: { target: 1500, entryThreshold: 0 } });
+    let view = await client.create(alice.token, {
+      ruleSet: 'farkle',
+      seats: 2,
+      options: { target: 1500, entryThreshold: 0 },
+    });
     view = await client.join(bob.token, view.id, {});
     view = await client.start(alice.token, view.id);
     const end = await playToEnd(t, client, view, (id) => (id === alice.id ? alice.token : bob.token));
@@ -148,16 +165,32 @@ describe('transparency log (REST and GraphQL)', () => {
       secondRootHash: second.rootHash,
     });
     expect(
-      verifyConsistency(first.treeSize, second.treeSize, fromHex(first.rootHash), fromHex(second.rootHash), c.proof.map(fromHex)),
+      verifyConsistency(
+        first.treeSize,
+        second.treeSize,
+        fromHex(first.rootHash),
+        fromHex(second.rootHash),
+        c.proof.map(fromHex),
+      ),
     ).toBe(true);
     // a forked old root does not verify
     expect(
-      verifyConsistency(first.treeSize, second.treeSize, fromHex('ab'.repeat(32)), fromHex(second.rootHash), c.proof.map(fromHex)),
+      verifyConsistency(
+        first.treeSize,
+        second.treeSize,
+        fromHex('ab'.repeat(32)),
+        fromHex(second.rootHash),
+        c.proof.map(fromHex),
+      ),
     ).toBe(false);
-    const g = await gql(t, `query($a: Int!, $b: Int!) { transparencyConsistency(first: $a, second: $b) { proof secondRootHash } }`, {
-      a: first.treeSize,
-      b: second.treeSize,
-    });
+    const g = await gql(
+      t,
+      `query($a: Int!, $b: Int!) { transparencyConsistency(first: $a, second: $b) { proof secondRootHash } }`,
+      {
+        a: first.treeSize,
+        b: second.treeSize,
+      },
+    );
     expect(g.data.transparencyConsistency).toEqual({ proof: c.proof, secondRootHash: second.rootHash });
   });
 
@@ -234,8 +267,9 @@ describe('transparency log (REST and GraphQL)', () => {
       const logged = new Set(rows.filter((r) => r.kind === 1).map((r) => r.game_id));
       for (const id of ids) expect(logged.has(id)).toBe(true);
       // every signed head's size is distinct and increasing with time
-      const heads = (await poolOf(t).query('SELECT tree_size, timestamp_ms FROM transparency_tree_heads ORDER BY tree_size'))
-        .rows;
+      const heads = (
+        await poolOf(t).query('SELECT tree_size, timestamp_ms FROM transparency_tree_heads ORDER BY tree_size')
+      ).rows;
       for (let i = 1; i < heads.length; i++)
         expect(Number(heads[i].timestamp_ms)).toBeGreaterThanOrEqual(Number(heads[i - 1].timestamp_ms));
     } finally {

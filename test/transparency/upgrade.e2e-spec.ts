@@ -24,7 +24,12 @@ describe('upgrading a database from before the transparency log and sealed seeds
   let db: FreshDatabase;
   let dir: string;
   const open = { id: randomUUID(), seed: randomBytes(32).toString('hex'), commitment: 'aa'.repeat(32) };
-  const ended = { id: randomUUID(), seed: randomBytes(32).toString('hex'), commitment: 'bb'.repeat(32), head: 'cc'.repeat(32) };
+  const ended = {
+    id: randomUUID(),
+    seed: randomBytes(32).toString('hex'),
+    commitment: 'bb'.repeat(32),
+    head: 'cc'.repeat(32),
+  };
   const key = (id: string) => `${id}:${randomBytes(32).toString('hex')}`;
   const k1 = key('k1');
   const k2 = key('k2');
@@ -48,15 +53,28 @@ describe('upgrading a database from before the transparency log and sealed seeds
     db = await createFreshDatabase(testDbKind() === 'postgres' ? testDatabaseUrl() : undefined, 'upgrade');
     dir = mkdtempSync(join(tmpdir(), 'fairdice-upgrade-'));
     const all = findMigrationsDir();
-    for (const name of readdirSync(all)) if (name < LOG_MIGRATION || name === 'migration_lock.toml') cpSync(join(all, name), join(dir, name), { recursive: true });
+    for (const name of readdirSync(all))
+      if (name < LOG_MIGRATION || name === 'migration_lock.toml')
+        cpSync(join(all, name), join(dir, name), { recursive: true });
     await migrate(db.url, { migrationsDir: dir });
     const player = randomUUID();
-    await sql(`INSERT INTO players (id, display_name, token_hash, updated_at) VALUES ($1, 'Old', $2, now())`, [player, randomBytes(32).toString('hex')]);
+    await sql(`INSERT INTO players (id, display_name, token_hash, updated_at) VALUES ($1, 'Old', $2, now())`, [
+      player,
+      randomBytes(32).toString('hex'),
+    ]);
     for (const g of [open, ended]) {
       await sql(
         `INSERT INTO games (id, rule_set, family, options, seat_count, visibility, creator_id, status, version, server_seed, server_seed_hash, updated_at, finished_at)
          VALUES ($1, 'simple', 'five-dice', '{}', 1, 'public', $2, $3, $4, $5, $6, now(), $7)`,
-        [g.id, player, g === ended ? 'abandoned' : 'open', g === ended ? 1 : 0, g.seed, g.commitment, g === ended ? new Date() : null],
+        [
+          g.id,
+          player,
+          g === ended ? 'abandoned' : 'open',
+          g === ended ? 1 : 0,
+          g.seed,
+          g.commitment,
+          g === ended ? new Date() : null,
+        ],
       );
     }
     await sql(
@@ -71,7 +89,9 @@ describe('upgrading a database from before the transparency log and sealed seeds
 
   it('the migration logs existing games; the first start seals their seeds and integrates the leaves', async () => {
     await migrate(db.url);
-    const leaves = await sql(`SELECT game_id, kind, event_version, value, leaf_index FROM transparency_log_leaves ORDER BY id`);
+    const leaves = await sql(
+      `SELECT game_id, kind, event_version, value, leaf_index FROM transparency_log_leaves ORDER BY id`,
+    );
     expect(leaves.map((l) => [l.game_id, l.kind, l.event_version, l.value, l.leaf_index])).toEqual(
       expect.arrayContaining([
         [open.id, 1, 0, open.commitment, null],
@@ -94,8 +114,22 @@ describe('upgrading a database from before the transparency log and sealed seeds
         ['ended', ended.head],
       ]);
       for (const e of proof.entries) {
-        const leaf = encodeLeaf({ kind: e.kind, timestamp: e.timestamp, gameId: ended.id, eventVersion: e.eventVersion, value: e.value });
-        expect(verifyInclusion(e.leafIndex, proof.treeHead.treeSize, leafHash(leaf), e.inclusionProof.map(fromHex), fromHex(proof.treeHead.rootHash))).toBe(true);
+        const leaf = encodeLeaf({
+          kind: e.kind,
+          timestamp: e.timestamp,
+          gameId: ended.id,
+          eventVersion: e.eventVersion,
+          value: e.value,
+        });
+        expect(
+          verifyInclusion(
+            e.leafIndex,
+            proof.treeHead.treeSize,
+            leafHash(leaf),
+            e.inclusionProof.map(fromHex),
+            fromHex(proof.treeHead.rootHash),
+          ),
+        ).toBe(true);
       }
     } finally {
       await t.close();
@@ -115,7 +149,9 @@ describe('upgrading a database from before the transparency log and sealed seeds
     const only2 = await app(k2);
     await only2.close();
     const before = await sql('SELECT id, server_seed FROM games ORDER BY id');
-    await expect(app(key('k3'))).rejects.toThrow(/sealed under key id\(s\) k2, which SEED_ENCRYPTION_KEYS does not hold/);
+    await expect(app(key('k3'))).rejects.toThrow(
+      /sealed under key id\(s\) k2, which SEED_ENCRYPTION_KEYS does not hold/,
+    );
     expect(await sql('SELECT id, server_seed FROM games ORDER BY id')).toEqual(before);
   });
 });

@@ -20,7 +20,10 @@ export class TreeHeadView {
   signature: string;
   @Field() @ApiProperty({ enum: ['ed25519'] }) signatureAlgorithm: string;
   @Field()
-  @ApiProperty({ pattern: '^[0-9a-f]{64}$', description: "The log's Ed25519 public key (check it against one you obtained independently)." })
+  @ApiProperty({
+    pattern: '^[0-9a-f]{64}$',
+    description: "The log's Ed25519 public key (check it against one you obtained independently).",
+  })
   publicKey: string;
   @Field() @ApiProperty({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the public key.' }) logId: string;
 }
@@ -32,7 +35,8 @@ export class LogEntryProofView {
   @Field() @ApiProperty({ description: 'The 62-byte leaf, hex (docs/fairness.md §9.1).' }) leaf: string;
   @Field() @ApiProperty({ description: 'SHA-256(0x00 || leaf), hex.' }) leafHash: string;
   @Field(() => Float) @ApiProperty({ description: 'From the leaf: ms since the Unix epoch.' }) timestamp: number;
-  @Field(() => Int) @ApiProperty({ description: 'From the leaf: 0 (commitment) or the final version.' })
+  @Field(() => Int)
+  @ApiProperty({ description: 'From the leaf: 0 (commitment) or the final version.' })
   eventVersion: number;
   @Field() @ApiProperty({ description: 'From the leaf: the commitment or the final chain head.' }) value: string;
   @Field(() => [String])
