@@ -2,6 +2,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# npm workspaces (docs/decisions/0018): npm ci links node_modules/@fairdice/core -> packages/core.
+COPY packages/core/package.json ./packages/core/
 COPY scripts ./scripts
 COPY prisma ./prisma
 COPY prisma.config.ts ./
@@ -15,6 +17,9 @@ WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# @fairdice/core at run time: the workspace link in node_modules points here (package.json + built dist).
+COPY --from=build /app/packages/core/package.json ./packages/core/
+COPY --from=build /app/packages/core/dist ./packages/core/dist
 COPY --from=build /app/prisma ./prisma
 USER node
 EXPOSE 3000

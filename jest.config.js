@@ -44,12 +44,22 @@ const common = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   testEnvironment: 'node',
   // dist/ holds the build (and a copy of package.json); tests import the sources.
-  modulePathIgnorePatterns: ['<rootDir>/dist/'],
+  modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/packages/[^/]+/dist/'],
+  // @fairdice/core from its TypeScript sources (as tsconfig.json's `paths` does), so tests never
+  // run a stale packages/core/dist. Directory modules (rules/game, ...) resolve to their index.ts.
+  moduleNameMapper: {
+    '^@fairdice/core$': '<rootDir>/packages/core/src/index.ts',
+    '^@fairdice/core/(.*)$': '<rootDir>/packages/core/src/$1',
+  },
 };
 
 module.exports = {
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/packages/*/src/**/*.spec.ts'],
+    },
     {
       ...common,
       displayName: 'e2e',

@@ -7,9 +7,9 @@
  */
 import { createHmac } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { deriveDice } from '../src/fairness/derivation';
-import { EventEnvelope, eventHash } from '../src/fairness/hash-chain';
-import { commitmentOf } from '../src/fairness/seeds';
+import { deriveDice } from '@fairdice/core/fairness/derivation';
+import { EventEnvelope, eventHash } from '@fairdice/core/fairness/hash-chain';
+import { commitmentOf } from '@fairdice/core/fairness/seeds';
 import {
   encodeLeaf,
   inclusionProof,
@@ -20,7 +20,7 @@ import {
   toHex,
   verifyInclusion,
   verifyTreeHeadSignature,
-} from '../src/fairness/transparency-log';
+} from '@fairdice/core/fairness/transparency-log';
 import { SeedVault } from '../src/keys/seed-vault';
 
 export interface BenchResult {

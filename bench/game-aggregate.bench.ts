@@ -9,13 +9,21 @@
  *   npx tsc -p tsconfig.build.json && node dist/bench/game-aggregate.bench.js
  */
 import { performance } from 'node:perf_hooks';
-import { diceRoller } from '../src/fairness/derivation';
-import { orderedClientSeeds } from '../src/fairness/seeds';
-import { RuleError } from '../src/rules/core/errors';
-import type { Die } from '../src/rules/core/dice';
-import { computerChoice, computerHold, FiveDiceState } from '../src/rules/five-dice';
-import { decideGame, emptyGame, evolveGame, GameCommand, GameEvent, GameState, replayGame } from '../src/rules/game';
-import { RULE_SETS, RuleSetName } from '../src/rules/registry';
+import { diceRoller } from '@fairdice/core/fairness/derivation';
+import { orderedClientSeeds } from '@fairdice/core/fairness/seeds';
+import { RuleError } from '@fairdice/core/rules/core/errors';
+import type { Die } from '@fairdice/core/rules/core/dice';
+import { computerChoice, computerHold, FiveDiceState } from '@fairdice/core/rules/five-dice';
+import {
+  decideGame,
+  emptyGame,
+  evolveGame,
+  GameCommand,
+  GameEvent,
+  GameState,
+  replayGame,
+} from '@fairdice/core/rules/game';
+import { RULE_SETS, RuleSetName } from '@fairdice/core/rules/registry';
 import { seededRoller } from './simulate-computer';
 
 export interface AggregateBenchResult {

@@ -8,7 +8,7 @@
  * id, and the last score's status), to keep the client's CPU share small: the client shares the
  * machine's 2 CPUs with the server and PostgreSQL.
  */
-import { BOX_IDS } from '../src/rules/five-dice/types';
+import { BOX_IDS } from '@fairdice/core/rules/five-dice/types';
 import { HttpClient, VirtualClient } from './load';
 
 export const RULE_SET = 'simple';

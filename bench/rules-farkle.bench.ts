@@ -4,8 +4,8 @@
  *   npx tsc -p tsconfig.build.json && node dist/bench/rules-farkle.bench.js
  */
 import { performance } from 'node:perf_hooks';
-import { Die, RollDice } from '../src/rules/core/dice';
-import { isRuleError } from '../src/rules/core/errors';
+import { Die, RollDice } from '@fairdice/core/rules/core/dice';
+import { isRuleError } from '@fairdice/core/rules/core/errors';
 import {
   FarkleCommand,
   FarkleEvent,
@@ -22,7 +22,7 @@ import {
   replay,
   scoringSelections,
   start,
-} from '../src/rules/farkle';
+} from '@fairdice/core/rules/farkle';
 
 export interface FarkleBenchResult {
   name: string;

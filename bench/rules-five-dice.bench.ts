@@ -4,8 +4,8 @@
  * Also importable: `runFiveDiceMicroBenchmarks()` for a later bench runner.
  */
 import { performance } from 'node:perf_hooks';
-import { Die } from '../src/rules/core/dice';
-import { replay } from '../src/rules/core/replay';
+import { Die } from '@fairdice/core/rules/core/dice';
+import { replay } from '@fairdice/core/rules/core/replay';
 import {
   FiveDiceEvent,
   calculateScoreOptions,
@@ -15,7 +15,7 @@ import {
   playComputerGame,
   scoreOptionsFor,
   computerChoice,
-} from '../src/rules/five-dice';
+} from '@fairdice/core/rules/five-dice';
 import { seededRoller } from './simulate-computer';
 
 export interface MicroBenchmarkResult {

@@ -3,8 +3,13 @@
  *   npx tsc -p tsconfig.build.json && node dist/bench/simulate-computer.js [games] [seed]
  * Dice come from a seeded sfc32 generator, so a run is reproducible (same seed → same averages).
  */
-import { Die, RollDice } from '../src/rules/core/dice';
-import { FIVE_DICE_PRESETS, FiveDicePresetName, SimulationResult, simulateComputer } from '../src/rules/five-dice';
+import { Die, RollDice } from '@fairdice/core/rules/core/dice';
+import {
+  FIVE_DICE_PRESETS,
+  FiveDicePresetName,
+  SimulationResult,
+  simulateComputer,
+} from '@fairdice/core/rules/five-dice';
 
 /** sfc32: small fast counter PRNG (32-bit state words), returns floats in [0, 1). */
 export function sfc32(a: number, b: number, c: number, d: number): () => number {

@@ -1,14 +1,25 @@
 #!/usr/bin/env node
-// Keeps src/rules pure: its files may import only other files under src/rules.
-// No node:*, no @nestjs, no @prisma, no npm packages, no I/O. Run by `npm run lint:rules` (part of `npm test`).
+// Keeps @fairdice/core (packages/core/src) pure and browser-safe. Run by `npm run lint:rules` (part of `npm test`).
+//  - The whole package: imports only its own files and @noble/hashes, @noble/curves (audited, zero-dependency,
+//    browser-safe); so no node:*, no @nestjs, no @prisma, no I/O. No Node-only globals (Buffer, process,
+//    require, __dirname, setImmediate, ...), which do not exist in a browser.
+//  - packages/core/src/rules, the rules engine: imports only files under rules/; no clock, no randomness
+//    (time and randomness enter as data).
+// tsconfig.rules.json type-checks the same files without Node's types, which catches what this scan misses.
 const fs = require('node:fs');
 const path = require('node:path');
 
-const root = path.join(__dirname, '..', 'src', 'rules');
+const pkg = path.join(__dirname, '..', 'packages', 'core', 'src');
+const rules = path.join(pkg, 'rules');
+const allowedPackages = /^@noble\/(hashes|curves)(\/|$)/;
 const offenders = [];
 const importRe =
   /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
-const banned = /\b(Math\.random|Date\.now|new Date\(|process\.|crypto\.|setTimeout|setInterval)\b/;
+const nodeOnly =
+  /\b(Buffer|process|require|module\.exports|__dirname|__filename|setImmediate|clearImmediate|global)\b(?!:)/;
+const clockOrRandom = /\b(Math\.random|Date\.now|new Date\(|performance\.|crypto\.|setTimeout|setInterval)\b/;
+
+const inside = (dir, file) => file === dir || file.startsWith(dir + path.sep);
 
 function walk(dir) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -19,25 +30,40 @@ function walk(dir) {
 }
 
 function check(file) {
+  const rel = path.relative(process.cwd(), file);
+  const isRules = inside(rules, file);
   const text = fs.readFileSync(file, 'utf8');
   for (const m of text.matchAll(importRe)) {
     const spec = m[1] ?? m[2] ?? m[3] ?? m[4];
-    const resolved = spec.startsWith('.') ? path.resolve(path.dirname(file), spec) : null;
-    if (!resolved || !resolved.startsWith(root))
-      offenders.push(`${path.relative(process.cwd(), file)}: imports '${spec}'`);
-  }
-  text.split('\n').forEach((line, i) => {
-    if (!line.trim().startsWith('//') && !line.trim().startsWith('*') && banned.test(line)) {
-      offenders.push(
-        `${path.relative(process.cwd(), file)}:${i + 1}: uses ${line.match(banned)[0]} (time and randomness enter as data)`,
-      );
+    if (spec.startsWith('.')) {
+      const resolved = path.resolve(path.dirname(file), spec);
+      if (!inside(isRules ? rules : pkg, resolved))
+        offenders.push(`${rel}: imports '${spec}' (outside ${isRules ? 'the rules' : 'the package'})`);
+    } else if (isRules || !allowedPackages.test(spec)) {
+      offenders.push(`${rel}: imports '${spec}'`);
     }
+  }
+  let inBlockComment = false;
+  text.split('\n').forEach((line, i) => {
+    const t = line.trim();
+    if (inBlockComment || t.startsWith('/*')) {
+      inBlockComment = !t.includes('*/');
+      return;
+    }
+    if (t.startsWith('//') || t.startsWith('*')) return;
+    const code = line.replace(/\/\/.*$/, '').replace(/'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`|"(?:[^"\\]|\\.)*"/g, "''");
+    const node = code.match(nodeOnly);
+    if (node) offenders.push(`${rel}:${i + 1}: uses ${node[0]} (a Node-only global: the package must run in browsers)`);
+    const cr = isRules && code.match(clockOrRandom);
+    if (cr) offenders.push(`${rel}:${i + 1}: uses ${cr[0]} (time and randomness enter the rules as data)`);
   });
 }
 
-walk(root);
+walk(pkg);
 if (offenders.length) {
-  console.error('src/rules must stay pure:\n  ' + offenders.join('\n  '));
+  console.error('packages/core must stay pure and browser-safe:\n  ' + offenders.join('\n  '));
   process.exit(1);
 }
-console.log('src/rules is pure (imports only src/rules, no clock, no randomness, no process)');
+console.log(
+  'packages/core is pure: imports only itself and @noble/*, no Node-only globals; its rules: no clock, no randomness',
+);

@@ -14,8 +14,8 @@
  *   registered webhook (src/async/webhooks).
  */
 import type { ReadModelUpdate, ScheduledJob } from '../event-store/event-store.types';
-import { familyById } from '../rules/registry';
-import type { GameState } from '../rules/game';
+import { familyById } from '@fairdice/core/rules/registry';
+import type { GameState } from '@fairdice/core/rules/game';
 
 export const DEADLINE_QUEUE = 'deadline';
 export const FANOUT_QUEUE = 'webhook-fanout';

@@ -4,8 +4,8 @@ import { PrismaService } from '../database/prisma.service';
 import { SeedVault } from '../keys/seed-vault';
 import { TransparencyLogService } from '../transparency/transparency-log.service';
 import { EventStore } from '../event-store/event-store.service';
-import { assembleBundle, AuditBundle, isSeedRevealable } from '../fairness/audit-bundle';
-import type { HashedEventEnvelope } from '../fairness/hash-chain';
+import { assembleBundle, AuditBundle, isSeedRevealable } from '@fairdice/core/fairness/audit-bundle';
+import type { HashedEventEnvelope } from '@fairdice/core/fairness/hash-chain';
 import type { AuthenticatedPlayer } from '../players/players.types';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

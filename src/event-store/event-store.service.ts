@@ -9,7 +9,7 @@
  *   0 rows (READ COMMITTED re-checks the predicate after waiting for the row lock), so nothing
  *   is stored and the caller gets VERSION_CONFLICT; the (game_id, version) primary key is the
  *   backstop (a unique violation is also a conflict).
- * - Each event carries the fairness envelope's hash chain (prev_hash, hash: src/fairness);
+ * - Each event carries the fairness envelope's hash chain (prev_hash, hash: @fairdice/core/fairness/hash-chain);
  *   the first event's prev_hash is the commitment. payload = { data, rollNumber, command }.
  * - State is rebuilt by replaying events (replayGame). A per-process cache keeps
  *   (state, version, chain head, games row, seated names) per game. A plain load reads the
@@ -42,8 +42,8 @@ import { DomainException } from '../common/errors';
 import { PG_POOL } from '../database/prisma.service';
 import { SeedVault } from '../keys/seed-vault';
 import { afterCommit, dbOr } from '../reliability/idempotency/unit-of-work';
-import { appendEvent } from '../fairness/hash-chain';
-import { evolveGame, emptyGame, GameEvent, GameState } from '../rules/game';
+import { appendEvent } from '@fairdice/core/fairness/hash-chain';
+import { evolveGame, emptyGame, GameEvent, GameState } from '@fairdice/core/rules/game';
 import {
   GAME_EVENTS_CHANNEL,
   GameRow,

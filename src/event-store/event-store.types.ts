@@ -1,6 +1,6 @@
-import type { HashedEventEnvelope } from '../fairness/hash-chain';
-import type { SeatStanding } from '../rules/core/family';
-import type { GameCommand, GameEvent, GameStatus } from '../rules/game';
+import type { HashedEventEnvelope } from '@fairdice/core/fairness/hash-chain';
+import type { SeatStanding } from '@fairdice/core/rules/core/family';
+import type { GameCommand, GameEvent, GameStatus } from '@fairdice/core/rules/game';
 
 /** One stored event as read back from game_events: the hashed fairness envelope, typed command, time. */
 export interface StoredEvent extends Omit<HashedEventEnvelope, 'command'> {

@@ -11,7 +11,15 @@
  * (`--allow-unrevealed` turns this into 0).
  */
 import { readFile } from 'node:fs/promises';
-import { EXIT_FAILED, EXIT_OK, EXIT_UNREVEALED, EXIT_USAGE, exitCodeOf, verifyBundle, VerifyReport } from './verifier';
+import {
+  EXIT_FAILED,
+  EXIT_OK,
+  EXIT_UNREVEALED,
+  EXIT_USAGE,
+  exitCodeOf,
+  verifyBundle,
+  VerifyReport,
+} from '@fairdice/core/fairness/verifier';
 
 const USAGE = `usage: fairdice verify <file-or-url> [--head <64-hex>] [--log-key <64-hex>] [--json] [--allow-unrevealed]
 

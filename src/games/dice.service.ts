@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { diceRoller } from '../fairness/derivation';
-import { orderedClientSeeds } from '../fairness/seeds';
-import type { RollDice } from '../rules/core/dice';
-import type { GameState } from '../rules/game';
+import { diceRoller } from '@fairdice/core/fairness/derivation';
+import { orderedClientSeeds } from '@fairdice/core/fairness/seeds';
+import type { RollDice } from '@fairdice/core/rules/core/dice';
+import type { GameState } from '@fairdice/core/rules/game';
 
 /**
  * Where a command's dice come from: the commit–reveal stream of the game (docs/fairness.md).

@@ -1,12 +1,12 @@
 import type { LoadedGame } from '../event-store/event-store.service';
 import type { GameRow, StoredEvent } from '../event-store/event-store.types';
-import { bestSelection, scoringSelections } from '../rules/farkle/scoring';
-import type { FarkleState } from '../rules/farkle/types';
-import { scoreOptionsFor, totals } from '../rules/five-dice/scoring';
-import { BOX_IDS, FiveDiceState, ROLLS_PER_TURN } from '../rules/five-dice/types';
-import { familyById } from '../rules/registry';
-import type { GameState } from '../rules/game';
-import type { Die } from '../rules/core/dice';
+import { bestSelection, scoringSelections } from '@fairdice/core/rules/farkle/scoring';
+import type { FarkleState } from '@fairdice/core/rules/farkle/types';
+import { scoreOptionsFor, totals } from '@fairdice/core/rules/five-dice/scoring';
+import { BOX_IDS, FiveDiceState, ROLLS_PER_TURN } from '@fairdice/core/rules/five-dice/types';
+import { familyById } from '@fairdice/core/rules/registry';
+import type { GameState } from '@fairdice/core/rules/game';
+import type { Die } from '@fairdice/core/rules/core/dice';
 import type { FarkleView, FiveDiceView, GameEventView, GameView } from './dto/game-view.model';
 
 /** Is the server seed public yet? Only once the game is over (finished or abandoned). */

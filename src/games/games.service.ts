@@ -9,10 +9,11 @@ import { Injectable } from '@nestjs/common';
 import { DomainException } from '../common/errors';
 import { EventStore, LoadedGame } from '../event-store/event-store.service';
 import { ReadModelUpdate } from '../event-store/event-store.types';
-import { commitmentOf, generateClientSeed, generateServerSeed } from '../fairness/seeds';
-import { noDice } from '../rules/core/dice';
-import { isRuleError } from '../rules/core/errors';
-import { familyById, RuleSetName } from '../rules/registry';
+import { commitmentOf } from '@fairdice/core/fairness/seeds';
+import { generateClientSeed, generateServerSeed } from '../fairness/seed-generation';
+import { noDice } from '@fairdice/core/rules/core/dice';
+import { isRuleError } from '@fairdice/core/rules/core/errors';
+import { familyById, RuleSetName } from '@fairdice/core/rules/registry';
 import {
   CreateCommand,
   decideGame,
@@ -22,7 +23,7 @@ import {
   GameEvent,
   GameState,
   replayGame,
-} from '../rules/game';
+} from '@fairdice/core/rules/game';
 import { toGameEvent } from '../event-store/event-store.types';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { DiceService } from './dice.service';

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DomainException } from '../common/errors';
 import { PrismaService } from '../database/prisma.service';
-import { SeatStanding } from '../rules/core/family';
-import { RULE_SET_NAMES } from '../rules/registry';
+import { SeatStanding } from '@fairdice/core/rules/core/family';
+import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
 import { AuthenticatedPlayer, PlayerProfile, RuleSetStats } from './players.types';
 import { generateToken, hashToken, looksLikeToken, sameHash } from './tokens';
 

@@ -1,10 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException } from '../common/errors';
-import { RuleError } from '../rules/core/errors';
-import { Die } from '../rules/core/dice';
-import { familyById, isRuleSetName, RULE_SETS, RULE_SET_NAMES, RuleSetPreset } from '../rules/registry';
-import { calculateScoreOptions, FiveDiceOptions, ScoreOptions } from '../rules/five-dice';
-import { bestSelection, FarkleOptions, isFarkle, scoringSelections, ScoringSelection } from '../rules/farkle';
+import { RuleError } from '@fairdice/core/rules/core/errors';
+import { Die } from '@fairdice/core/rules/core/dice';
+import { familyById, isRuleSetName, RULE_SETS, RULE_SET_NAMES, RuleSetPreset } from '@fairdice/core/rules/registry';
+import { calculateScoreOptions, FiveDiceOptions, ScoreOptions } from '@fairdice/core/rules/five-dice';
+import {
+  bestSelection,
+  FarkleOptions,
+  isFarkle,
+  scoringSelections,
+  ScoringSelection,
+} from '@fairdice/core/rules/farkle';
 
 /** Rule-set listing and stateless calculators (no game, no database). */
 @Injectable()

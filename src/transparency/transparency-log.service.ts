@@ -14,7 +14,7 @@
  * for a leaf still pending; so the merge delay is at most the interval plus one pass.
  *
  * Proofs are built from stored perfect subtrees: O(log² n) node reads for any inclusion or
- * consistency proof (src/fairness/transparency-log.ts: ranges → perfect subtrees → root).
+ * consistency proof (packages/core/src/fairness/transparency-log.ts: ranges → perfect subtrees → root).
  */
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { Pool, PoolClient } from 'pg';
@@ -41,7 +41,7 @@ import {
   SignedTreeHead,
   signTreeHead,
   toHex,
-} from '../fairness/transparency-log';
+} from '@fairdice/core/fairness/transparency-log';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -4,7 +4,7 @@
  * auditable rolls; a move restarts the clock; a stale or repeated deadline is a no-op; the inbox
  * lists games awaiting my move, the nearest deadline first.
  */
-import { verifyChain } from '../../src/fairness/hash-chain';
+import { verifyChain } from '@fairdice/core/fairness/hash-chain';
 import { DeadlinesService } from '../../src/async/deadlines/deadlines.service';
 import { createTestApp, gql, registerPlayer, TestApp } from '../helpers/app';
 import { poolOf, restClient } from '../helpers/games';

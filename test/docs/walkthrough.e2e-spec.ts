@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { verifyBundle } from '../../src/fairness/verifier';
+import { verifyBundle } from '@fairdice/core/fairness/verifier';
 import { createTestApp, TestApp } from '../helpers/app';
 
 const examples = join(__dirname, '..', '..', 'docs', 'examples');

@@ -4,7 +4,7 @@
  * and after it (seed revealed, sha256 = commitment, every roll and command re-checked).
  */
 import { createHash } from 'node:crypto';
-import { verifyBundle } from '../../src/fairness/verifier';
+import { verifyBundle } from '@fairdice/core/fairness/verifier';
 import { createTestApp, gql, registerPlayer, storedServerSeed, TestApp } from '../helpers/app';
 import { chooseMove, playToEnd, poolOf, restClient } from '../helpers/games';
 

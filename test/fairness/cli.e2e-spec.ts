@@ -1,6 +1,6 @@
 /**
  * The `fairdice` binary as users run it: `node dist/src/fairness/cli.js verify <file>` (after
- * `npm run build`; rebuilt here when the compiled CLI is older than its sources). Exit 0 on a good
+ * `npm run build`; rebuilt here when the compiled CLI or @fairdice/core is older than its sources). Exit 0 on a good
  * bundle, 1 naming the event on a tampered one, 3 (0 with --allow-unrevealed) before the reveal,
  * 2 on bad input. It loads nothing from @nestjs, @prisma, src/database or src/games.
  */
@@ -8,8 +8,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { attachLogProof, cloneBundle, relinkBundle, simulateGame } from '../../src/fairness/bundle-fixtures';
-import { fromHex, logPublicKey, toHex } from '../../src/fairness/transparency-log';
+import { attachLogProof, cloneBundle, relinkBundle, simulateGame } from '@fairdice/core/fairness/bundle-fixtures';
+import { fromHex, logPublicKey, toHex } from '@fairdice/core/fairness/transparency-log';
 
 jest.setTimeout(300_000);
 
@@ -44,7 +44,17 @@ beforeAll(() => {
   } catch {
     built = 0;
   }
-  if (built < Math.max(newestSource(join(ROOT, 'src', 'fairness')), newestSource(join(ROOT, 'src', 'rules')))) {
+  let builtCore = 0;
+  try {
+    builtCore = statSync(join(ROOT, 'packages', 'core', 'dist', 'index.js')).mtimeMs;
+  } catch {
+    builtCore = 0;
+  }
+  const sources = Math.max(
+    newestSource(join(ROOT, 'src', 'fairness')),
+    newestSource(join(ROOT, 'packages', 'core', 'src')),
+  );
+  if (Math.min(built, builtCore) < sources) {
     execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'pipe', timeout: 280_000 });
   }
   dir = mkdtempSync(join(tmpdir(), 'fairdice-cli-'));

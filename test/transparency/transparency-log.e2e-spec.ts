@@ -1,11 +1,11 @@
 /**
  * The transparency log through the API (docs/fairness.md §9): every game's commitment, and its
  * final head once ended, is in a signed tree head; proofs verify offline with the pure code
- * (src/fairness/transparency-log.ts); the audit bundle carries them and verifyBundle checks them
+ * (packages/core/src/fairness/transparency-log.ts); the audit bundle carries them and verifyBundle checks them
  * given the log key; concurrent creations get consecutive indexes; bad input gets clear codes and
  * stores nothing.
  */
-import { verifyBundle } from '../../src/fairness/verifier';
+import { verifyBundle } from '@fairdice/core/fairness/verifier';
 import {
   encodeLeaf,
   fromHex,
@@ -17,7 +17,7 @@ import {
   verifyConsistency,
   verifyInclusion,
   verifyTreeHeadSignature,
-} from '../../src/fairness/transparency-log';
+} from '@fairdice/core/fairness/transparency-log';
 import { TransparencyLogService } from '../../src/transparency/transparency-log.service';
 import { createTestApp, gql, registerPlayer, testKeys, TestApp } from '../helpers/app';
 import { playToEnd, poolOf, restClient } from '../helpers/games';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { findMigrationsDir, migrate } from '../../src/database/migrate';
 import { SeedVault } from '../../src/keys/seed-vault';
-import { encodeLeaf, fromHex, leafHash, verifyInclusion } from '../../src/fairness/transparency-log';
+import { encodeLeaf, fromHex, leafHash, verifyInclusion } from '@fairdice/core/fairness/transparency-log';
 import { createTestApp } from '../helpers/app';
 import { createFreshDatabase, FreshDatabase, testDatabaseUrl, testDbKind } from '../helpers/database';
 

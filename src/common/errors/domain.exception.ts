@@ -1,4 +1,4 @@
-import { RuleError } from '../../rules/core/errors';
+import { RuleError } from '@fairdice/core/rules/core/errors';
 import { ErrorCode } from './error-codes';
 
 /** The one exception type application services throw; mapped to problem+json and GraphQL errors. */

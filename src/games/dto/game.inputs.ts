@@ -18,8 +18,8 @@ import {
   ValidationArguments,
 } from 'class-validator';
 import { DomainException } from '../../common/errors';
-import { validateClientSeed } from '../../fairness/seeds';
-import { RULE_SET_NAMES } from '../../rules/registry';
+import { validateClientSeed } from '@fairdice/core/fairness/seeds';
+import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
 import { JSONScalar } from './json.scalar';
 
 /** 1..128 visible ASCII characters (fairness/seeds.ts validateClientSeed). */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../fairness/canonical';
+import { canonicalJson } from '@fairdice/core/fairness/canonical';
 import { DomainException } from '../../common/errors';
 
 /** 1..255 visible ASCII characters (0x21-0x7E): UUIDs, ULIDs, base64url, etc. */

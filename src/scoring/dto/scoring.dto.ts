@@ -15,8 +15,8 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { JSONScalar } from '../../common/graphql/json.scalar';
-import { RULE_SET_NAMES } from '../../rules/registry';
-import { BOX_IDS } from '../../rules/five-dice/types';
+import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
+import { BOX_IDS } from '@fairdice/core/rules/five-dice/types';
 
 @ObjectType({ description: 'A named rule set a game can be created with.' })
 export class RuleSetModel {

@@ -9,8 +9,8 @@
  * a byte b >= 252 is rejected (252 = 42 * 6, so every face has exactly 42 accepting byte values).
  * Reading stops as soon as `count` faces are produced; the rest of the last block is discarded.
  */
-import { createHmac } from 'node:crypto';
 import type { Die, RollDice } from '../rules/core/dice';
+import { bytesToHex, concatBytes, keyedHmacSha256, utf8ToBytes } from './bytes';
 import { assertServerSeed, validateClientSeed } from './seeds';
 
 export const ROLL_DOMAIN_TAG = 'fairdice/roll/v1';
@@ -22,7 +22,8 @@ export const MAX_DICE_PER_ROLL = 10_000;
 export const GAME_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface StreamParams {
-  serverSeed: Buffer;
+  /** The 32 server-seed bytes (a Node Buffer is a Uint8Array too). */
+  serverSeed: Uint8Array;
   /** Already in derivation order (see `orderedClientSeeds`). */
   clientSeeds: readonly string[];
   gameId: string;
@@ -48,12 +49,15 @@ export interface DiceTrace {
   rejected: Array<{ blockCounter: number; index: number; byte: number }>;
 }
 
-const u32 = (n: number): Buffer => {
-  const b = Buffer.allocUnsafe(4);
-  b.writeUInt32BE(n, 0);
+const writeU32 = (into: Uint8Array, offset: number, n: number): void => {
+  new DataView(into.buffer, into.byteOffset, into.byteLength).setUint32(offset, n, false);
+};
+const u32 = (n: number): Uint8Array => {
+  const b = new Uint8Array(4);
+  writeU32(b, 0, n);
   return b;
 };
-const lp = (bytes: Buffer): Buffer => Buffer.concat([u32(bytes.length), bytes]);
+const lp = (bytes: Uint8Array): Uint8Array => concatBytes(u32(bytes.length), bytes);
 
 function assertStream(p: StreamParams): void {
   assertServerSeed(p.serverSeed);
@@ -80,21 +84,22 @@ function assertCount(count: number): void {
 }
 
 /** The part of the message shared by every roll of a game: tag, game id, seed count and seeds. */
-function streamPrefix(p: StreamParams): Buffer {
-  return Buffer.concat([
-    lp(Buffer.from(ROLL_DOMAIN_TAG, 'ascii')),
-    lp(Buffer.from(p.gameId, 'ascii')),
+function streamPrefix(p: StreamParams): Uint8Array {
+  // The tag and the game id are ASCII (checked), so their UTF-8 bytes are their ASCII bytes.
+  return concatBytes(
+    lp(utf8ToBytes(ROLL_DOMAIN_TAG)),
+    lp(utf8ToBytes(p.gameId)),
     u32(p.clientSeeds.length),
-    ...p.clientSeeds.map((s) => lp(Buffer.from(s, 'utf8'))),
-  ]);
+    ...p.clientSeeds.map((s) => lp(utf8ToBytes(s))),
+  );
 }
 
 /** The exact HMAC message for roll `rollNumber`, block `blockCounter` (for the spec and verifiers). */
-export function rollMessage(p: StreamParams & { rollNumber: number; blockCounter: number }): Buffer {
+export function rollMessage(p: StreamParams & { rollNumber: number; blockCounter: number }): Uint8Array {
   assertStream(p);
   assertRollNumber(p.rollNumber);
   assertRollNumber(p.blockCounter);
-  return Buffer.concat([streamPrefix(p), u32(p.rollNumber), u32(p.blockCounter)]);
+  return concatBytes(streamPrefix(p), u32(p.rollNumber), u32(p.blockCounter));
 }
 
 /** Face for one output byte, or null when the byte is rejected. */
@@ -102,16 +107,19 @@ export function byteToFace(b: number): Die | null {
   return b < REJECTION_THRESHOLD ? (((b % 6) + 1) as Die) : null;
 }
 
-function derive(serverSeed: Buffer, prefix: Buffer, rollNumber: number, count: number, trace: DiceTrace | null): Die[] {
+/** HMAC-SHA256 keyed with the server seed (the key schedule is computed once per stream). */
+type KeyedMac = (message: Uint8Array) => Uint8Array;
+
+function derive(mac: KeyedMac, prefix: Uint8Array, rollNumber: number, count: number, trace: DiceTrace | null): Die[] {
   const dice: Die[] = [];
   if (count === 0) return dice;
-  const message = Buffer.allocUnsafe(prefix.length + 8);
-  prefix.copy(message, 0);
-  message.writeUInt32BE(rollNumber, prefix.length);
+  const message = new Uint8Array(prefix.length + 8);
+  message.set(prefix, 0);
+  writeU32(message, prefix.length, rollNumber);
   for (let blockCounter = 0; dice.length < count; blockCounter++) {
     if (blockCounter > MAX_ROLL_NUMBER) throw new Error('block counter overflow'); // unreachable in practice
-    message.writeUInt32BE(blockCounter, prefix.length + 4);
-    const out = createHmac('sha256', serverSeed).update(message).digest();
+    writeU32(message, prefix.length + 4, blockCounter);
+    const out = mac(message);
     let i = 0;
     for (; i < out.length && dice.length < count; i++) {
       const b = out[i];
@@ -121,8 +129,8 @@ function derive(serverSeed: Buffer, prefix: Buffer, rollNumber: number, count: n
     if (trace) {
       trace.blocks.push({
         blockCounter,
-        messageHex: message.toString('hex'),
-        outputHex: out.toString('hex'),
+        messageHex: bytesToHex(message),
+        outputHex: bytesToHex(out),
         bytesRead: i,
       });
     }
@@ -135,7 +143,7 @@ export function deriveDice(p: DeriveParams): Die[] {
   assertStream(p);
   assertRollNumber(p.rollNumber);
   assertCount(p.count);
-  return derive(p.serverSeed, streamPrefix(p), p.rollNumber, p.count, null);
+  return derive(keyedHmacSha256(p.serverSeed), streamPrefix(p), p.rollNumber, p.count, null);
 }
 
 /** Like `deriveDice`, also returning the blocks read and every rejected byte (for test vectors and verifiers). */
@@ -144,7 +152,7 @@ export function deriveDiceWithTrace(p: DeriveParams): DiceTrace {
   assertRollNumber(p.rollNumber);
   assertCount(p.count);
   const trace: DiceTrace = { dice: [], blocks: [], rejected: [] };
-  trace.dice = derive(p.serverSeed, streamPrefix(p), p.rollNumber, p.count, trace);
+  trace.dice = derive(keyedHmacSha256(p.serverSeed), streamPrefix(p), p.rollNumber, p.count, trace);
   return trace;
 }
 
@@ -166,14 +174,15 @@ export function diceRoller(params: StreamParams & { firstRollNumber: number }): 
 } {
   assertStream(params);
   assertRollNumber(params.firstRollNumber);
-  const serverSeed = Buffer.from(params.serverSeed); // a private copy: later mutation of the caller's buffer cannot change dice
+  // Keyed now: later mutation of the caller's seed bytes cannot change the dice.
+  const mac = keyedHmacSha256(params.serverSeed);
   const prefix = streamPrefix(params);
   const rolls: RecordedRoll[] = [];
   let next = params.firstRollNumber;
   const roll: RollDice = (count) => {
     assertCount(count);
     assertRollNumber(next);
-    const dice = derive(serverSeed, prefix, next, count, null);
+    const dice = derive(mac, prefix, next, count, null);
     rolls.push({ rollNumber: next, dice: [...dice] });
     next += 1;
     return dice;
@@ -197,10 +206,11 @@ export function verifyRolls(
 ): { ok: true } | { ok: false; rollNumber: number; expected: Die[]; actual: number[] } {
   assertStream(stream);
   const prefix = streamPrefix(stream);
+  const mac = keyedHmacSha256(stream.serverSeed);
   for (const r of rolls) {
     assertRollNumber(r.rollNumber);
     assertCount(r.dice.length);
-    const expected = derive(stream.serverSeed, prefix, r.rollNumber, r.dice.length, null);
+    const expected = derive(mac, prefix, r.rollNumber, r.dice.length, null);
     if (expected.some((d, i) => d !== r.dice[i])) {
       return { ok: false, rollNumber: r.rollNumber, expected, actual: [...r.dice] };
     }

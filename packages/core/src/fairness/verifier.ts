@@ -1,6 +1,6 @@
 /**
  * The offline verifier of audit bundles (docs/fairness.md §6): a pure function of the bundle,
- * using only the spec (src/fairness) and the rules engine (src/rules). No database, no Nest,
+ * using only the spec (fairness/) and the rules engine (rules/) of @fairdice/core. No database, no Nest,
  * no network, no clock.
  *
  * Checks (each PASS / FAIL / SKIPPED, failures naming the event version at fault):
@@ -22,7 +22,6 @@
  *   status         = the replayed status
  *   standings      totals and ranking recomputed from the replayed state = finalStandings
  */
-import { createHash } from 'node:crypto';
 import type { Die, RollDice } from '../rules/core/dice';
 import { RuleError } from '../rules/core/errors';
 import type { SeatStanding } from '../rules/core/family';
@@ -36,6 +35,7 @@ import {
   AuditStanding,
   RULES_VERSION,
 } from './audit-bundle';
+import { hexToBytes, sha256Hex } from './bytes';
 import { canonicalJson } from './canonical';
 import { deriveDice, diceRoller, GAME_ID_PATTERN } from './derivation';
 import { EventEnvelope, verifyChain } from './hash-chain';
@@ -232,12 +232,12 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
   const events = b.events as Envelope[];
   const gameId = b.gameId;
   const revealed = b.serverSeed !== null;
-  const serverSeed = revealed ? Buffer.from(b.serverSeed as string, 'hex') : null;
+  const serverSeed = revealed ? hexToBytes(b.serverSeed as string) : null;
 
   // ---- commitment
   checks.add('commitment');
   if (serverSeed) {
-    const c = createHash('sha256').update(serverSeed).digest('hex');
+    const c = sha256Hex(serverSeed);
     if (c !== b.commitment)
       checks.fail('commitment', null, `SHA-256(serverSeed) = ${c}, but the commitment is ${b.commitment}`);
   } else {

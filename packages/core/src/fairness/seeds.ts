@@ -1,12 +1,14 @@
 /**
- * Seeds of the commit–reveal scheme (docs/fairness.md §2).
+ * Seeds of the commit–reveal scheme (docs/fairness.md §2): the pure part (validation, commitment,
+ * derivation order). Generating seeds needs randomness, so it stays in the service
+ * (src/fairness/seed-generation.ts).
  *
  * - The server seed is 32 bytes from the OS CSPRNG, secret until the game ends.
  * - Its commitment is the lowercase hex SHA-256 of those 32 bytes, published at game creation.
  * - Client seeds are public strings: 1..128 characters of visible ASCII (0x21..0x7E, no spaces).
  *   Because they are ASCII, their UTF-8 encoding is the same bytes (one byte per character).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { isBytes, sha256Hex } from './bytes';
 
 export const SERVER_SEED_BYTES = 32;
 export const CLIENT_SEED_MIN_LENGTH = 1;
@@ -16,20 +18,10 @@ export const CLIENT_SEED_PATTERN = /^[\x21-\x7e]{1,128}$/;
 /** 64 lowercase hex digits: the form of the commitment and of every event hash. */
 export const HEX_SHA256_PATTERN = /^[0-9a-f]{64}$/;
 
-/** 32 fresh bytes from the OS CSPRNG. Keep secret until the game has ended. */
-export function generateServerSeed(): Buffer {
-  return randomBytes(SERVER_SEED_BYTES);
-}
-
 /** Lowercase hex SHA-256 of the raw 32 server-seed bytes (not of its hex string). */
-export function commitmentOf(serverSeed: Buffer): string {
+export function commitmentOf(serverSeed: Uint8Array): string {
   assertServerSeed(serverSeed);
-  return createHash('sha256').update(serverSeed).digest('hex');
-}
-
-/** A client seed for a player who did not give one: 16 CSPRNG bytes as 32 lowercase hex characters. */
-export function generateClientSeed(): string {
-  return randomBytes(16).toString('hex');
+  return sha256Hex(serverSeed);
 }
 
 /** `null` when `s` is an acceptable client seed, otherwise a human-readable error message. */
@@ -70,8 +62,8 @@ export function orderedClientSeeds(input: {
   return out;
 }
 
-export function assertServerSeed(serverSeed: unknown): asserts serverSeed is Buffer {
-  if (!Buffer.isBuffer(serverSeed) || serverSeed.length !== SERVER_SEED_BYTES) {
-    throw new RangeError(`server seed must be a Buffer of exactly ${SERVER_SEED_BYTES} bytes`);
+export function assertServerSeed(serverSeed: unknown): asserts serverSeed is Uint8Array {
+  if (!isBytes(serverSeed) || serverSeed.length !== SERVER_SEED_BYTES) {
+    throw new RangeError(`server seed must be a Uint8Array (or Buffer) of exactly ${SERVER_SEED_BYTES} bytes`);
   }
 }

@@ -5,7 +5,7 @@
  *   e[0].prevHash = the game's commitment (hex SHA-256 of the server seed);  e[i].prevHash = hash(e[i-1])
  *   head = hash(last event)
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from './bytes';
 import { canonicalBytes } from './canonical';
 import { HEX_SHA256_PATTERN } from './seeds';
 
@@ -74,9 +74,7 @@ export function envelopeShapeError(e: unknown): string | null {
 export function eventHash(envelope: EventEnvelope): string {
   const err = envelopeShapeError(envelope);
   if (err) throw new TypeError(`invalid event envelope: ${err}`);
-  return createHash('sha256')
-    .update(canonicalBytes(envelopeFields(envelope)))
-    .digest('hex');
+  return sha256Hex(canonicalBytes(envelopeFields(envelope)));
 }
 
 /** Builds the next envelope of a chain: fills in `prevHash` and returns it with its `hash`. */

@@ -15,6 +15,7 @@
  *   after a JSON round trip.
  * - No whitespace anywhere. The bytes hashed are the UTF-8 encoding of the resulting string.
  */
+import { utf8ToBytes } from './bytes';
 
 export class CanonicalJsonError extends TypeError {
   constructor(
@@ -91,6 +92,6 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** The UTF-8 bytes of `canonicalJson(value)`: what is hashed. */
-export function canonicalBytes(value: unknown): Buffer {
-  return Buffer.from(canonicalJson(value), 'utf8');
+export function canonicalBytes(value: unknown): Uint8Array {
+  return utf8ToBytes(canonicalJson(value));
 }

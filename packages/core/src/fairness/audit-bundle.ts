@@ -4,7 +4,7 @@
  * the server seed once revealed, and every event with its command and hashes.
  *
  * Pure types and constants: shared by the server (src/audit) and the offline verifier
- * (src/fairness/verifier.ts, cli.ts), which must not depend on Nest, Prisma or the database.
+ * (verifier.ts here, src/fairness/cli.ts, the verifier package and page), which must not depend on Nest, Prisma or the database.
  */
 import { familyById } from '../rules/registry';
 import { emptyGame, evolveGame, GameCommand, GameEvent, GameState } from '../rules/game';
@@ -22,7 +22,7 @@ export const AUDIT_ALGORITHMS = {
   eventHash: 'sha256(canonical-json(envelope))/v1',
 } as const;
 
-/** Statuses of the game aggregate (src/rules/game). The server seed is revealed iff finished or abandoned. */
+/** Statuses of the game aggregate (rules/game). The server seed is revealed iff finished or abandoned. */
 export type AuditGameStatus = 'open' | 'playing' | 'finished' | 'abandoned';
 
 export interface AuditPlayer {

@@ -13,6 +13,7 @@ import type { FiveDiceState } from '../rules/five-dice/types';
 import { decideGame, emptyGame, evolveGame, GameCommand, GameState } from '../rules/game';
 import { familyById, RuleSetName } from '../rules/registry';
 import { assembleBundle, AuditBundle } from './audit-bundle';
+import { bytesToHex, hexToBytes } from './bytes';
 import { diceRoller } from './derivation';
 import { appendEvent, HashedEventEnvelope } from './hash-chain';
 import { commitmentOf, orderedClientSeeds } from './seeds';
@@ -31,7 +32,7 @@ export interface SimulateOptions {
   ruleSet: RuleSetName;
   /** Number of seats (players p-0, p-1, ...; seat 0 is the creator). Default 2. */
   seats?: number;
-  serverSeed?: Buffer;
+  serverSeed?: Uint8Array;
   gameId?: string;
   organizerSeed?: string | null;
   /** Client seed of each seat (default: "seed-<seat>"). */
@@ -47,13 +48,13 @@ export interface SimulateOptions {
 export interface SimulatedGame {
   bundle: AuditBundle;
   state: GameState;
-  serverSeed: Buffer;
+  serverSeed: Uint8Array;
 }
 
-const DEFAULT_SEED = Buffer.from('000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f', 'hex');
+const DEFAULT_SEED = hexToBytes('000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f');
 
 /** The roller the server uses for the next command on `state` (src/games/dice.service.ts). */
-export function rollerFor(serverSeed: Buffer, state: GameState): RollDice {
+export function rollerFor(serverSeed: Uint8Array, state: GameState): RollDice {
   let roll: RollDice | null = null;
   return (count) => {
     roll ??= diceRoller({
@@ -163,7 +164,7 @@ export function simulateGame(o: SimulateOptions): SimulatedGame {
   const bundle = assembleBundle({
     gameId,
     events,
-    serverSeed: serverSeed.toString('hex'),
+    serverSeed: bytesToHex(serverSeed),
     displayNames: Object.fromEntries(players.map((p, i) => [p, `Player ${i}`])),
     clientSeedGenerated: () => false,
     createdAt: '2026-11-29T10:00:00.000Z',

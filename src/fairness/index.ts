@@ -1,4 +1,0 @@
-export * from './seeds';
-export * from './derivation';
-export * from './canonical';
-export * from './hash-chain';
