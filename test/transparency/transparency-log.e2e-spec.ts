@@ -204,7 +204,8 @@ describe('transparency log (REST and GraphQL)', () => {
       const res = await t.http().get(path).expect(status);
       expect(res.body.code).toBe(code);
     };
-    await problem(`/v1/transparency/consistency?first=0&second=${size}`, 400, 'VALIDATION_FAILED');
+    await problem(`/v1/transparency/consistency?first=0&second=${size}`, 400, 'LOG_SIZE_OUT_OF_RANGE');
+    await problem(`/v1/transparency/consistency?first=-3&second=${size}`, 400, 'VALIDATION_FAILED');
     await problem(`/v1/transparency/consistency?first=2&second=1`, 400, 'LOG_SIZE_OUT_OF_RANGE');
     await problem(`/v1/transparency/consistency?first=1&second=${size + 1000}`, 400, 'LOG_SIZE_OUT_OF_RANGE');
     await problem(`/v1/transparency/consistency?first=abc&second=2`, 400, 'VALIDATION_FAILED');

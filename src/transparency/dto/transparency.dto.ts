@@ -61,17 +61,20 @@ export class ConsistencyProofView {
 }
 
 export class ConsistencyQuery {
-  @ApiProperty({ minimum: 1, description: 'The older tree size (e.g. of a head you archived).' })
+  @ApiProperty({
+    minimum: 0,
+    description: 'The older tree size (e.g. of a head you archived); 1 <= first <= second, else LOG_SIZE_OUT_OF_RANGE.',
+  })
   @Type(() => Number)
   @IsInt()
-  @Min(1)
+  @Min(0)
   @Max(2_147_483_647)
   first: number;
 
-  @ApiProperty({ minimum: 1, description: 'The newer tree size (at most the latest signed size).' })
+  @ApiProperty({ minimum: 0, description: 'The newer tree size (at most the latest signed size).' })
   @Type(() => Number)
   @IsInt()
-  @Min(1)
+  @Min(0)
   @Max(2_147_483_647)
   second: number;
 }
