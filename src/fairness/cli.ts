@@ -11,6 +11,7 @@
  * (`--allow-unrevealed` turns this into 0).
  */
 import { readFile } from 'node:fs/promises';
+import { consistencyMain } from './consistency-cli';
 import {
   EXIT_FAILED,
   EXIT_OK,
@@ -22,6 +23,7 @@ import {
 } from '@fairdice/core/fairness/verifier';
 
 const USAGE = `usage: fairdice verify <file-or-url> [--head <64-hex>] [--log-key <64-hex>] [--json] [--allow-unrevealed]
+       fairdice consistency <older-head> <newer-head> <proof> --log-key <64-hex> [--json]   (docs/fairness.md §9.6)
 
 Checks an audit bundle (GET /v1/games/{id}/audit): the commitment, every roll, every command
 re-run through the rules, the replayed totals and ranking, and the hash chain.
@@ -138,6 +140,8 @@ export async function main(
   out: (s: string) => void = (s) => process.stdout.write(s + '\n'),
   err: (s: string) => void = (s) => process.stderr.write(s + '\n'),
 ): Promise<number> {
+  // `fairdice consistency …`: the organizer's fork check of archived tree heads (consistency-cli.ts).
+  if (argv[0] === 'consistency') return consistencyMain(argv.slice(1), out, err);
   const args = parseArgs(argv);
   if (args === 'help') {
     out(USAGE);

@@ -18,6 +18,10 @@ import {
   verifyInclusion,
   verifyTreeHeadSignature,
 } from '@fairdice/core/fairness/transparency-log';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { consistencyMain } from '../../src/fairness/consistency-cli';
 import { TransparencyLogService } from '../../src/transparency/transparency-log.service';
 import { createTestApp, gql, registerPlayer, testKeys, TestApp } from '../helpers/app';
 import { playToEnd, poolOf, restClient } from '../helpers/games';
@@ -32,7 +36,7 @@ describe('transparency log (REST and GraphQL)', () => {
   let bob: { id: string; token: string };
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ listen: true });
     alice = await registerPlayer(t, 'Alice');
     bob = await registerPlayer(t, 'Bob');
   });
@@ -192,6 +196,34 @@ describe('transparency log (REST and GraphQL)', () => {
       },
     );
     expect(g.data.transparencyConsistency).toEqual({ proof: c.proof, secondRootHash: second.rootHash });
+  });
+
+  it('fairdice consistency: an archived head checks against the live log by URL; a forged archive fails', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fairdice-heads-'));
+    const base = `http://127.0.0.1:${(t.app.getHttpServer().address() as { port: number }).port}`;
+    await t.app.get(TransparencyLogService).integrate({ wait: true });
+    const archived = (await t.http().get('/v1/transparency/tree-head').expect(200)).body;
+    writeFileSync(join(dir, 'archived.json'), JSON.stringify(archived));
+    await restClient(t).create(alice.token, { ruleSet: 'simple', seats: 1 });
+    await t.app.get(TransparencyLogService).integrate({ wait: true });
+    const now = (await t.http().get('/v1/transparency/tree-head').expect(200)).body;
+    writeFileSync(join(dir, 'now.json'), JSON.stringify(now));
+    const proofUrl = `${base}/v1/transparency/consistency?first=${archived.treeSize}&second=${now.treeSize}`;
+    const lines: string[] = [];
+    const run = (args: string[]) =>
+      consistencyMain(
+        args,
+        (s) => lines.push(s),
+        (s) => lines.push(s),
+      );
+    expect(await run([join(dir, 'archived.json'), join(dir, 'now.json'), proofUrl, '--log-key', logKey])).toBe(0);
+    expect(lines.join('\n')).toContain('CONSISTENT');
+    // the archive of another history (same size, another root, signed by another key) does not check out
+    const forged = { ...archived, rootHash: 'ab'.repeat(32) };
+    writeFileSync(join(dir, 'forged.json'), JSON.stringify(forged));
+    expect(await run([join(dir, 'forged.json'), join(dir, 'now.json'), proofUrl, '--log-key', logKey])).toBe(1);
+    expect(await run([join(dir, 'archived.json'), join(dir, 'now.json'), proofUrl])).toBe(2);
+    expect(await run([join(dir, 'missing.json'), join(dir, 'now.json'), proofUrl, '--log-key', logKey])).toBe(2);
   });
 
   it('bad input gets a clear code and stores nothing', async () => {

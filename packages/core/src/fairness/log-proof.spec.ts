@@ -1,6 +1,15 @@
 import { attachLogProof, cloneBundle, simulateGame } from './bundle-fixtures';
-import { checkBundleLog } from './log-proof';
-import { encodeLeaf, fromHex, logPublicKey, toHex } from './transparency-log';
+import { checkBundleLog, checkHeadConsistency } from './log-proof';
+import {
+  consistencyProof,
+  encodeLeaf,
+  fromHex,
+  leafHash,
+  logPublicKey,
+  merkleRoot,
+  signTreeHead,
+  toHex,
+} from './transparency-log';
 import { verifyBundle } from './verifier';
 
 const priv = fromHex('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60');
@@ -66,5 +75,48 @@ describe('checkBundleLog (docs/fairness.md §9.4)', () => {
     expect(statuses(mutated(ended, (c) => (c.transparencyLog.treeHead.timestamp += 1)))[1]).toBe('log-signature:fail');
     expect(statuses(ended, toHex(logPublicKey(new Uint8Array(32))))[1]).toBe('log-signature:fail');
     expect(statuses(ended, 'xyz')[1]).toBe('log-signature:fail');
+  });
+});
+
+describe('checkHeadConsistency (an organizer comparing archived heads, docs/fairness.md §9.6)', () => {
+  const leaves = Array.from({ length: 12 }, (_, i) => leafHash(new Uint8Array([i, 42])));
+  const head = (n: number, hashes = leaves, k = priv) =>
+    signTreeHead({ treeSize: n, timestamp: 1_764_410_400_000 + n, rootHash: toHex(merkleRoot(hashes.slice(0, n))) }, k);
+  const proofOf = (m: number, n: number, hashes = leaves) => ({
+    firstSize: m,
+    secondSize: n,
+    proof: consistencyProof(hashes.slice(0, n), m, n).map(toHex),
+  });
+  const names = (r: ReturnType<typeof checkHeadConsistency>) =>
+    r.checks.filter((c) => c.status === 'fail').map((c) => c.name);
+
+  it('passes a later head that extends the archived one', () => {
+    for (const [m, n] of [
+      [3, 12],
+      [8, 12],
+      [12, 12],
+      [1, 2],
+    ])
+      expect(checkHeadConsistency(head(m), head(n), proofOf(m, n), key).ok).toBe(true);
+  });
+
+  it('detects a fork: a later head whose tree does not contain the archived tree', () => {
+    const forked = [...leaves.slice(0, 4), leafHash(new Uint8Array([99])), ...leaves.slice(5)];
+    const r = checkHeadConsistency(head(6), head(12, forked), proofOf(6, 12, forked), key);
+    expect(names(r)).toEqual(['consistency']);
+    // same size, another root
+    expect(
+      names(checkHeadConsistency(head(12), head(12, forked), { firstSize: 12, secondSize: 12, proof: [] }, key)),
+    ).toEqual(['consistency']);
+  });
+
+  it('fails a shrunk log, a proof for other sizes, a head signed by another key, malformed input', () => {
+    expect(names(checkHeadConsistency(head(8), head(5), proofOf(5, 8), key))).toEqual(['consistency']);
+    expect(names(checkHeadConsistency(head(3), head(12), proofOf(4, 12), key))).toEqual(['consistency']);
+    expect(
+      names(checkHeadConsistency(head(3), head(12, leaves, new Uint8Array(32).fill(3)), proofOf(3, 12), key)),
+    ).toEqual(['newer-signature']);
+    expect(names(checkHeadConsistency({ treeSize: 'x' }, head(12), proofOf(3, 12), key))).toEqual(['format']);
+    expect(names(checkHeadConsistency(head(3), head(12), { nope: true }, key))).toEqual(['consistency']);
   });
 });

@@ -23,6 +23,7 @@ import {
   logIdOf,
   LogLeaf,
   SignedTreeHead,
+  verifyConsistency,
   verifyInclusion,
   verifyTreeHeadSignature,
 } from './transparency-log';
@@ -204,4 +205,100 @@ export function checkBundleLog(
     });
   }
   return out;
+}
+
+export interface HeadConsistencyResult {
+  ok: boolean;
+  checks: Array<{ name: string; status: 'pass' | 'fail'; detail: string }>;
+}
+
+const headShape = (h: unknown, which: string): string | null => {
+  if (!isObject(h)) return `the ${which} head must be a JSON object`;
+  if (!Number.isSafeInteger(h.treeSize) || (h.treeSize as number) < 0)
+    return `the ${which} head's treeSize must be a whole number`;
+  if (!Number.isSafeInteger(h.timestamp) || (h.timestamp as number) < 0)
+    return `the ${which} head's timestamp must be a whole number`;
+  if (typeof h.rootHash !== 'string' || !HEX64.test(h.rootHash))
+    return `the ${which} head's rootHash must be 64 lowercase hex`;
+  if (typeof h.signature !== 'string' || !/^[0-9a-f]{128}$/.test(h.signature))
+    return `the ${which} head's signature must be 128 lowercase hex`;
+  return null;
+};
+
+/**
+ * An organizer's fork check (docs/fairness.md §9.6): `older` (an archived signed head) and `newer`
+ * (a later one) are both signed by `logKey`, and `proof` (GET /v1/transparency/consistency) shows
+ * the older tree is a prefix of the newer one. Heads are { treeSize, timestamp, rootHash, signature }.
+ */
+export function checkHeadConsistency(
+  older: unknown,
+  newer: unknown,
+  proof: unknown,
+  logKey: string,
+): HeadConsistencyResult {
+  const checks: HeadConsistencyResult['checks'] = [];
+  const done = () => ({ ok: checks.every((c) => c.status === 'pass'), checks });
+  const shape = headShape(older, 'older') ?? headShape(newer, 'newer');
+  if (shape) {
+    checks.push({ name: 'format', status: 'fail', detail: shape });
+    return done();
+  }
+  const a = older as unknown as SignedTreeHead;
+  const b = newer as unknown as SignedTreeHead;
+  for (const [which, h] of [
+    ['older', a],
+    ['newer', b],
+  ] as const) {
+    const good = HEX64.test(logKey) && verifyTreeHeadSignature(h, logKey);
+    checks.push({
+      name: `${which}-signature`,
+      status: good ? 'pass' : 'fail',
+      detail: good
+        ? `size ${h.treeSize} signed at ${new Date(h.timestamp).toISOString()}`
+        : `the ${which} head (size ${h.treeSize}) is not signed by the given log key`,
+    });
+  }
+  if (a.treeSize > b.treeSize) {
+    checks.push({
+      name: 'consistency',
+      status: 'fail',
+      detail: `the newer head is smaller (${b.treeSize}) than the older one (${a.treeSize}): the log shrank`,
+    });
+    return done();
+  }
+  let list: Uint8Array[] | null = null;
+  if (a.treeSize === b.treeSize) list = [];
+  else if (
+    isObject(proof) &&
+    Array.isArray(proof.proof) &&
+    proof.proof.every((p) => typeof p === 'string' && HEX64.test(p))
+  ) {
+    if (proof.firstSize !== a.treeSize || proof.secondSize !== b.treeSize) {
+      checks.push({
+        name: 'consistency',
+        status: 'fail',
+        detail: `the proof is between sizes ${String(proof.firstSize)} and ${String(proof.secondSize)}, not ${a.treeSize} and ${b.treeSize}`,
+      });
+      return done();
+    }
+    list = (proof.proof as string[]).map(fromHex);
+  }
+  if (list === null) {
+    checks.push({
+      name: 'consistency',
+      status: 'fail',
+      detail: 'the proof must be { firstSize, secondSize, proof: [64-hex, ...] }',
+    });
+    return done();
+  }
+  const good =
+    a.treeSize === 0 || verifyConsistency(a.treeSize, b.treeSize, fromHex(a.rootHash), fromHex(b.rootHash), list);
+  checks.push({
+    name: 'consistency',
+    status: good ? 'pass' : 'fail',
+    detail: good
+      ? `the tree of size ${a.treeSize} (root ${a.rootHash}) is a prefix of the tree of size ${b.treeSize} (root ${b.rootHash})`
+      : `the proof does not show the tree of size ${a.treeSize} to be a prefix of the tree of size ${b.treeSize}: a fork (or a bad proof)`,
+  });
+  return done();
 }
