@@ -8,7 +8,7 @@
 import { createHmac } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { deriveDice } from '@fairdice/core/fairness/derivation';
-import { EventEnvelope, eventHash } from '@fairdice/core/fairness/hash-chain';
+import { type EventEnvelope, eventHash } from '@fairdice/core/fairness/hash-chain';
 import { commitmentOf } from '@fairdice/core/fairness/seeds';
 import {
   encodeLeaf,
@@ -49,7 +49,7 @@ function measure(name: string, fn: (i: number) => unknown, ms = 500): BenchResul
   return { name, opsPerSec: Math.round(1e6 / usPerOp), usPerOp: Math.round(usPerOp * 1000) / 1000, iterations };
 }
 
-export async function runFairnessMicroBenchmarks(options: { durationMs?: number } = {}): Promise<BenchResult[]> {
+export function runFairnessMicroBenchmarks(options: { durationMs?: number } = {}): BenchResult[] {
   const ms = options.durationMs ?? 500;
   const serverSeed = Buffer.alloc(32, 0x5a);
   const gameId = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
@@ -114,15 +114,12 @@ export async function runFairnessMicroBenchmarks(options: { durationMs?: number 
 }
 
 if (require.main === module) {
-  runFairnessMicroBenchmarks().then(
-    (results) => {
-      console.table(
-        results.map((r) => ({ name: r.name, 'ops/s': r.opsPerSec, 'µs/op': r.usPerOp, iterations: r.iterations })),
-      );
-    },
-    (err) => {
-      console.error(err);
-      process.exitCode = 1;
-    },
+  console.table(
+    runFairnessMicroBenchmarks().map((r) => ({
+      name: r.name,
+      'ops/s': r.opsPerSec,
+      'µs/op': r.usPerOp,
+      iterations: r.iterations,
+    })),
   );
 }

@@ -12,18 +12,17 @@ import { performance } from 'node:perf_hooks';
 import { diceRoller } from '@fairdice/core/fairness/derivation';
 import { orderedClientSeeds } from '@fairdice/core/fairness/seeds';
 import { RuleError } from '@fairdice/core/rules/core/errors';
-import type { Die } from '@fairdice/core/rules/core/dice';
-import { computerChoice, computerHold, FiveDiceState } from '@fairdice/core/rules/five-dice';
+import { computerChoice, computerHold, type FiveDiceState } from '@fairdice/core/rules/five-dice';
 import {
   decideGame,
   emptyGame,
   evolveGame,
-  GameCommand,
-  GameEvent,
-  GameState,
+  type GameCommand,
+  type GameEvent,
+  type GameState,
   replayGame,
 } from '@fairdice/core/rules/game';
-import { RULE_SETS, RuleSetName } from '@fairdice/core/rules/registry';
+import { RULE_SETS, type RuleSetName } from '@fairdice/core/rules/registry';
 import { seededRoller } from './simulate-computer';
 
 export interface AggregateBenchResult {
@@ -97,14 +96,13 @@ export function playAggregateGame(
     const turn = p.turn!;
     if (turn.rollInTurn === 0) run({ type: 'play', playerId: creatorId, move: { type: 'roll' } });
     else {
-      const hold =
-        turn.rollInTurn < 3 ? computerHold(p.sheets[turn.seat], turn.dice as Die[], turn.rollInTurn, options) : null;
+      const hold = turn.rollInTurn < 3 ? computerHold(p.sheets[turn.seat], turn.dice, turn.rollInTurn, options) : null;
       if (hold !== null && hold.length < 5) run({ type: 'play', playerId: creatorId, move: { type: 'roll', hold } });
       else
         run({
           type: 'play',
           playerId: creatorId,
-          move: { type: 'score', box: computerChoice(p.sheets[turn.seat], turn.dice as Die[], options) },
+          move: { type: 'score', box: computerChoice(p.sheets[turn.seat], turn.dice, options) },
         });
     }
   }
@@ -112,9 +110,7 @@ export function playAggregateGame(
   return { events, steps };
 }
 
-export async function runGameAggregateMicroBenchmarks(
-  options: { durationMs?: number } = {},
-): Promise<AggregateBenchResult[]> {
+export function runGameAggregateMicroBenchmarks(options: { durationMs?: number } = {}): AggregateBenchResult[] {
   const ms = options.durationMs ?? 500;
   const solo = playAggregateGame('simple', 1, 7);
   const four = playAggregateGame('penta', 4, 11);
@@ -161,11 +157,5 @@ export async function runGameAggregateMicroBenchmarks(
 }
 
 if (require.main === module) {
-  runGameAggregateMicroBenchmarks().then(
-    (results) => console.table(results),
-    (err) => {
-      console.error(err);
-      process.exitCode = 1;
-    },
-  );
+  console.table(runGameAggregateMicroBenchmarks());
 }

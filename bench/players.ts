@@ -9,7 +9,7 @@
  * machine's 2 CPUs with the server and PostgreSQL.
  */
 import { BOX_IDS } from '@fairdice/core/rules/five-dice/types';
-import { HttpClient, VirtualClient } from './load';
+import type { HttpClient, VirtualClient } from './load';
 
 export const RULE_SET = 'simple';
 

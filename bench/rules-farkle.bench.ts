@@ -4,13 +4,13 @@
  *   npx tsc -p tsconfig.build.json && node dist/bench/rules-farkle.bench.js
  */
 import { performance } from 'node:perf_hooks';
-import { Die, RollDice } from '@fairdice/core/rules/core/dice';
+import type { Die, RollDice } from '@fairdice/core/rules/core/dice';
 import { isRuleError } from '@fairdice/core/rules/core/errors';
 import {
-  FarkleCommand,
-  FarkleEvent,
-  FarkleOptions,
-  FarkleState,
+  type FarkleCommand,
+  type FarkleEvent,
+  type FarkleOptions,
+  type FarkleState,
   bestSelection,
   decide,
   evolve,
@@ -103,7 +103,7 @@ export function simulateFarkleGame(
   return { events, state, commands };
 }
 
-export async function runFarkleMicroBenchmarks(options: { durationMs?: number } = {}): Promise<FarkleBenchResult[]> {
+export function runFarkleMicroBenchmarks(options: { durationMs?: number } = {}): FarkleBenchResult[] {
   const ms = options.durationMs ?? 500;
   const roll = seededRoller(7);
   const rolls6 = Array.from({ length: 1024 }, () => roll(6));
@@ -143,13 +143,5 @@ export async function runFarkleMicroBenchmarks(options: { durationMs?: number } 
 }
 
 if (require.main === module) {
-  runFarkleMicroBenchmarks().then(
-    (results) => {
-      console.table(results);
-    },
-    (err) => {
-      console.error(err);
-      process.exitCode = 1;
-    },
-  );
+  console.table(runFarkleMicroBenchmarks());
 }

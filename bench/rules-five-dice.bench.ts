@@ -4,10 +4,10 @@
  * Also importable: `runFiveDiceMicroBenchmarks()` for a later bench runner.
  */
 import { performance } from 'node:perf_hooks';
-import { Die } from '@fairdice/core/rules/core/dice';
+import type { Die } from '@fairdice/core/rules/core/dice';
 import { replay } from '@fairdice/core/rules/core/replay';
 import {
-  FiveDiceEvent,
+  type FiveDiceEvent,
   calculateScoreOptions,
   evolve,
   initialState,
@@ -41,7 +41,7 @@ function measure(name: string, body: () => void, opsPerCall = 1, minMs = 500): M
 
 let sink = 0; // keeps results alive so the JIT cannot drop the work
 
-export async function runFiveDiceMicroBenchmarks(): Promise<MicroBenchmarkResult[]> {
+export function runFiveDiceMicroBenchmarks(): MicroBenchmarkResult[] {
   const roll = seededRoller(12345);
   const rolls = Array.from({ length: 1024 }, () => roll(5));
   const sheets = [
@@ -111,11 +111,9 @@ export async function runFiveDiceMicroBenchmarks(): Promise<MicroBenchmarkResult
 }
 
 if (require.main === module) {
-  runFiveDiceMicroBenchmarks().then((results) => {
-    for (const r of results) {
-      console.log(
-        `${r.name.padEnd(52)} ${r.opsPerSec.toLocaleString('en-US').padStart(12)} ops/s  ${r.usPerOp.toFixed(3).padStart(9)} µs/op`,
-      );
-    }
-  });
+  for (const r of runFiveDiceMicroBenchmarks()) {
+    console.log(
+      `${r.name.padEnd(52)} ${r.opsPerSec.toLocaleString('en-US').padStart(12)} ops/s  ${r.usPerOp.toFixed(3).padStart(9)} µs/op`,
+    );
+  }
 }

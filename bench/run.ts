@@ -36,15 +36,15 @@ import { runGameAggregateMicroBenchmarks } from './game-aggregate.bench';
 import { runFarkleMicroBenchmarks } from './rules-farkle.bench';
 import { runFiveDiceMicroBenchmarks } from './rules-five-dice.bench';
 import { createBenchDatabase, DEFAULT_DATABASE_URL, insertClient, insertPool, prepareInsertCeiling } from './db';
-import { HttpClient, LoadResult, runClosedLoop, VirtualClient } from './load';
+import { HttpClient, type LoadResult, runClosedLoop, type VirtualClient } from './load';
 import {
   GraphqlPlayer,
   helloClient,
   newPlayStats,
-  PlayStats,
+  type PlayStats,
   Reader,
   registerPlayer,
-  Registered,
+  type Registered,
   RestPlayer,
   retrySetup,
 } from './players';
@@ -208,7 +208,8 @@ async function scenario(
   commits: (() => Promise<number>) | null,
 ): Promise<ScenarioRow> {
   log(`${id} ${name}: ${opts.clients} clients, ${opts.warmup} s warm-up + ${opts.seconds} s measured`);
-  let atStart: Promise<number> | null = null;
+  // Assigned in a callback: the cast keeps TypeScript from narrowing it to null below.
+  let atStart = null as Promise<number> | null;
   let clientCpu0 = process.cpuUsage();
   let machine0 = machineCpu();
   let t0 = performance.now();
@@ -256,10 +257,10 @@ async function scenario(
 
 // ---------------------------------------------------------------- micro
 
-async function runMicro(opts: Options): Promise<{ rows: MicroRow[]; failures: string[] }> {
+function runMicro(opts: Options): { rows: MicroRow[]; failures: string[] } {
   const rows: MicroRow[] = [];
   const failures: string[] = [];
-  const suites: Array<[string, () => Promise<Array<{ name: string; opsPerSec: number; usPerOp: number }>>]> = [
+  const suites: Array<[string, () => Array<{ name: string; opsPerSec: number; usPerOp: number }>]> = [
     ['five-dice', () => runFiveDiceMicroBenchmarks()],
     ['farkle', () => runFarkleMicroBenchmarks({ durationMs: opts.microMs })],
     ['fairness', () => runFairnessMicroBenchmarks({ durationMs: opts.microMs })],
@@ -268,7 +269,7 @@ async function runMicro(opts: Options): Promise<{ rows: MicroRow[]; failures: st
   for (const [suite, run] of suites) {
     log(`micro: ${suite}`);
     try {
-      for (const r of await run()) rows.push({ suite, name: r.name, opsPerSec: r.opsPerSec, usPerOp: r.usPerOp });
+      for (const r of run()) rows.push({ suite, name: r.name, opsPerSec: r.opsPerSec, usPerOp: r.usPerOp });
     } catch (err) {
       const msg = `${suite}: ${err instanceof Error ? err.message : String(err)}`;
       failures.push(msg);
@@ -381,7 +382,7 @@ async function main(): Promise<void> {
   if (!existsSync(serverScript)) throw new Error(`${serverScript} is missing: run npm run build first`);
   mkdirSync(RESULTS_DIR, { recursive: true });
 
-  const micro = opts.micro ? await runMicro(opts) : { rows: [], failures: [] };
+  const micro = opts.micro ? runMicro(opts) : { rows: [], failures: [] };
 
   log(`database: creating a fresh database on ${redactUrl(adminUrl)}`);
   const db = await createBenchDatabase(adminUrl, (l) => log(`  migrate: ${l}`));

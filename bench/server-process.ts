@@ -4,7 +4,7 @@
  * each measured window by writing 5 to /proc/<pid>/clear_refs (Linux ≥ 4.0); VmRSS is also
  * sampled every 100 ms as a fallback where the reset is not allowed.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';

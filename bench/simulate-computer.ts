@@ -3,11 +3,11 @@
  *   npx tsc -p tsconfig.build.json && node dist/bench/simulate-computer.js [games] [seed]
  * Dice come from a seeded sfc32 generator, so a run is reproducible (same seed → same averages).
  */
-import { Die, RollDice } from '@fairdice/core/rules/core/dice';
+import type { Die, RollDice } from '@fairdice/core/rules/core/dice';
 import {
   FIVE_DICE_PRESETS,
-  FiveDicePresetName,
-  SimulationResult,
+  type FiveDicePresetName,
+  type SimulationResult,
   simulateComputer,
 } from '@fairdice/core/rules/five-dice';
 

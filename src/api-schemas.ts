@@ -1,5 +1,5 @@
 import { GraphQLSchemaHost } from '@nestjs/graphql';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { buildOpenApiDocument } from './app.factory';
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { Logger as Pino } from 'pino';
-import { AppModule, AppModuleOptions } from './app.module';
+import { AppModule, type AppModuleOptions } from './app.module';
 import { AllExceptionsFilter, strictValidationPipe } from './common/errors';
 import { createPinoLogger, PinoNestLogger } from './common/logging/logger';
 import { registerGraphiql } from './graphiql/graphiql';

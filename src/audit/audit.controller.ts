@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { AuthGuard, CurrentPlayer, OptionalAuth } from '../common/auth/auth.guard';
+import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { AuditService } from './audit.service';
 import { AUDIT_BUNDLE_SCHEMA, AuditQuery } from './dto/audit.dto';

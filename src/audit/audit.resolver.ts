@@ -1,6 +1,6 @@
 import { UseGuards } from '@nestjs/common';
 import { Args, ID, Query, Resolver } from '@nestjs/graphql';
-import { AuthGuard, CurrentPlayer, OptionalAuth } from '../common/auth/auth.guard';
+import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
 import { JSONScalar } from '../common/graphql/json.scalar';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { AuditService } from './audit.service';

@@ -65,7 +65,7 @@ describe('loadConfig', () => {
   ])('rejects %p with one line naming %s', (env, name) => {
     let error: unknown;
     try {
-      loadConfig(env as NodeJS.ProcessEnv);
+      loadConfig(env);
     } catch (e) {
       error = e;
     }

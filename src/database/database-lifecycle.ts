@@ -37,7 +37,7 @@ export async function resolveDatabase(options: ResolveDatabaseOptions): Promise<
       url: options.databaseUrl,
       poolMax: options.poolMax ?? 10,
       embedded: false,
-      stop: async () => undefined,
+      stop: () => Promise.resolve(),
     };
   } else {
     const pg = await startEmbeddedPostgres({ dataDir: options.dataDir, port: options.embeddedPort ?? 0 });

@@ -41,7 +41,7 @@ import { Pool } from 'pg';
 import { DomainException } from '../common/errors';
 import { PG_POOL } from '../database/prisma.service';
 import { SeedVault } from '../keys/seed-vault';
-import { afterCommit, dbOr } from '../reliability/idempotency/unit-of-work';
+import { afterCommit, dbOr } from '../database/unit-of-work';
 import { appendEvent } from '@fairdice/core/fairness/hash-chain';
 import { evolveGame, emptyGame, GameEvent, GameState } from '@fairdice/core/rules/game';
 import {

@@ -19,7 +19,7 @@ import {
   EXIT_USAGE,
   exitCodeOf,
   verifyBundle,
-  VerifyReport,
+  type VerifyReport,
 } from '@fairdice/core/fairness/verifier';
 
 const USAGE = `usage: fairdice verify <file-or-url> [--head <64-hex>] [--log-key <64-hex>] [--json] [--allow-unrevealed]

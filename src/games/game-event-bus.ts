@@ -35,8 +35,8 @@ export class InProcessGameEventBus extends GameEventBus {
     if (!set) this.listeners.set(gameId, (set = new Set()));
     set.add(listener);
     return () => {
-      set!.delete(listener);
-      if (set!.size === 0 && this.listeners.get(gameId) === set) this.listeners.delete(gameId);
+      set.delete(listener);
+      if (set.size === 0 && this.listeners.get(gameId) === set) this.listeners.delete(gameId);
     };
   }
 }

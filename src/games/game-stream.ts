@@ -109,6 +109,7 @@ export class GameEventStream implements AsyncIterableIterator<StoredEvent> {
 
   throw(err?: unknown): Promise<IteratorResult<StoredEvent>> {
     this.close();
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the iterator protocol: throw(err) rejects with the caller's own value
     return Promise.reject(err);
   }
 

@@ -3,7 +3,7 @@ import type { GameRow, StoredEvent } from '../event-store/event-store.types';
 import { bestSelection, scoringSelections } from '@fairdice/core/rules/farkle/scoring';
 import type { FarkleState } from '@fairdice/core/rules/farkle/types';
 import { scoreOptionsFor, totals } from '@fairdice/core/rules/five-dice/scoring';
-import { BOX_IDS, FiveDiceState, ROLLS_PER_TURN } from '@fairdice/core/rules/five-dice/types';
+import { BOX_IDS, type FiveDiceState, ROLLS_PER_TURN } from '@fairdice/core/rules/five-dice/types';
 import { familyById } from '@fairdice/core/rules/registry';
 import type { GameState } from '@fairdice/core/rules/game';
 import type { Die } from '@fairdice/core/rules/core/dice';
@@ -71,7 +71,7 @@ export function buildGameView(
     const roll = turn?.roll ?? null;
     dice = roll ? [...roll] : [];
     held = turn?.setAside ? [...turn.setAside] : [];
-    const selections = roll && !turn!.setAside ? scoringSelections(roll as Die[], p.options) : [];
+    const selections = roll && !turn!.setAside ? scoringSelections(roll, p.options) : [];
     farkle = {
       target: p.options.target,
       entryThreshold: p.options.entryThreshold,
@@ -87,7 +87,7 @@ export function buildGameView(
       setAside: held,
       setAsideFaces: roll && turn!.setAside ? turn!.setAside.map((i) => roll[i]) : [],
       selections: selections.map((s) => ({ dice: [...s.dice], faces: [...s.faces], points: s.points })),
-      bestSelection: roll && !turn!.setAside ? toSel(bestSelection(roll as Die[], p.options)) : null,
+      bestSelection: roll && !turn!.setAside ? toSel(bestSelection(roll, p.options)) : null,
       lastRoundSeats: p.lastRound ? [...p.lastRound.remaining] : null,
     };
   }

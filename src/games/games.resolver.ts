@@ -1,6 +1,6 @@
 import { UseGuards } from '@nestjs/common';
 import { Args, ID, Int, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
-import { AuthGuard, CurrentPlayer, OptionalAuth } from '../common/auth/auth.guard';
+import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
 import { DomainException } from '../common/errors';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { GameEventPage, GameEventView, GamePage, GameView } from './dto/game-view.model';

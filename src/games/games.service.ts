@@ -32,15 +32,9 @@ import { GameEventStream } from './game-stream';
 import { buildGameView, toEventView, viewOfLoaded } from './game-view';
 import type { GameEventPage, GamePage, GameView } from './dto/game-view.model';
 import type { CreateGameInput, JoinGameInput } from './dto/game.inputs';
-import { asyncEffects } from '../async/async-effects';
-import {
-  afterCommit,
-  checkIfMatch,
-  currentUnitOfWork,
-  IdempotencyService,
-  parseIdempotencyKey,
-  requestHash,
-} from '../reliability';
+import { asyncEffects } from '../event-store/async-effects';
+import { afterCommit, currentUnitOfWork } from '../database/unit-of-work';
+import { checkIfMatch, IdempotencyService, parseIdempotencyKey, requestHash } from '../reliability';
 
 type Player = AuthenticatedPlayer;
 type MoveBuilder = (g: LoadedGame) => GameCommand;

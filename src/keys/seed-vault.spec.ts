@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SeedVault } from './seed-vault';
-import { KEYS_FILE_NAME, resolveServiceKeys, ServiceKeys } from './service-keys';
+import { KEYS_FILE_NAME, resolveServiceKeys, type ServiceKeys } from './service-keys';
 
 const keys = (...ids: string[]): ServiceKeys => ({
   logSigningKey: randomBytes(32),

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AuthGuard, CurrentPlayer } from '../common/auth/auth.guard';
+import { AuthGuard, CurrentPlayer } from './auth.guard';
 import { AuthenticatedPlayer } from './players.types';
 import { PlayersService } from './players.service';
 import { RegisterPlayerInput } from './dto/register-player.dto';

@@ -1,10 +1,10 @@
 import { Global, Module } from '@nestjs/common';
-import { AuthGuard } from '../common/auth/auth.guard';
+import { AuthGuard } from './auth.guard';
 import { PlayersController } from './players.controller';
 import { PlayersResolver } from './players.resolver';
 import { PlayersService } from './players.service';
 
-/** Global so that every module can use AuthGuard (which needs PlayersService). */
+/** Global so that every module can use AuthGuard (authentication lives here, with the players it finds). */
 @Global()
 @Module({
   controllers: [PlayersController],

@@ -1,6 +1,6 @@
 import { UseGuards } from '@nestjs/common';
 import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { AuthGuard, CurrentPlayer } from '../common/auth/auth.guard';
+import { AuthGuard, CurrentPlayer } from './auth.guard';
 import { AuthenticatedPlayer } from './players.types';
 import { PlayersService } from './players.service';
 import { RegisterPlayerInput } from './dto/register-player.dto';

@@ -16,10 +16,3 @@ export const sameHash = (a: string, b: string): boolean => {
   const y = Buffer.from(b, 'hex');
   return x.length === y.length && timingSafeEqual(x, y);
 };
-
-/** Reads "Bearer <token>" from an Authorization header value. */
-export function bearerToken(header: unknown): string | null {
-  if (typeof header !== 'string') return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match ? match[1] : null;
-}

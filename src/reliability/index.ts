@@ -3,5 +3,4 @@ export * from './idempotency/idempotency.service';
 export * from './http/etag';
 export * from './http/uuid.pipe';
 export * from './reliability.module';
-export * from './idempotency/unit-of-work';
 export * from './http/command-options';

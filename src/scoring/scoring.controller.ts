@@ -18,14 +18,14 @@ export class ScoringController {
   @ApiOperation({ summary: 'List the rule sets with their options' })
   @ApiOkResponse({ type: [RuleSetModel] })
   ruleSets(): RuleSetModel[] {
-    return this.scoring.ruleSets() as RuleSetModel[];
+    return this.scoring.ruleSets();
   }
 
   @Get('rule-sets/:name')
   @ApiOperation({ summary: 'One rule set' })
   @ApiOkResponse({ type: RuleSetModel })
   ruleSet(@Param('name') name: string): RuleSetModel {
-    return this.scoring.ruleSet(name) as RuleSetModel;
+    return this.scoring.ruleSet(name);
   }
 
   @Post('scoring/five-dice')

@@ -14,12 +14,12 @@ export class ScoringResolver {
 
   @Query(() => [RuleSetModel], { description: 'The rule sets with their options.' })
   ruleSets(): RuleSetModel[] {
-    return this.scoring.ruleSets() as RuleSetModel[];
+    return this.scoring.ruleSets();
   }
 
   @Query(() => RuleSetModel, { description: 'One rule set by name.' })
   ruleSet(@Args('name') name: string): RuleSetModel {
-    return this.scoring.ruleSet(name) as RuleSetModel;
+    return this.scoring.ruleSet(name);
   }
 
   @Query(() => ScoreOptionsModel, {

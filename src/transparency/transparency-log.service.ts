@@ -282,7 +282,7 @@ export class TransparencyLogService implements OnModuleInit, OnModuleDestroy {
       await this.integrate({ wait: true });
       row = await this.latestHeadRow(this.pool);
     }
-    return this.published(row!);
+    return this.published(row);
   }
 
   /** The signing public key and log id (also in every tree head). */
@@ -371,7 +371,7 @@ export class TransparencyLogService implements OnModuleInit, OnModuleDestroy {
           treeSize,
         });
     }
-    const head = this.published(headRow!);
+    const head = this.published(headRow);
     const included = leaves.filter((l) => l.leaf_index !== null && Number(l.leaf_index) < head.treeSize);
     const rangeLists = included.map((l) => inclusionProofRanges(Number(l.leaf_index), head.treeSize));
     const hashes = await this.rangeHashes(this.pool, rangeLists.flat());

@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AuthGuard, CurrentPlayer, OptionalAuth } from '../common/auth/auth.guard';
+import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { TransparencyLogService } from './transparency-log.service';
 import {

@@ -1,6 +1,6 @@
 import { UseGuards } from '@nestjs/common';
 import { Args, ID, Int, Query, Resolver } from '@nestjs/graphql';
-import { AuthGuard, CurrentPlayer, OptionalAuth } from '../common/auth/auth.guard';
+import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { TransparencyLogService } from './transparency-log.service';
 import { ConsistencyProofView, GameLogProofView, TreeHeadView } from './dto/transparency.dto';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderApiSchemas } from '../../src/api-schemas';
-import { createTestApp, TestApp } from '../helpers/app';
+import { createTestApp, type TestApp } from '../helpers/app';
 
 /** The committed API descriptions must match the code. Fix with: npm run schema:generate */
 describe('committed API schemas', () => {

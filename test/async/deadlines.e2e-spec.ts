@@ -6,7 +6,7 @@
  */
 import { verifyChain } from '@fairdice/core/fairness/hash-chain';
 import { DeadlinesService } from '../../src/async/deadlines/deadlines.service';
-import { createTestApp, gql, registerPlayer, TestApp } from '../helpers/app';
+import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { poolOf, restClient } from '../helpers/games';
 import { eventsOf, timeoutBatches, waitFor } from './helpers';
 

@@ -1,6 +1,6 @@
 /** Helpers of the async-play tests: polling waits, event reads, a local webhook receiver. */
-import { createServer, IncomingHttpHeaders, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Pool } from 'pg';
 
 /** Polls `probe` until it returns a truthy value (returned), or fails after `timeoutMs`. */
@@ -15,7 +15,7 @@ export async function waitFor<T>(
   for (;;) {
     try {
       const v = await probe();
-      if (v) return v as NonNullable<T>;
+      if (v) return v;
     } catch (err) {
       last = err;
     }

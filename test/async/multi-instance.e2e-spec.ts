@@ -8,7 +8,7 @@
  * Skipped on the embedded database: PGlite is ONE session, where a NOTIFY reaches only the
  * connection that sent it, so several instances cannot push to each other (docs/async.md).
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { createServer } from 'node:net';
@@ -23,7 +23,6 @@ const main = join(root, 'dist', 'src', 'main.js');
 const onPostgres = process.env.FAIRDICE_TEST_DB === 'postgres';
 
 if (!onPostgres) {
-  // eslint-disable-next-line no-console
   console.warn(
     '[async] multi-instance test skipped: it needs a real PostgreSQL (set DATABASE_URL); the embedded PGlite is one session and cannot carry LISTEN/NOTIFY between processes',
   );
@@ -67,7 +66,7 @@ async function startInstance(name: string): Promise<Instance> {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  for (const stream of [child.stdout!, child.stderr!]) {
+  for (const stream of [child.stdout, child.stderr]) {
     let partial = '';
     stream.on('data', (c) => {
       const lines = (partial + String(c)).split('\n');

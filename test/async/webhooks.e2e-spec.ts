@@ -5,9 +5,9 @@
  * attempt), and deliveries that survive an instance restart.
  */
 import { Webhook } from 'standardwebhooks';
-import { createTestApp, gql, registerPlayer, TestApp } from '../helpers/app';
+import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { restClient } from '../helpers/games';
-import { Receiver, startReceiver, waitFor } from './helpers';
+import { type Receiver, startReceiver, waitFor } from './helpers';
 
 jest.setTimeout(30_000);
 

@@ -4,7 +4,7 @@
  */
 import { Test } from '@nestjs/testing';
 import { randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { DATABASE_OPTIONS, DatabaseModule, PG_POOL, PrismaService } from '../../src/database/database.module';
 import { sha256Hex } from '../../src/database/migrate';
 import { testDatabaseUrl, testPoolMax } from '../helpers/database';
@@ -46,7 +46,9 @@ describe('DatabaseModule', () => {
 
   it('forRootAsync takes its options from a factory', async () => {
     const moduleRef = await Test.createTestingModule({
-      imports: [DatabaseModule.forRootAsync({ useFactory: async () => ({ url: testDatabaseUrl(), poolMax: 1 }) })],
+      imports: [
+        DatabaseModule.forRootAsync({ useFactory: () => Promise.resolve({ url: testDatabaseUrl(), poolMax: 1 }) }),
+      ],
     }).compile();
     const app = await moduleRef.init();
     await expect(app.get(PrismaService).$queryRawUnsafe('SELECT 1 AS one')).resolves.toEqual([{ one: 1 }]);

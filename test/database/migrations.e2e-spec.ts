@@ -15,10 +15,10 @@ import {
   createFreshDatabase,
   createTestPool,
   createTestPrisma,
-  FreshDatabase,
+  type FreshDatabase,
   testDatabaseUrl,
   testDbKind,
-  TestPrisma,
+  type TestPrisma,
 } from '../helpers/database';
 
 jest.setTimeout(60_000);

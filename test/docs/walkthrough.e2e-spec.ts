@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyBundle } from '@fairdice/core/fairness/verifier';
-import { createTestApp, TestApp } from '../helpers/app';
+import { createTestApp, type TestApp } from '../helpers/app';
 
 const examples = join(__dirname, '..', '..', 'docs', 'examples');
 

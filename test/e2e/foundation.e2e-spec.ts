@@ -1,5 +1,5 @@
 import { PrismaService } from '../../src/database/prisma.service';
-import { createTestApp, gql, registerPlayer, TestApp } from '../helpers/app';
+import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 
 describe('foundation: health, errors, GraphQL, docs', () => {
   let t: TestApp;

@@ -3,11 +3,11 @@
  * stored), access rules, lists, history, state at a version, and concurrent commands.
  */
 import { randomUUID } from 'node:crypto';
-import { createTestApp, gql, registerPlayer, TestApp } from '../helpers/app';
+import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { countEvents, replayFromDb } from '../helpers/games';
 import { GamesService } from '../../src/games/games.service';
 import { EventStore } from '../../src/event-store/event-store.service';
-import { DomainException } from '../../src/common/errors';
+import type { DomainException } from '../../src/common/errors';
 
 jest.setTimeout(60_000);
 

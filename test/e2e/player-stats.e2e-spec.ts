@@ -1,4 +1,4 @@
-import { createTestApp, gql, registerPlayer, TestApp } from '../helpers/app';
+import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { playToEnd, restClient } from '../helpers/games';
 
 /** Statistics per rule set, from finished games: solo record, multiplayer results, hot seat excluded. */

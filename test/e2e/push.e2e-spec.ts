@@ -4,11 +4,11 @@
  * last version seen after reconnecting (backlog from the database, then live: no gap, no duplicate).
  */
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
-import { createClient, Client as WsClient } from 'graphql-ws';
+import type { AddressInfo } from 'node:net';
+import { createClient, type Client as WsClient } from 'graphql-ws';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- ws ships no types here (@types/ws is not installed)
 const WebSocket: unknown = require('ws');
-import { createTestApp, registerPlayer, storedServerSeed, TestApp } from '../helpers/app';
+import { createTestApp, registerPlayer, storedServerSeed, type TestApp } from '../helpers/app';
 import { chooseMove, poolOf, restClient } from '../helpers/games';
 
 jest.setTimeout(60_000);

@@ -1,4 +1,4 @@
-import { createTestApp, gql, TestApp } from '../helpers/app';
+import { createTestApp, gql, type TestApp } from '../helpers/app';
 
 describe('scoring: rule sets and stateless calculators', () => {
   let t: TestApp;

@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { verifyBundle } from '@fairdice/core/fairness/verifier';
-import { createTestApp, gql, registerPlayer, storedServerSeed, TestApp } from '../helpers/app';
-import { chooseMove, playToEnd, poolOf, restClient } from '../helpers/games';
+import { createTestApp, gql, registerPlayer, storedServerSeed, type TestApp } from '../helpers/app';
+import { chooseMove, playToEnd, restClient } from '../helpers/games';
 
 jest.setTimeout(120_000);
 

@@ -10,8 +10,8 @@ import { get as httpGet } from 'node:http';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { createClient } from 'graphql-ws';
-import { createTestApp, gql, registerPlayer, storedServerSeed, TestApp } from '../helpers/app';
-import { chooseMove, GAME_VIEW_FIELDS, poolOf, restClient } from '../helpers/games';
+import { createTestApp, gql, registerPlayer, storedServerSeed, type TestApp } from '../helpers/app';
+import { chooseMove, GAME_VIEW_FIELDS, restClient } from '../helpers/games';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const WebSocket: unknown = require('ws');
@@ -88,7 +88,11 @@ describe('server seed secrecy', () => {
             query: `subscription($id: ID!) { gameEvents(gameId: $id) { gameId version type seat data rollNumber command prevHash hash createdAt } }`,
             variables: { id },
           },
-          { next: (m) => void subMessages.push(JSON.stringify(m)), error: (e) => reject(e), complete: () => resolve() },
+          {
+            next: (m) => void subMessages.push(JSON.stringify(m)),
+            error: (e) => reject(e instanceof Error ? e : new Error(JSON.stringify(e))),
+            complete: () => resolve(),
+          },
         );
       });
 
@@ -120,7 +124,7 @@ describe('server seed secrecy', () => {
           ],
           [`query($id: ID!) { gameAtVersion(gameId: $id, version: 1) { serverSeed commitment } }`, { id }],
         ] as const) {
-          texts.push(JSON.stringify(await gql(t, q[0], q[1] as Record<string, unknown>, a.token)));
+          texts.push(JSON.stringify(await gql(t, q[0], q[1], a.token)));
         }
         // errors: wrong turn, bad input
         const other = view.currentPlayerId === a.id ? b : a;

@@ -6,7 +6,7 @@
  * finds a seed once it is public (the game view after the end).
  */
 import type { Pool } from 'pg';
-import { createTestApp, registerPlayer, storedServerSeed, TestApp } from '../helpers/app';
+import { createTestApp, registerPlayer, storedServerSeed, type TestApp } from '../helpers/app';
 import { chooseMove, playToEnd, poolOf, restClient } from '../helpers/games';
 
 jest.setTimeout(180_000);
@@ -35,10 +35,11 @@ async function dumpEverything(pool: Pool): Promise<{ tables: string[]; texts: st
     );
     const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
     const list = cols.map((c) => `${q(c.column_name)}::text AS ${q(c.column_name)}`).join(', ');
-    const { rows } = await pool.query(
+    // every value is selected ::text, so pg returns strings (or null)
+    const { rows } = await pool.query<Record<string, string | null>>(
       `SELECT row_to_json(x)::text AS "__json", ${list} FROM ${q(t.schema)}.${q(t.name)} x`,
     );
-    for (const r of rows) for (const v of Object.values(r)) if (v !== null) texts.push(String(v));
+    for (const r of rows) for (const v of Object.values(r)) if (v !== null) texts.push(v);
   }
   return { tables: tables.map((t) => `${t.schema}.${t.name}`), texts };
 }

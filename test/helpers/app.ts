@@ -2,7 +2,7 @@
  * Builds the real application for end-to-end tests, on the database the global setup prepared
  * (process.env.DATABASE_URL: a fresh PostgreSQL database or the embedded PGlite server).
  */
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import pino from 'pino';
 import request from 'supertest';
 import { createApp } from '../../src/app.factory';

@@ -91,7 +91,7 @@ export function freshDatabaseName(suffix?: string): string {
 export async function createFreshDatabase(serverUrl?: string, suffix?: string): Promise<FreshDatabase> {
   if (!serverUrl) {
     const pg = await startEmbeddedInChild();
-    return { url: pg.url, kind: 'embedded', drop: pg.stop };
+    return { url: pg.url, kind: 'embedded', drop: () => pg.stop() };
   }
   const name = freshDatabaseName(suffix);
   const admin = new Pool({ connectionString: serverUrl, max: 1 });
@@ -154,7 +154,7 @@ export async function startEmbeddedInChild(): Promise<{ url: string; stop(): Pro
   });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const lines = createInterface({ input: child.stdout! });
+    const lines = createInterface({ input: child.stdout });
     lines.once('line', (line) => resolveUrl(JSON.parse(line).url));
     child.once('exit', (code) => reject(new Error(`embedded PostgreSQL child exited with code ${code}`)));
   });

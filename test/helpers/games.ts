@@ -5,11 +5,11 @@
 import { EventStore } from '../../src/event-store/event-store.service';
 import { toGameEvent } from '../../src/event-store/event-store.types';
 import { PG_POOL } from '../../src/database/prisma.service';
-import { replayGame, GameState } from '@fairdice/core/rules/game';
+import { replayGame, type GameState } from '@fairdice/core/rules/game';
 import { createHash } from 'node:crypto';
 import { verifyChain } from '@fairdice/core/fairness/hash-chain';
 import { familyById } from '@fairdice/core/rules/registry';
-import { createTestApp, registerPlayer, storedServerSeed, TestApp } from './app';
+import { createTestApp, registerPlayer, storedServerSeed, type TestApp } from './app';
 import type { Pool } from 'pg';
 
 export type Action = 'roll' | 'score' | 'set-aside' | 'bank' | 'quit';

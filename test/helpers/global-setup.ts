@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { migrate } from '../../src/database/migrate';
-import { createFreshDatabase, FreshDatabase } from './database';
+import { createFreshDatabase, type FreshDatabase } from './database';
 import { redactUrl } from '../../src/database/redact-url';
 
 export default async function globalSetup(): Promise<void> {

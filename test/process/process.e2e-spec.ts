@@ -3,7 +3,7 @@
  * SIGTERM lets an in-flight request finish, and with no DATABASE_URL games survive a restart.
  * Needs `npm run build` (npm test does it first).
  */
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';

@@ -2,8 +2,8 @@
  * Commands under retries, races and garbage: idempotency keys, conditional requests (ETag,
  * If-Match, If-None-Match), authorization of every operation, strict bodies.
  */
-import { AddressInfo } from 'node:net';
-import { createTestApp, gql, registerPlayer, TestApp } from '../helpers/app';
+import type { AddressInfo } from 'node:net';
+import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { countEvents, poolOf } from '../helpers/games';
 
 jest.setTimeout(120_000);

@@ -2,9 +2,9 @@
  * Reliability and security of the HTTP surface, independent of games: rate limits, secure
  * headers and CORS, GraphQL limits and error hygiene, body limits, token storage.
  */
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { hashToken } from '../../src/players/tokens';
-import { createTestApp, gql, registerPlayer, TestApp } from '../helpers/app';
+import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { createTestPool } from '../helpers/database';
 
 jest.setTimeout(60_000);

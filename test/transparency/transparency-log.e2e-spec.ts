@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { consistencyMain } from '../../src/fairness/consistency-cli';
 import { TransparencyLogService } from '../../src/transparency/transparency-log.service';
-import { createTestApp, gql, registerPlayer, testKeys, TestApp } from '../helpers/app';
+import { createTestApp, gql, registerPlayer, testKeys, type TestApp } from '../helpers/app';
 import { playToEnd, poolOf, restClient } from '../helpers/games';
 
 jest.setTimeout(180_000);

@@ -14,7 +14,7 @@ import { findMigrationsDir, migrate } from '../../src/database/migrate';
 import { SeedVault } from '../../src/keys/seed-vault';
 import { encodeLeaf, fromHex, leafHash, verifyInclusion } from '@fairdice/core/fairness/transparency-log';
 import { createTestApp } from '../helpers/app';
-import { createFreshDatabase, FreshDatabase, testDatabaseUrl, testDbKind } from '../helpers/database';
+import { createFreshDatabase, type FreshDatabase, testDatabaseUrl, testDbKind } from '../helpers/database';
 
 jest.setTimeout(180_000);
 

@@ -1,7 +1,7 @@
 /**
  * Turn deadlines: the handler of the `deadline` job queue. The job `deadline:<gameId>` is
  * (re)scheduled by every command that leaves the game waiting on a seat with a time limit
- * (src/async/async-effects.ts, written with the events). When it comes due, the turn of the
+ * (src/event-store/async-effects.ts, written with the events). When it comes due, the turn of the
  * seat to move is completed by the computer through GamesService.timeout, at the version the
  * job was scheduled for: if the game moved on meanwhile it is a no-op, and a job run twice
  * (lease expired after a crash) cannot apply twice.
@@ -9,7 +9,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DomainException } from '../../common/errors';
 import { GamesService } from '../../games/games.service';
-import { DEADLINE_QUEUE, DeadlinePayload } from '../async-effects';
+import { DEADLINE_QUEUE, DeadlinePayload } from '../../event-store/async-effects';
 import { ClaimedJob, JobQueue } from '../jobs/job-queue.service';
 
 @Injectable()

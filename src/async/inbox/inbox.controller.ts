@@ -1,6 +1,6 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AuthGuard, CurrentPlayer } from '../../common/auth/auth.guard';
+import { AuthGuard, CurrentPlayer } from '../../players/auth.guard';
 import type { AuthenticatedPlayer } from '../../players/players.types';
 import { InboxPage, InboxQuery } from './dto/inbox.dto';
 import { InboxService } from './inbox.service';

@@ -7,7 +7,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { AuthGuard, CurrentPlayer } from '../../common/auth/auth.guard';
+import { AuthGuard, CurrentPlayer } from '../../players/auth.guard';
 import type { AuthenticatedPlayer } from '../../players/players.types';
 import {
   CreateWebhookInput,

@@ -1,6 +1,6 @@
 import { UseGuards } from '@nestjs/common';
 import { Args, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { AuthGuard, CurrentPlayer } from '../../common/auth/auth.guard';
+import { AuthGuard, CurrentPlayer } from '../../players/auth.guard';
 import { DomainException } from '../../common/errors';
 import type { AuthenticatedPlayer } from '../../players/players.types';
 import { CreateWebhookInput, WebhookDeliveryView, WebhookRegistration, WebhookView } from './dto/webhook.dto';

@@ -22,7 +22,7 @@ import { Webhook } from 'standardwebhooks';
 import { DomainException } from '../../common/errors';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { PG_POOL } from '../../database/prisma.service';
-import { DELIVERY_QUEUE, FANOUT_QUEUE, FanoutPayload, WEBHOOK_EVENT_TYPES } from '../async-effects';
+import { DELIVERY_QUEUE, FANOUT_QUEUE, FanoutPayload, WEBHOOK_EVENT_TYPES } from '../../event-store/async-effects';
 import { ClaimedJob, JobOutcome, JobQueue } from '../jobs/job-queue.service';
 import type { CreateWebhookInput, WebhookDeliveryView, WebhookRegistration, WebhookView } from './dto/webhook.dto';
 

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { GqlContextType } from '@nestjs/graphql';
 import { normalizeError, toGraphQLError } from './problem';
 
 /**
@@ -12,7 +13,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
   catch(exception: unknown, host: ArgumentsHost) {
-    if ((host.getType() as string) === 'graphql') {
+    if (host.getType<GqlContextType>() === 'graphql') {
       const { graphqlError, normalized } = toGraphQLError(exception);
       this.logUnexpected(normalized.unexpected, exception);
       return graphqlError;

@@ -1,5 +1,5 @@
-import { RuleError } from '@fairdice/core/rules/core/errors';
-import { ErrorCode } from './error-codes';
+import type { RuleError } from '@fairdice/core/rules/core/errors';
+import type { ErrorCode } from './error-codes';
 
 /** The one exception type application services throw; mapped to problem+json and GraphQL errors. */
 export class DomainException extends Error {

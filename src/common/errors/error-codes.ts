@@ -1,4 +1,4 @@
-import { RuleErrorCode } from '@fairdice/core/rules/core/errors';
+import type { RuleErrorCode } from '@fairdice/core/rules/core/errors';
 
 /** Codes raised by the service itself (not by the rules). */
 export const SERVICE_ERROR_CODES = [

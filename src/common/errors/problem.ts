@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { DomainException } from './domain.exception';
-import { ERROR_MAP, ErrorCode, isErrorCode } from './error-codes';
+import { ERROR_MAP, type ErrorCode, isErrorCode } from './error-codes';
 
 /** RFC 9457 problem details, with our stable `code`. */
 export interface Problem {
@@ -136,7 +136,7 @@ export function normalizeError(error: unknown, instance?: string): NormalizedErr
           : statusToCode(status);
     const response = typeof anyError?.getResponse === 'function' ? anyError.getResponse() : undefined;
     const raw =
-      typeof response === 'object' && response && 'message' in response ? (response as any).message : anyError?.message;
+      typeof response === 'object' && response && 'message' in response ? response.message : anyError?.message;
     const detail = Array.isArray(raw) ? raw.join('; ') : String(raw ?? ERROR_MAP[code].title);
     const { title } = ERROR_MAP[code];
     if (code === 'DATABASE_UNAVAILABLE')
@@ -181,7 +181,7 @@ export function toGraphQLError(error: unknown): { graphqlError: GraphQLError; no
   if (error instanceof GraphQLError && isErrorCode(error.extensions?.code)) {
     return {
       graphqlError: error,
-      normalized: normalizeError(new DomainException(error.extensions.code as ErrorCode, error.message)),
+      normalized: normalizeError(new DomainException(error.extensions.code, error.message)),
     };
   }
   const normalized = normalizeError(error);

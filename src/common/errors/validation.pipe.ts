@@ -1,4 +1,4 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { type ValidationError, ValidationPipe } from '@nestjs/common';
 import { DomainException } from './domain.exception';
 
 const flatten = (errors: ValidationError[], parent = ''): Array<{ field: string; problems: string[] }> =>

@@ -1,4 +1,4 @@
-import { GraphQLScalarType, Kind, ValueNode } from 'graphql';
+import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 
 function literal(ast: ValueNode, variables?: Record<string, unknown> | null): unknown {
   switch (ast.kind) {

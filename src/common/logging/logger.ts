@@ -1,5 +1,5 @@
-import { LoggerService } from '@nestjs/common';
-import pino, { Logger as Pino } from 'pino';
+import type { LoggerService } from '@nestjs/common';
+import pino, { type Logger as Pino } from 'pino';
 
 /**
  * One pino logger for the whole process: Fastify logs each request with its request id
@@ -27,7 +27,7 @@ export class PinoNestLogger implements LoggerService {
 
   private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, params: unknown[]) {
     const context = typeof params[params.length - 1] === 'string' ? (params.pop() as string) : undefined;
-    if (message !== null && typeof message === 'object') this.pino[level]({ context, ...(message as object) });
+    if (message !== null && typeof message === 'object') this.pino[level]({ context, ...message });
     else
       this.pino[level](
         {

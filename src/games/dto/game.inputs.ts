@@ -171,7 +171,7 @@ export class SetAsideInput {
 export class NoFieldsPipe {
   transform(value: unknown): Record<string, never> {
     if (value === undefined || value === null || value === '') return {};
-    if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0) return {};
+    if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0) return {};
     const fields = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
     throw new DomainException(
       'VALIDATION_FAILED',

@@ -11,22 +11,23 @@
  * Errors carry extensions.code = QUERY_TOO_COMPLEX (kept by formatError in app.module.ts).
  */
 import {
-  ASTVisitor,
-  FieldNode,
-  FragmentDefinitionNode,
+  type ASTVisitor,
+  type FieldNode,
+  type FragmentDefinitionNode,
   getNamedType,
   getNullableType,
   GraphQLError,
-  GraphQLNamedType,
-  GraphQLObjectType,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
   isInterfaceType,
   isListType,
   isObjectType,
   Kind,
-  OperationDefinitionNode,
-  SelectionSetNode,
-  ValidationContext,
-  ValidationRule,
+  OperationTypeNode,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
 } from 'graphql';
 
 export const QUERY_TOO_COMPLEX = 'QUERY_TOO_COMPLEX';
@@ -99,9 +100,9 @@ function isListField(parent: GraphQLNamedType | undefined, field: FieldNode): bo
 function rootType(context: ValidationContext, op: OperationDefinitionNode): GraphQLObjectType | undefined {
   const schema = context.getSchema();
   return (
-    (op.operation === 'mutation'
+    (op.operation === OperationTypeNode.MUTATION
       ? schema.getMutationType()
-      : op.operation === 'subscription'
+      : op.operation === OperationTypeNode.SUBSCRIPTION
         ? schema.getSubscriptionType()
         : schema.getQueryType()) ?? undefined
   );
@@ -181,7 +182,7 @@ export function costLimitRule(maxCost: number): ValidationRule {
         context,
         op.selectionSet,
         rootType(context, op),
-        op.operation === 'mutation',
+        op.operation === OperationTypeNode.MUTATION,
         new Set(),
       );
       if (cost > maxCost)

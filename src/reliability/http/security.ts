@@ -75,7 +75,7 @@ export async function registerSecurity(app: NestFastifyApplication, options: { c
   });
 
   if (origins !== null) {
-    await app.register(fastifyCors as any, {
+    await app.register(fastifyCors, {
       origin: origins === '*' ? '*' : origins,
       credentials: false,
       methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],

@@ -21,7 +21,7 @@ import type { Pool, PoolClient } from 'pg';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { DomainException, ERROR_MAP, ErrorCode, isErrorCode, normalizeError } from '../../common/errors';
 import { PG_POOL } from '../../database/prisma.service';
-import { runInUnitOfWork } from './unit-of-work';
+import { runInUnitOfWork } from '../../database/unit-of-work';
 
 export interface IdempotentRequest {
   playerId: string;
@@ -186,7 +186,11 @@ function replay<T>(status: number, body: unknown): T {
   if (status >= 400) {
     const { code, detail, type: _t, title: _ti, status: _s, ...details } = (body ?? {}) as Record<string, unknown>;
     const errorCode: ErrorCode = isErrorCode(code) ? code : 'INTERNAL';
-    throw new DomainException(errorCode, String(detail ?? ''), Object.keys(details).length ? details : undefined);
+    throw new DomainException(
+      errorCode,
+      typeof detail === 'string' ? detail : '',
+      Object.keys(details).length ? details : undefined,
+    );
   }
   return reviveDates(body) as T;
 }

@@ -27,7 +27,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import type { Logger as Pino } from 'pino';
 import { DomainException, normalizeError } from '../../common/errors';
-import { bearerToken } from '../../players/tokens';
+import { bearerToken } from '../../common/http/bearer-token';
 
 export interface RateLimitOptions {
   perMinute: number;

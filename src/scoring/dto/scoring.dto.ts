@@ -38,7 +38,7 @@ export class FilledBoxInput {
   @Field({ description: 'Box id, e.g. threeOfAKind.' })
   @ApiProperty({ enum: BOX_IDS })
   @IsString()
-  @IsIn(BOX_IDS as unknown as string[])
+  @IsIn(BOX_IDS)
   box: string;
 
   @Field(() => Int)

@@ -13,10 +13,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { chooseMove } from '../../helpers/games';
-import { createTestApp, registerPlayer, TestApp } from '../../helpers/app';
+import { createTestApp, registerPlayer, type TestApp } from '../../helpers/app';
 
 const CLIENTS = 12;
 const OUTAGE_MS = 5_000;
@@ -172,7 +172,7 @@ describe('PostgreSQL stops for ~5 s under load', () => {
     const firstSuccessAfterUp = successTimes.filter((s) => s >= upAt).sort((a, b) => a - b)[0];
     const recoveryMs = firstSuccessAfterUp - upAt;
     const failed503 = failures.filter((f) => f.status === 503).length;
-    // eslint-disable-next-line no-console
+
     console.log(
       `[faults] clients=${CLIENTS} acknowledged moves=${acks.length} responses=${JSON.stringify(Object.fromEntries(statuses))} ` +
         `503s=${failed503} /health/ready during outage=${readyDuringOutage} recovery after restart=${recoveryMs} ms`,

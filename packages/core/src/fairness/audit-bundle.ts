@@ -7,8 +7,8 @@
  * (verifier.ts here, src/fairness/cli.ts, the verifier package and page), which must not depend on Nest, Prisma or the database.
  */
 import { familyById } from '../rules/registry';
-import { emptyGame, evolveGame, GameCommand, GameEvent, GameState } from '../rules/game';
-import { envelopeFields, HashedEventEnvelope } from './hash-chain';
+import { emptyGame, evolveGame, type GameCommand, type GameEvent, type GameState } from '../rules/game';
+import { envelopeFields, type HashedEventEnvelope } from './hash-chain';
 import { orderedClientSeeds } from './seeds';
 import type { BundleTransparencyLog } from './log-proof';
 

@@ -4,18 +4,18 @@
  * server stores them (appendEvent with the batch's command on its first event). For the
  * verifier's tests, the CLI's tests and the spec's examples. No database, no Nest.
  */
-import type { Die, RollDice } from '../rules/core/dice';
+import type { RollDice } from '../rules/core/dice';
 import { noDice } from '../rules/core/dice';
 import { isRuleError } from '../rules/core/errors';
 import type { FarkleState } from '../rules/farkle/types';
 import { computerChoice, computerHold } from '../rules/five-dice/computer';
 import type { FiveDiceState } from '../rules/five-dice/types';
-import { decideGame, emptyGame, evolveGame, GameCommand, GameState } from '../rules/game';
-import { familyById, RuleSetName } from '../rules/registry';
-import { assembleBundle, AuditBundle } from './audit-bundle';
+import { decideGame, emptyGame, evolveGame, type GameCommand, type GameState } from '../rules/game';
+import { familyById, type RuleSetName } from '../rules/registry';
+import { assembleBundle, type AuditBundle } from './audit-bundle';
 import { bytesToHex, hexToBytes } from './bytes';
 import { diceRoller } from './derivation';
-import { appendEvent, HashedEventEnvelope } from './hash-chain';
+import { appendEvent, type HashedEventEnvelope } from './hash-chain';
 import { commitmentOf, orderedClientSeeds } from './seeds';
 import {
   encodeLeaf,
@@ -81,13 +81,13 @@ function nextCommand(state: GameState, turnNo: number, timeoutEvery: number): Ga
     if (turn.rollInTurn === 0) return { type: 'play', playerId, move: { type: 'roll' } };
     const sheet = p.sheets[seat];
     if (turn.rollInTurn < 3) {
-      const hold = computerHold(sheet, turn.dice as Die[], turn.rollInTurn, p.options);
+      const hold = computerHold(sheet, turn.dice, turn.rollInTurn, p.options);
       if (hold.length < 5) return { type: 'play', playerId, move: { type: 'roll', hold } };
     }
     return {
       type: 'play',
       playerId,
-      move: { type: 'score', box: computerChoice(sheet, turn.dice as Die[], p.options) },
+      move: { type: 'score', box: computerChoice(sheet, turn.dice, p.options) },
     };
   }
   const f = state.play as FarkleState;

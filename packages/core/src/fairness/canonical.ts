@@ -53,7 +53,7 @@ function encode(value: unknown, path: string, stack: Set<object>): string {
     default:
       throw new CanonicalJsonError(`unsupported value of type ${typeof value}`, path);
   }
-  const obj = value as object;
+  const obj = value;
   if (stack.has(obj)) throw new CanonicalJsonError('cyclic structure', path);
   stack.add(obj);
   try {

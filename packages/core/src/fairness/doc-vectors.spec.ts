@@ -6,8 +6,8 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson } from './canonical';
-import { deriveDice, deriveDiceWithTrace, rollMessage, StreamParams } from './derivation';
-import { envelopeFields, eventHash, HashedEventEnvelope, verifyChain } from './hash-chain';
+import { deriveDice, deriveDiceWithTrace, rollMessage, type StreamParams } from './derivation';
+import { envelopeFields, eventHash, type HashedEventEnvelope, verifyChain } from './hash-chain';
 import { commitmentOf } from './seeds';
 import {
   consistencyProof,
@@ -17,7 +17,7 @@ import {
   inclusionProof,
   leafHash,
   logIdOf,
-  LogLeaf,
+  type LogLeaf,
   logPublicKey,
   merkleRoot,
   signTreeHead,
@@ -26,7 +26,7 @@ import {
   verifyInclusion,
   verifyTreeHeadSignature,
 } from './transparency-log';
-import { decideGame, emptyGame, evolveGame, GameCommand } from '../rules/game';
+import { decideGame, emptyGame, evolveGame, type GameCommand } from '../rules/game';
 import { familyById } from '../rules/registry';
 
 const DOC_PATH = join(__dirname, '..', '..', '..', '..', 'docs', 'fairness.md');
@@ -145,7 +145,7 @@ describe('docs/fairness.md test vectors', () => {
     const bytes: number[] = [];
     for (const line of dump.split('\n')) {
       let m: RegExpMatchArray | null;
-      if ((m = line.match(/^([0-9a-f]{4})  ((?:[0-9a-f]{2} ?)+?)\s*\| /))) {
+      if ((m = line.match(/^([0-9a-f]{4}) {2}((?:[0-9a-f]{2} ?)+?)\s*\| /))) {
         expect(parseInt(m[1], 16)).toBe(bytes.length);
         for (const h of m[2].trim().split(' ')) bytes.push(parseInt(h, 16));
       } else if ((m = line.match(/^(\w+): (.+)$/))) {
@@ -181,7 +181,7 @@ describe('docs/fairness.md test vectors', () => {
       expect(e).toHaveProperty('command');
       if (e.rollNumber !== null) {
         // the roll's faces are those the family says it rolled (five dice: the non-held positions)
-        const faces = familyById(state.family).rolledDice!(e.data as never)!;
+        const faces = familyById(state.family).rolledDice!(e.data)!;
         expect(deriveDice({ ...a.stream, rollNumber: e.rollNumber, count: faces.length })).toEqual(faces);
         rolls++;
       }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical';
-import { appendEvent, EventEnvelope, eventHash, HashedEventEnvelope, verifyChain } from './hash-chain';
+import { appendEvent, type EventEnvelope, eventHash, type HashedEventEnvelope, verifyChain } from './hash-chain';
 import { commitmentOf } from './seeds';
 
 const gameId = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';

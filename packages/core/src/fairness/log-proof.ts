@@ -21,8 +21,8 @@ import {
   fromHex,
   leafHash,
   logIdOf,
-  LogLeaf,
-  SignedTreeHead,
+  type LogLeaf,
+  type SignedTreeHead,
   verifyConsistency,
   verifyInclusion,
   verifyTreeHeadSignature,
@@ -243,8 +243,8 @@ export function checkHeadConsistency(
     checks.push({ name: 'format', status: 'fail', detail: shape });
     return done();
   }
-  const a = older as unknown as SignedTreeHead;
-  const b = newer as unknown as SignedTreeHead;
+  const a = older as SignedTreeHead;
+  const b = newer as SignedTreeHead;
   for (const [which, h] of [
     ['older', a],
     ['newer', b],

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AuditBundle } from './audit-bundle';
 import { cloneBundle, relinkBundle, simulateGame } from './bundle-fixtures';
-import { exitCodeOf, verifyBundle, VerifyReport } from './verifier';
+import { exitCodeOf, verifyBundle, type VerifyReport } from './verifier';
 import { familyById } from '../rules/registry';
 
 const RULE_SETS = ['penta', 'simple', 'bonus', 'farkle'] as const;

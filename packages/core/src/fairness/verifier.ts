@@ -25,20 +25,20 @@
 import type { Die, RollDice } from '../rules/core/dice';
 import { RuleError } from '../rules/core/errors';
 import type { SeatStanding } from '../rules/core/family';
-import { decideGame, emptyGame, evolveGame, GameCommand, GameEvent, GameState } from '../rules/game';
+import { decideGame, emptyGame, evolveGame, type GameCommand, type GameEvent, type GameState } from '../rules/game';
 import { familyById } from '../rules/registry';
 import {
   AUDIT_ALGORITHMS,
   AUDIT_FORMAT,
   AUDIT_FORMAT_VERSION,
-  AuditBundle,
-  AuditStanding,
+  type AuditBundle,
+  type AuditStanding,
   RULES_VERSION,
 } from './audit-bundle';
 import { hexToBytes, sha256Hex } from './bytes';
 import { canonicalJson } from './canonical';
 import { deriveDice, diceRoller, GAME_ID_PATTERN } from './derivation';
-import { EventEnvelope, verifyChain } from './hash-chain';
+import { type EventEnvelope, verifyChain } from './hash-chain';
 import { HEX_SHA256_PATTERN, orderedClientSeeds, validateClientSeed } from './seeds';
 import { checkBundleLog } from './log-proof';
 
@@ -186,7 +186,7 @@ function facesOf(state: GameState, e: Envelope): number[] | null {
   const family = familyById(state.family);
   if (!family || typeof family.rolledDice !== 'function')
     throw new Error(`family ${String(state.family)} cannot say which dice an event rolled`);
-  const faces = family.rolledDice(e.data as never) as Die[] | null;
+  const faces = family.rolledDice(e.data);
   if (!Array.isArray(faces))
     throw new Error(`event type ${e.type} with rollNumber ${e.rollNumber} records no roll for family ${state.family}`);
   return faces;
@@ -286,7 +286,7 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
   if (!isObject(first) || first.type !== 'gameCreated' || !isObject(first.command) || first.command.type !== 'create') {
     checks.fail('creation', 1, 'version 1 must be the gameCreated event carrying the create command');
   } else {
-    const cmd = first.command as Record<string, unknown>;
+    const cmd = first.command;
     if (cmd.gameId !== gameId)
       checks.fail('creation', 1, `the create command is for game ${String(cmd.gameId)}, not ${gameId}`);
     if (cmd.commitment !== b.commitment)

@@ -1,4 +1,4 @@
-import { FamilyId, GameFamily } from './core/family';
+import type { FamilyId, GameFamily } from './core/family';
 import { farkleFamily } from './farkle';
 import { farkle } from './farkle/options';
 import { fiveDiceFamily } from './five-dice';
@@ -66,7 +66,7 @@ export const isRuleSetName = (value: unknown): value is RuleSetName =>
   typeof value === 'string' && (RULE_SET_NAMES as readonly string[]).includes(value);
 
 // The families are generic over their own types; the game aggregate handles them opaquely.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+
 export type AnyFamily = GameFamily<any, any, any, any>;
 
 const FAMILIES: Readonly<Record<FamilyId, AnyFamily>> = {

@@ -12,7 +12,7 @@ import {
   registerDecorator,
 } from 'class-validator';
 import { LimitQuery } from '../../../common/dto/pagination';
-import { WEBHOOK_EVENT_TYPES } from '../../async-effects';
+import { WEBHOOK_EVENT_TYPES } from '../../../event-store/async-effects';
 
 /** An absolute http:// or https:// URL with a host and no credentials, at most 2048 characters. */
 export function isWebhookUrl(value: unknown): boolean {

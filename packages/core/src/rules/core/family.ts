@@ -1,5 +1,5 @@
-import { Die, RollDice } from './dice';
-import { RuleError } from './errors';
+import type { Die, RollDice } from './dice';
+import type { RuleError } from './errors';
 
 export type FamilyId = 'five-dice' | 'farkle';
 

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { Die, RollDice } from '../core/dice';
+import type { Die, RollDice } from '../core/dice';
 import { isRuleError } from '../core/errors';
-import { FarkleOptions, farkle, resolveOptions } from './options';
+import { type FarkleOptions, farkle, resolveOptions } from './options';
 import { decide, evolve, initialState, replay, start, isFinished, currentSeat, timeoutMove } from './game';
 import { scoringSelections } from './scoring';
-import { FarkleCommand, FarkleEvent, FarkleState } from './types';
+import type { FarkleCommand, FarkleEvent, FarkleState } from './types';
 
 /** Seeded dice (mulberry32) so a failing case shrinks and replays deterministically. */
 function seededRoller(seed: number, counter: { calls: number }): RollDice {
@@ -114,7 +114,7 @@ function play(options: FarkleOptions, seats: number, seed: number, choices: numb
     const tm = timeoutMove(state);
     expect(tm === null).toBe(currentSeat(state) === null);
     if (tm) {
-      const r = decide(state, { ...tm, seat: currentSeat(state)! } as FarkleCommand, seededRoller(2, { calls: 0 }));
+      const r = decide(state, { ...tm, seat: currentSeat(state)! }, seededRoller(2, { calls: 0 }));
       if (isRuleError(r)) throw new Error(`timeoutMove illegal: ${r.code} ${JSON.stringify(tm)}`);
     }
     const legal = legalCommands(state);

@@ -1,6 +1,6 @@
-import { RollDice, noDice, scriptedDice } from '../core/dice';
-import { RuleError, RuleErrorCode, isRuleError } from '../core/errors';
-import { FarkleOptions, farkle, resolveOptions } from './options';
+import { type RollDice, noDice, scriptedDice } from '../core/dice';
+import { type RuleError, type RuleErrorCode, isRuleError } from '../core/errors';
+import { type FarkleOptions, farkle, resolveOptions } from './options';
 import {
   decide,
   evolve,
@@ -14,7 +14,7 @@ import {
   totals,
   timeoutMove,
 } from './game';
-import { FarkleCommand, FarkleEvent, FarkleState } from './types';
+import type { FarkleCommand, FarkleEvent, FarkleState } from './types';
 
 const opts = (overrides: object = {}): FarkleOptions => {
   const o = resolveOptions(farkle, overrides);
@@ -526,7 +526,7 @@ describe('timeoutMove (computer finishes a timed-out turn)', () => {
       const move = timeoutMove(g.state);
       if (!move) break;
       moves.push(move);
-      const out = decide(g.state, { ...move, seat } as FarkleCommand, script);
+      const out = decide(g.state, { ...move, seat }, script);
       if (isRuleError(out)) throw new Error(out.message);
       for (const e of out) g.state = evolve(g.state, e);
       g.events.push(...out);
@@ -574,6 +574,7 @@ describe('timeoutMove (computer finishes a timed-out turn)', () => {
     expect(farkleFamily.rolledDice!({ type: 'rolled', seat: 0, dice: [1, 2] })).toEqual([1, 2]);
     expect(farkleFamily.rolledDice!({ type: 'rollOff', round: 1, seats: [0, 1], dice: [3, 4] })).toEqual([3, 4]);
     expect(farkleFamily.rolledDice!({ type: 'banked', seat: 0, points: 50, total: 50 })).toBeNull();
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- compared by identity, never called
     expect(farkleFamily.timeoutMove).toBe(timeoutMove);
   });
 });

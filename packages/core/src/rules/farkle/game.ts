@@ -1,10 +1,10 @@
-import { Die, RollDice, isDie } from '../core/dice';
-import { RuleError, ruleError } from '../core/errors';
-import { GameFamily, SeatStanding } from '../core/family';
+import { type Die, type RollDice, isDie } from '../core/dice';
+import { type RuleError, ruleError } from '../core/errors';
+import type { GameFamily, SeatStanding } from '../core/family';
 import { replay as foldEvents } from '../core/replay';
-import { FarkleOptions, farkle, resolveOptions } from './options';
+import { type FarkleOptions, farkle, resolveOptions } from './options';
 import { bestSelection, isFarkle, scoreFaces } from './scoring';
-import { FarkleCommand, FarkleEvent, FarkleState, FarkleTurn } from './types';
+import type { FarkleCommand, FarkleEvent, FarkleState, FarkleTurn } from './types';
 
 const HOT_DICE = 6;
 /** A roller that keeps producing ties would loop forever; this bounds the roll-off (a tie every round is ~impossible). */

@@ -1,4 +1,4 @@
-import { RuleError, ruleError } from '../core/errors';
+import { type RuleError, ruleError } from '../core/errors';
 
 /** Points for the optional (house-rule) straights; `null` switches a straight off. */
 export interface FarkleStraights {

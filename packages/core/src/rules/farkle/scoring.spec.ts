@@ -1,5 +1,5 @@
-import { Die } from '../core/dice';
-import { FarkleOptions, farkle, farkleWithStraights, resolveOptions } from './options';
+import type { Die } from '../core/dice';
+import { type FarkleOptions, farkle, farkleWithStraights, resolveOptions } from './options';
 import { bestSelection, isFarkle, scoreFaces, scoringSelections } from './scoring';
 import { isRuleError } from '../core/errors';
 
@@ -240,9 +240,9 @@ describe('Farkle scoring: worked examples from the brief', () => {
 
   it('best-selection ties (garbled high straight = 50) prefer leaving more dice to roll', () => {
     // five dice: the straight sets all of them aside (hot dice: six fresh dice) and beats the single 5
-    const sel = bestSelection([2, 3, 4, 5, 6] as Die[], garbled as FarkleOptions);
+    const sel = bestSelection([2, 3, 4, 5, 6] as Die[], garbled);
     expect(sel).toEqual({ dice: [0, 1, 2, 3, 4], faces: [2, 3, 4, 5, 6], points: 50 });
-    const hot = bestSelection([2, 3, 4, 5, 6, 6] as Die[], garbled as FarkleOptions);
+    const hot = bestSelection([2, 3, 4, 5, 6, 6] as Die[], garbled);
     expect(hot?.points).toBe(50);
     expect(hot?.dice).toEqual([3]);
   });

@@ -1,5 +1,5 @@
-import { Die } from '../core/dice';
-import { FarkleOptions, FarkleStraights, farkle } from './options';
+import type { Die } from '../core/dice';
+import { type FarkleOptions, type FarkleStraights, farkle } from './options';
 
 /**
  * Farkle scoring. A set of dice taken from ONE roll scores as its best partition into

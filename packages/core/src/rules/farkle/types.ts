@@ -1,5 +1,5 @@
-import { Die } from '../core/dice';
-import { FarkleOptions } from './options';
+import type { Die } from '../core/dice';
+import type { FarkleOptions } from './options';
 
 // ---------------------------------------------------------------- commands (untrusted input)
 

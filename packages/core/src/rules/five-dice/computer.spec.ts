@@ -1,11 +1,11 @@
-import { Die } from '../core/dice';
+import type { Die } from '../core/dice';
 import { computerChoice, computerHold, futureValue, timeoutMove } from './computer';
 import { decide, evolve, fiveDiceFamily, initialState } from './decider';
 import { isRuleError } from '../core/errors';
 import { bonus, penta, simple } from './options';
 import { scoreOptionsFor } from './scoring';
 import { playComputerGame, simulateComputer } from './simulate';
-import { BOX_IDS, SheetBoxes } from './types';
+import { BOX_IDS, type SheetBoxes } from './types';
 
 const d = (...faces: number[]) => faces as Die[];
 const sheet = (boxes: SheetBoxes) => ({ boxes, extraBonus: 0 });
@@ -145,6 +145,7 @@ describe('timeoutMove and rolledDice (used by the game aggregate)', () => {
       expect(seen.filter((t) => t === 'roll').length).toBeLessThanOrEqual(3);
       expect(Object.keys(state.sheets[0].boxes)).toHaveLength(1);
     }
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- compared by identity, never called
     expect(fiveDiceFamily.timeoutMove).toBe(timeoutMove);
   });
   it("after the third roll it scores the computer's box; null once finished", () => {

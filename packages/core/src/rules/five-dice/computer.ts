@@ -1,11 +1,11 @@
-import { Die } from '../core/dice';
-import { FIVE_OF_A_KIND_POINTS, SheetLike, faceCounts, isFiveOfAKind, scoreOptionsFor } from './scoring';
+import type { Die } from '../core/dice';
+import { FIVE_OF_A_KIND_POINTS, type SheetLike, faceCounts, isFiveOfAKind, scoreOptionsFor } from './scoring';
 import {
   BOX_IDS,
-  BoxId,
+  type BoxId,
   DICE_COUNT,
-  FiveDiceOptions,
-  FiveDiceState,
+  type FiveDiceOptions,
+  type FiveDiceState,
   ROLLS_PER_TURN,
   UPPER_BOXES,
   isUpperBox,

@@ -1,10 +1,10 @@
-import { Die, RollDice, noDice, scriptedDice } from '../core/dice';
-import { RuleError, RuleErrorCode, isRuleError } from '../core/errors';
+import { type Die, type RollDice, noDice, scriptedDice } from '../core/dice';
+import { type RuleError, type RuleErrorCode, isRuleError } from '../core/errors';
 import { replay } from '../core/replay';
 import { bonus, penta, simple } from './options';
 import { totals } from './scoring';
 import { decide, evolve, fiveDiceFamily, initialState, replayGame, standings } from './decider';
-import { BoxId, FiveDiceCommand, FiveDiceEvent, FiveDiceOptions, FiveDiceState } from './types';
+import type { BoxId, FiveDiceCommand, FiveDiceEvent, FiveDiceOptions, FiveDiceState } from './types';
 
 /** A small driver: applies commands, keeps the event log, fails the test on a RuleError. */
 class Table {

@@ -1,6 +1,6 @@
-import { Die, RollDice, isDie } from '../core/dice';
+import { type Die, type RollDice, isDie } from '../core/dice';
 import { RuleError, ruleError } from '../core/errors';
-import { GameFamily, SeatStanding } from '../core/family';
+import type { GameFamily, SeatStanding } from '../core/family';
 import { replay as coreReplay } from '../core/replay';
 import { timeoutMove } from './computer';
 import { resolveOptions } from './options';
@@ -8,11 +8,11 @@ import { scoreOptionsFor, totals } from './scoring';
 import {
   BOX_COUNT,
   DICE_COUNT,
-  FiveDiceCommand,
-  FiveDiceEvent,
-  FiveDiceOptions,
-  FiveDiceSheet,
-  FiveDiceState,
+  type FiveDiceCommand,
+  type FiveDiceEvent,
+  type FiveDiceOptions,
+  type FiveDiceSheet,
+  type FiveDiceState,
   MAX_SEATS,
   MIN_SEATS,
   ROLLS_PER_TURN,

@@ -1,5 +1,5 @@
-import { RuleError, ruleError } from '../core/errors';
-import { FiveDiceOptions, JokerRule } from './types';
+import { type RuleError, ruleError } from '../core/errors';
+import type { FiveDiceOptions, JokerRule } from './types';
 
 /** 000 "Penta": forced joker, +100 for each further five of a kind. Maximum 1575. */
 export const penta: FiveDiceOptions = Object.freeze({

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
-import { Die, RollDice } from '../core/dice';
+import type { Die, RollDice } from '../core/dice';
 import { isRuleError } from '../core/errors';
 import { replay } from '../core/replay';
 import { computerChoice, computerHold } from './computer';
 import { decide, evolve, initialState } from './decider';
 import { bonus, penta, simple } from './options';
 import { totals } from './scoring';
-import { BOX_IDS, FiveDiceCommand, FiveDiceEvent, FiveDiceOptions, FiveDiceState } from './types';
+import { BOX_IDS, type FiveDiceCommand, type FiveDiceEvent, type FiveDiceOptions, type FiveDiceState } from './types';
 
 const CONFIGS: FiveDiceOptions[] = [penta, simple, bonus, { ...penta, joker: 'free' }];
 

@@ -1,8 +1,8 @@
-import { Die } from '../core/dice';
+import type { Die } from '../core/dice';
 import { isRuleError } from '../core/errors';
 import { bonus, penta, resolveOptions, simple } from './options';
 import { boxPoints, calculateScoreOptions, isPossibleBoxValue, scoreOptions, scoreOptionsFor, totals } from './scoring';
-import { BOX_IDS, BoxId, FiveDiceOptions, SheetBoxes } from './types';
+import { BOX_IDS, type BoxId, type FiveDiceOptions, type SheetBoxes } from './types';
 import { initialState } from './decider';
 
 // ---------------------------------------------------------------------------------------------
@@ -123,7 +123,7 @@ describe('scoring: exhaustive against an independent oracle', () => {
       it(`${configName}, ${sheetName}: all 7776 rolls × every open box`, () => {
         const mismatches: unknown[] = [];
         for (const dice of ALL_ROLLS) {
-          const got = scoreOptionsFor({ boxes: sheet as SheetBoxes }, dice as Die[], options);
+          const got = scoreOptionsFor({ boxes: sheet }, dice as Die[], options);
           const want = oracle(sheet, dice, options);
           const same =
             got.boxes.length === want.rows.length &&

@@ -1,13 +1,13 @@
-import { Die, isDie } from '../core/dice';
-import { RuleError, ruleError } from '../core/errors';
+import { type Die, isDie } from '../core/dice';
+import { type RuleError, ruleError } from '../core/errors';
 import {
   BOX_IDS,
-  BoxId,
+  type BoxId,
   DICE_COUNT,
-  FiveDiceOptions,
-  FiveDiceSheet,
-  FiveDiceState,
-  SheetBoxes,
+  type FiveDiceOptions,
+  type FiveDiceSheet,
+  type FiveDiceState,
+  type SheetBoxes,
   UPPER_BOXES,
   isBoxId,
   isUpperBox,
@@ -225,12 +225,13 @@ export function calculateScoreOptions(input: unknown, options: FiveDiceOptions):
       if (!isBoxId(key)) return ruleError('UNKNOWN_BOX', `unknown box '${key}'`, { box: key });
       if (value === null || value === undefined) continue; // open
       if (typeof value !== 'number' || !isPossibleBoxValue(key, value)) {
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- any JSON a client sent; the message shows it as String() does
         return ruleError('INVALID_COMMAND', `box '${key}' cannot hold ${String(value)}`, { field: 'boxes', box: key });
       }
       sheet[key] = value;
     }
   }
-  return scoreOptionsFor({ boxes: sheet }, dice as Die[], options);
+  return scoreOptionsFor({ boxes: sheet }, dice, options);
 }
 
 export interface SheetTotals {

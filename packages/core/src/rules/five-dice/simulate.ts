@@ -1,9 +1,9 @@
-import { RollDice } from '../core/dice';
+import type { RollDice } from '../core/dice';
 import { isRuleError } from '../core/errors';
 import { computerChoice, computerHold } from './computer';
 import { decide, evolve, initialState } from './decider';
 import { totals } from './scoring';
-import { DICE_COUNT, FiveDiceEvent, FiveDiceOptions, FiveDiceState } from './types';
+import { DICE_COUNT, type FiveDiceEvent, type FiveDiceOptions, type FiveDiceState } from './types';
 
 export interface SimulationResult {
   readonly games: number;

@@ -1,5 +1,5 @@
-import { Die } from '../core/dice';
-import { SeatStanding } from '../core/family';
+import type { Die } from '../core/dice';
+import type { SeatStanding } from '../core/family';
 
 /** The 13 boxes of the sheet, in sheet order (upper section first). */
 export const UPPER_BOXES = ['ones', 'twos', 'threes', 'fours', 'fives', 'sixes'] as const;

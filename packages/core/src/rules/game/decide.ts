@@ -1,8 +1,8 @@
-import { Die, RollDice } from '../core/dice';
+import type { Die, RollDice } from '../core/dice';
 import { RuleError, ruleError } from '../core/errors';
 import { familyById, isRuleSetName, RULE_SETS } from '../registry';
 import { evolveGame } from './evolve';
-import { CreateCommand, GameCommand, GameEvent, GameState, isLifecycleEvent } from './types';
+import { type CreateCommand, type GameCommand, type GameEvent, type GameState, isLifecycleEvent } from './types';
 
 export const MIN_SEATS = 1;
 export const MAX_SEATS = 8;
@@ -129,7 +129,7 @@ function decideEvents(state: GameState, command: GameCommand, roll: RollDice): G
       return withFinish(state, [], all);
     }
     default:
-      return ruleError('INVALID_COMMAND', `Unknown command ${(command as { type: unknown }).type}`);
+      return ruleError('INVALID_COMMAND', `Unknown command ${(command as { type: string }).type}`);
   }
 }
 

@@ -1,6 +1,6 @@
-import { familyById, RuleSetName } from '../registry';
-import { FamilyId, SeatStanding } from '../core/family';
-import { GameEvent, GameState, SeatState, Visibility } from './types';
+import { familyById, type RuleSetName } from '../registry';
+import type { FamilyId, SeatStanding } from '../core/family';
+import type { GameEvent, GameState, SeatState, Visibility } from './types';
 
 /** The state before any event. */
 export const emptyGame = (id: string): GameState => ({

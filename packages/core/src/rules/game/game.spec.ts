@@ -1,8 +1,8 @@
-import { Die, RollDice, scriptedDice } from '../core/dice';
+import { type Die, type RollDice, scriptedDice } from '../core/dice';
 import { RuleError } from '../core/errors';
 import { decideGame } from './decide';
 import { emptyGame, evolveGame, replayGame } from './evolve';
-import { GameCommand, GameEvent, GameState } from './types';
+import type { GameCommand, GameEvent, GameState } from './types';
 
 const GAME = '00000000-0000-4000-8000-000000000001';
 const ALICE = 'a0000000-0000-4000-8000-000000000000';

@@ -1,5 +1,5 @@
-import { FamilyId, SeatStanding } from '../core/family';
-import { RuleSetName } from '../registry';
+import type { FamilyId, SeatStanding } from '../core/family';
+import type { RuleSetName } from '../registry';
 
 export type GameStatus = 'open' | 'playing' | 'finished' | 'abandoned';
 export type Visibility = 'public' | 'private';
@@ -34,7 +34,7 @@ export interface GameState {
   /** Dice rolls made so far: the next roll's number in the fairness stream. */
   rollCount: number;
   /** The family's state once the game started. */
-  play: unknown | null;
+  play: unknown;
   standings: SeatStanding[] | null;
 }
 

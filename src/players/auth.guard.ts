@@ -1,10 +1,10 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata, createParamDecorator } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { GqlExecutionContext } from '@nestjs/graphql';
-import { DomainException } from '../errors';
-import { PlayersService } from '../../players/players.service';
-import { AuthenticatedPlayer } from '../../players/players.types';
-import { bearerToken } from '../../players/tokens';
+import { GqlExecutionContext, type GqlContextType } from '@nestjs/graphql';
+import { DomainException } from '../common/errors';
+import { PlayersService } from './players.service';
+import { AuthenticatedPlayer } from './players.types';
+import { bearerToken } from '../common/http/bearer-token';
 
 const OPTIONAL_AUTH = 'fairdice:optional-auth';
 /** The route works without a token too (public reads); a token, when given, must be valid. */
@@ -18,7 +18,7 @@ type Carrier = {
 };
 
 function carrierOf(context: ExecutionContext): Carrier {
-  if ((context.getType() as string) === 'graphql') {
+  if (context.getType<GqlContextType>() === 'graphql') {
     const gql = GqlExecutionContext.create(context).getContext();
     // HTTP: { req }; graphql-ws: the context built from connectionParams (see app.module).
     return (gql.req ?? gql) as Carrier;
@@ -30,7 +30,11 @@ function authorizationOf(carrier: Carrier): unknown {
   const fromHeaders = carrier.headers?.authorization;
   if (fromHeaders) return fromHeaders;
   const params = carrier.connectionParams ?? {};
-  return params.authorization ?? params.Authorization ?? (params.token ? `Bearer ${String(params.token)}` : undefined);
+  return (
+    params.authorization ??
+    params.Authorization ??
+    (typeof params.token === 'string' && params.token ? `Bearer ${params.token}` : undefined)
+  );
 }
 
 /**

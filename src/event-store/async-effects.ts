@@ -12,8 +12,11 @@
  * - Webhooks: one fan-out job per command that starts the game, hands the turn to another player
  *   (turn.started) or finishes the game; the fan-out worker turns it into one delivery per
  *   registered webhook (src/async/webhooks).
+ *
+ * Owned by the event store, below both games (which passes the result to append) and async (whose
+ * workers consume these queues and payloads): so games never imports async (docs/architecture.md).
  */
-import type { ReadModelUpdate, ScheduledJob } from '../event-store/event-store.types';
+import type { ReadModelUpdate, ScheduledJob } from './event-store.types';
 import { familyById } from '@fairdice/core/rules/registry';
 import type { GameState } from '@fairdice/core/rules/game';
 

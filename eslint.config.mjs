@@ -1,0 +1,157 @@
+// ESLint flat config: typescript-eslint's type-checked rules over every TypeScript file of the
+// service, its tests, benchmarks, scripts and packages/. `npm run lint` (part of `npm test`).
+import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import tseslint from 'typescript-eslint';
+
+// The layers of src/ (docs/architecture.md), bottom first. Each module may import itself and
+// the modules listed for it, nothing else of src/ (and never the app files src/*.ts). Under all
+// of them: @fairdice/core (packages/core), which every layer may import and which imports none.
+const core = ['fairness'];
+const foundation = [...core, 'config', 'generated', 'database', 'common', 'keys'];
+const persistence = [...foundation, 'event-store', 'reliability'];
+const layering = {
+  // core: the service side of fairness (seed generation from the CSPRNG, the verify CLI)
+  fairness: [],
+  // foundation: configuration, database access, cross-cutting errors/logging/DTO helpers
+  config: [],
+  generated: [],
+  database: ['config', 'generated'],
+  common: [...core, 'config'],
+  // the service's keys and the seed vault (sealing server seeds at rest)
+  keys: ['config', 'database'],
+  // persistence: the event store and the request-reliability machinery; neither imports the other
+  'event-store': foundation,
+  reliability: foundation,
+  // features: Nest modules over one service each; players < games < audit, async
+  players: persistence,
+  scoring: persistence,
+  health: persistence,
+  graphiql: persistence,
+  'service-info': persistence,
+  games: [...persistence, 'players'],
+  transparency: [...persistence, 'players'],
+  audit: [...persistence, 'players', 'games', 'transparency'],
+  async: [...persistence, 'players', 'games'],
+};
+const layerZones = Object.entries(layering).map(([module, allowed]) => ({
+  target: `./src/${module}`,
+  from: './src',
+  except: [module, ...allowed].map((m) => `./${m}`),
+  message: `src/${module} may import only ${allowed.length ? allowed.join(', ') : 'itself'} (layering: docs/architecture.md)`,
+}));
+
+// Import boundaries: each zone forbids `target` files to import from `from`.
+const boundaries = [
+  ...layerZones,
+  {
+    target: './packages/core/src/rules',
+    from: './packages/core/src',
+    except: ['./rules'],
+    message: 'the rules engine is pure: it imports nothing outside rules/',
+  },
+  {
+    target: './src',
+    from: ['./test', './bench', './scripts'],
+    message: 'the service never imports tests, benchmarks or scripts',
+  },
+  {
+    target: './packages',
+    from: ['./src', './test', './bench', './scripts'],
+    message: 'packages/ stand alone: they never import the service',
+  },
+];
+
+export default tseslint.config(
+  {
+    // Generated or vendored: written by tools, not by us.
+    ignores: ['dist/', '**/dist/', 'node_modules/', 'coverage/', 'data/', 'src/generated/', 'bench/results/'],
+  },
+  js.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.d.ts', '.js', '.json'] })] },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: boundaries }],
+      // A promise nobody awaits is a lost error or an unhandled rejection in a Node service.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      // A new event, command or rule set must be handled by every switch over its union.
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false },
+      ],
+      // `import type` for what is only a type; typescript-eslint reads emitDecoratorMetadata from
+      // tsconfig.json and leaves alone the imports that Nest's constructor injection needs at run time.
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-import-type-side-effects': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+      '@typescript-eslint/no-unused-expressions': 'error',
+      'no-unused-private-class-members': 'error',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+      // Off on purpose: values that arrive untyped at a boundary (pg rows of raw SQL, JSON bodies
+      // in tests, Fastify's request bag) are `any` there, and each is checked where it is used (zod,
+      // class-validator, an assertion). Typing every raw row adds casts, not safety (decision 0008).
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    // @fairdice/core proper (not its tests) runs in browsers too: no node:* module and no package
+    // but @noble/* (scripts/check-rules-purity.js also bans Node-only globals, and the clock and
+    // randomness under rules/).
+    files: ['packages/core/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...boundaries,
+            {
+              target: './packages/core',
+              from: './node_modules',
+              except: ['./@noble'],
+              message: '@fairdice/core imports no package but @noble/hashes and @noble/curves',
+            },
+          ],
+        },
+      ],
+      'import-x/no-nodejs-modules': 'error',
+    },
+  },
+  {
+    // Plain JavaScript (config files, scripts, fixtures): no type information.
+    files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        process: 'readonly',
+        __dirname: 'readonly',
+        console: 'readonly',
+        setTimeout: 'readonly',
+      },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['**/*.mjs'],
+    languageOptions: { sourceType: 'module' },
+  },
+);
