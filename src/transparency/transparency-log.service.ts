@@ -119,6 +119,7 @@ export class TransparencyLogService implements OnModuleInit, OnModuleDestroy {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
   private stopped = false;
+  private failing = false;
 
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
@@ -144,9 +145,18 @@ export class TransparencyLogService implements OnModuleInit, OnModuleDestroy {
 
   private async tick(): Promise<void> {
     if (this.running || this.stopped) return;
-    this.running = this.integrate({ wait: false }).catch((err: unknown) => {
-      this.logger.warn(`integration pass failed: ${(err as Error).message}`);
-    });
+    this.running = this.integrate({ wait: false }).then(
+      () => {
+        if (this.failing) this.logger.log('integration passes succeed again');
+        this.failing = false;
+      },
+      (err: unknown) => {
+        // Once per failure streak (a database outage would otherwise log every interval).
+        if (!this.failing)
+          this.logger.warn(`integration pass failed (retrying every interval): ${(err as Error).message}`);
+        this.failing = true;
+      },
+    );
     try {
       await this.running;
     } finally {
