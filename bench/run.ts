@@ -33,6 +33,12 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { runFairnessMicroBenchmarks } from './fairness.bench';
 import { runGameAggregateMicroBenchmarks } from './game-aggregate.bench';
+import {
+  NESTED as GQL_NESTED,
+  REPEATED as GQL_REPEATED,
+  runGraphqlValidationMicroBenchmarks,
+  TRIVIAL as GQL_TRIVIAL,
+} from './graphql-validation.bench';
 import { runFarkleMicroBenchmarks } from './rules-farkle.bench';
 import { runFiveDiceMicroBenchmarks } from './rules-five-dice.bench';
 import { createBenchDatabase, DEFAULT_DATABASE_URL, insertClient, insertPool, prepareInsertCeiling } from './db';
@@ -265,6 +271,7 @@ function runMicro(opts: Options): { rows: MicroRow[]; failures: string[] } {
     ['farkle', () => runFarkleMicroBenchmarks({ durationMs: opts.microMs })],
     ['fairness', () => runFairnessMicroBenchmarks({ durationMs: opts.microMs })],
     ['game aggregate', () => runGameAggregateMicroBenchmarks({ durationMs: opts.microMs })],
+    ['graphql validation', () => runGraphqlValidationMicroBenchmarks({ durationMs: opts.microMs })],
   ];
   for (const [suite, run] of suites) {
     log(`micro: ${suite}`);
@@ -316,6 +323,25 @@ function targets(rows: Map<string, ScenarioRow>, micro: MicroRow[]): Target[] {
     target: '≤ 2',
     met: Number.isFinite(us) ? us <= 2 : null,
     show: f3(us),
+  });
+  // GraphQL validation time, as ratios to a trivial query (bench/graphql-validation.bench.ts).
+  const gqlUs = (name: string) =>
+    micro.find((m) => m.suite === 'graphql validation' && m.name === name)?.usPerOp ?? NaN;
+  const nestedRatio = gqlUs(GQL_NESTED) / gqlUs(GQL_TRIVIAL);
+  out.push({
+    name: 'GraphQL validation: 13-level nested-fragment document ÷ trivial query (time)',
+    value: nestedRatio,
+    target: '≤ 50',
+    met: Number.isFinite(nestedRatio) ? nestedRatio <= 50 : null,
+    show: f1(nestedRatio),
+  });
+  const repeatedRatio = gqlUs(GQL_REPEATED) / gqlUs(GQL_TRIVIAL);
+  out.push({
+    name: '(info) GraphQL validation: 2,400 repeated fields ÷ trivial query (time)',
+    value: repeatedRatio,
+    target: '–',
+    met: null,
+    show: f1(repeatedRatio),
   });
   out.push(ratio('(info) REST actions/s ÷ ceiling (b′) insert/s (pool of K)', v('rest'), v('bK'), 0));
   out[out.length - 1].target = '–';

@@ -10,7 +10,9 @@ import { createPinoLogger, PinoNestLogger } from './common/logging/logger';
 import { registerGraphiql } from './graphiql/graphiql';
 import { PG_POOL } from './database/prisma.service';
 import { registerSecurity } from './reliability/http/security';
+import { registerGraphqlPrecheck } from './reliability/graphql/http-precheck';
 import { registerRateLimit } from './reliability/rate-limit/rate-limit';
+import { PlayersService } from './players/players.service';
 import { serviceInfo } from './service-info/service-info';
 
 /** Largest request body accepted (bytes). Commands are tiny; this stops abuse early. */
@@ -40,6 +42,9 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     // Idle keep-alive sockets close at shutdown; in-flight requests are allowed to finish.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // request.ip (rate-limit buckets) follows X-Forwarded-For only from the proxies named here.
+    // (Fastify 5 takes a hop count too; the adapter's option type predates it.)
+    trustProxy: options.config.TRUST_PROXY as boolean | string[],
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
     logger: new PinoNestLogger(logger),
@@ -56,8 +61,19 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   // Secure headers, CORS (CORS_ORIGINS) and rate limits (RATE_LIMIT_*): src/reliability, docs/operations.md.
   await registerSecurity(app, { corsOrigins: options.config.CORS_ORIGINS });
   if (options.config.RATE_LIMIT_ENABLED) {
-    registerRateLimit(fastify, app.get(PG_POOL), { perMinute: options.config.RATE_LIMIT_PER_MINUTE }, logger);
+    const players = app.get(PlayersService);
+    registerRateLimit(
+      fastify,
+      app.get(PG_POOL),
+      {
+        perMinute: options.config.RATE_LIMIT_PER_MINUTE,
+        registrationsPerMinute: options.config.RATE_LIMIT_REGISTRATIONS_PER_MINUTE,
+      },
+      async (token) => (await players.authenticate(token))?.id ?? null,
+      logger,
+    );
   }
+  registerGraphqlPrecheck(fastify);
   registerGraphiql(fastify);
 
   const document = buildOpenApiDocument(app);

@@ -1,6 +1,8 @@
 import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
+import type { GraphQLWsSubscriptionsConfig } from '@nestjs/graphql';
+import { DocumentNode, GraphQLSchema, parse, Source, specifiedRules, validate } from 'graphql';
 import { AppConfig, APP_CONFIG } from './config/config';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
@@ -16,11 +18,14 @@ import { KeysModule } from './keys/keys.module';
 import { resolveServiceKeys, ServiceKeys } from './keys/service-keys';
 import { TransparencyModule } from './transparency/transparency.module';
 import {
+  documentShapeError,
   GRAPHQL_MAX_TOKENS,
   graphqlLimitRules,
   isTokenLimitError,
+  isValidationAborted,
   QUERY_TOO_COMPLEX,
 } from './reliability/graphql/limits';
+import { graphqlRateLimitPlugin } from './reliability/rate-limit/graphql-rate-limit';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -36,73 +41,102 @@ export interface AppModuleOptions {
 }
 
 /** GraphQL: code-first, schema kept in memory (`npm run schema:generate` writes src/schema.gql). */
-export const graphqlOptions = (config: AppConfig): ApolloDriverConfig => ({
-  driver: ApolloDriver,
-  autoSchemaFile: true,
-  sortSchema: true,
-  path: '/graphql',
-  // Our own offline GraphiQL page is served at /graphiql (see src/graphiql); Apollo's landing page loads from a CDN.
-  playground: false,
-  graphiql: false,
-  introspection: true,
-  includeStacktraceInErrorResponses: false,
-  subscriptions: { 'graphql-ws': true },
-  // Limits (docs/operations.md): one operation per HTTP request, bounded size, depth, cost and
-  // aliases, all refused before execution.
-  allowBatchedHttpRequests: false,
-  parseOptions: { maxTokens: GRAPHQL_MAX_TOKENS },
-  validationRules: graphqlLimitRules({
+export const graphqlOptions = (config: AppConfig): ApolloDriverConfig => {
+  const limitRules = graphqlLimitRules({
     maxDepth: config.GRAPHQL_MAX_DEPTH,
     maxCost: config.GRAPHQL_MAX_COST,
     maxAliases: config.GRAPHQL_MAX_ALIASES,
-  }),
-  // Production: no "Did you mean ...?" field suggestions (they reveal the schema bit by bit).
-  hideSchemaDetailsFromClientErrors: config.NODE_ENV === 'production',
-  formatError: (formatted, error) => {
-    const tooComplex =
-      (error as any)?.originalError?.extensions?.code === QUERY_TOO_COMPLEX || isTokenLimitError(formatted.message);
-    if (tooComplex) {
-      const { code: _c, http: _h, stacktrace: _s, ...limit } = { ...((error as any)?.originalError?.extensions ?? {}) };
+  });
+  return {
+    driver: ApolloDriver,
+    autoSchemaFile: true,
+    sortSchema: true,
+    path: '/graphql',
+    // Our own offline GraphiQL page is served at /graphiql (see src/graphiql); Apollo's landing page loads from a CDN.
+    playground: false,
+    graphiql: false,
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    // Subscriptions get the same document limits as HTTP (graphql-ws parses and validates itself).
+    subscriptions: {
+      'graphql-ws': {
+        onSubscribe: (_ctx: unknown, _id: string, payload: { query?: unknown }) => {
+          const shape = typeof payload.query === 'string' ? documentShapeError(payload.query) : null;
+          return shape ? [shape] : undefined;
+        },
+        // graphql-ws accepts parse/validate (Nest's type lists fewer of its options; it passes all).
+        parse: (source: string | Source) => parse(source, { maxTokens: GRAPHQL_MAX_TOKENS }),
+        validate: (schema: GraphQLSchema, document: DocumentNode) =>
+          validate(schema, document, [...specifiedRules, ...limitRules]),
+      } as GraphQLWsSubscriptionsConfig,
+    },
+    // Limits (docs/operations.md): one operation per HTTP request, bounded size, depth, cost and
+    // aliases, all refused before execution.
+    allowBatchedHttpRequests: false,
+    parseOptions: { maxTokens: GRAPHQL_MAX_TOKENS },
+    validationRules: limitRules,
+    // A mutation is charged per root field against the rate limit before it executes.
+    plugins: [graphqlRateLimitPlugin()],
+    // Production: no "Did you mean ...?" field suggestions (they reveal the schema bit by bit).
+    hideSchemaDetailsFromClientErrors: config.NODE_ENV === 'production',
+    formatError: (formatted, error) => {
+      const tooComplex =
+        (error as any)?.originalError?.extensions?.code === QUERY_TOO_COMPLEX ||
+        isTokenLimitError(formatted.message) ||
+        isValidationAborted(formatted.message);
+      if (tooComplex) {
+        const {
+          code: _c,
+          http: _h,
+          stacktrace: _s,
+          ...limit
+        } = {
+          // graphql-js's own limits carry no details: name them.
+          ...(isTokenLimitError(formatted.message) ? { limit: 'tokens', maximum: GRAPHQL_MAX_TOKENS } : {}),
+          ...(isValidationAborted(formatted.message) ? { limit: 'validation' } : {}),
+          ...((error as any)?.originalError?.extensions ?? {}),
+        };
+        return {
+          message: formatted.message,
+          locations: formatted.locations,
+          extensions: { ...limit, code: QUERY_TOO_COMPLEX, status: 400 },
+        };
+      }
+      if (config.NODE_ENV === 'production' && typeof formatted.message === 'string') {
+        formatted = { ...formatted, message: formatted.message.replace(/\s*Did you mean .*$/s, '') };
+      }
+      // Errors from inside resolvers already passed through AllExceptionsFilter; this catches
+      // the rest (parse/validation errors, errors thrown by Apollo itself).
+      const code = formatted.extensions?.code;
+      if (
+        code === 'GRAPHQL_VALIDATION_FAILED' ||
+        code === 'GRAPHQL_PARSE_FAILED' ||
+        code === 'BAD_USER_INPUT' ||
+        code === 'BAD_REQUEST' ||
+        code === 'PERSISTED_QUERY_NOT_FOUND' ||
+        code === 'OPERATION_RESOLUTION_FAILURE'
+      ) {
+        return {
+          message: formatted.message,
+          locations: formatted.locations,
+          path: formatted.path,
+          extensions: { code: 'VALIDATION_FAILED', status: 400, graphqlCode: code },
+        };
+      }
+      if (typeof code === 'string' && /^[A-Z_]+$/.test(code) && code !== 'INTERNAL_SERVER_ERROR') {
+        const { stacktrace: _s, ...extensions } = formatted.extensions ?? {};
+        return { ...formatted, extensions };
+      }
+      const { graphqlError } = toGraphQLError((error as any)?.originalError ?? error);
       return {
-        message: formatted.message,
-        locations: formatted.locations,
-        extensions: { ...limit, code: QUERY_TOO_COMPLEX, status: 400 },
-      };
-    }
-    if (config.NODE_ENV === 'production' && typeof formatted.message === 'string') {
-      formatted = { ...formatted, message: formatted.message.replace(/\s*Did you mean .*$/s, '') };
-    }
-    // Errors from inside resolvers already passed through AllExceptionsFilter; this catches
-    // the rest (parse/validation errors, errors thrown by Apollo itself).
-    const code = formatted.extensions?.code;
-    if (
-      code === 'GRAPHQL_VALIDATION_FAILED' ||
-      code === 'GRAPHQL_PARSE_FAILED' ||
-      code === 'BAD_USER_INPUT' ||
-      code === 'BAD_REQUEST' ||
-      code === 'PERSISTED_QUERY_NOT_FOUND' ||
-      code === 'OPERATION_RESOLUTION_FAILURE'
-    ) {
-      return {
-        message: formatted.message,
+        message: graphqlError.message,
         locations: formatted.locations,
         path: formatted.path,
-        extensions: { code: 'VALIDATION_FAILED', status: 400, graphqlCode: code },
+        extensions: graphqlError.extensions,
       };
-    }
-    if (typeof code === 'string' && /^[A-Z_]+$/.test(code) && code !== 'INTERNAL_SERVER_ERROR') {
-      const { stacktrace: _s, ...extensions } = formatted.extensions ?? {};
-      return { ...formatted, extensions };
-    }
-    const { graphqlError } = toGraphQLError((error as any)?.originalError ?? error);
-    return {
-      message: graphqlError.message,
-      locations: formatted.locations,
-      path: formatted.path,
-      extensions: graphqlError.extensions,
-    };
-  },
-});
+    },
+  };
+};
 
 @Module({})
 export class AppModule {

@@ -21,6 +21,23 @@ describe('loadConfig', () => {
     );
   });
 
+  it('hardening settings: trust-proxy off, a registration budget, webhooks to public addresses only', () => {
+    const config = loadConfig({});
+    expect(config.TRUST_PROXY).toBe(false);
+    expect(config.RATE_LIMIT_REGISTRATIONS_PER_MINUTE).toBe(10);
+    expect(config.WEBHOOK_ALLOW_PRIVATE_NETWORKS).toBe(false);
+    expect(config.WEBHOOK_REQUIRE_HTTPS).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production' }).WEBHOOK_REQUIRE_HTTPS).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', WEBHOOK_REQUIRE_HTTPS: 'false' }).WEBHOOK_REQUIRE_HTTPS).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback,::1' }).TRUST_PROXY).toEqual([
+      '10.0.0.0/8',
+      'loopback',
+      '::1',
+    ]);
+  });
+
   const KEYS = {
     LOG_SIGNING_KEY: 'ab'.repeat(32),
     SEED_ENCRYPTION_KEYS: `k2:${'cd'.repeat(32)},k1:${'EF'.repeat(32)}`,
@@ -62,6 +79,12 @@ describe('loadConfig', () => {
     [{ SEED_ENCRYPTION_KEYS: `k1:${'00'.repeat(31)}` }, 'SEED_ENCRYPTION_KEYS'],
     [{ SEED_ENCRYPTION_KEYS: `k1:${'00'.repeat(32)},k1:${'11'.repeat(32)}` }, 'SEED_ENCRYPTION_KEYS'],
     [{ LOG_INTEGRATION_INTERVAL_MS: '0' }, 'LOG_INTEGRATION_INTERVAL_MS'],
+    [{ TRUST_PROXY: 'yes please' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/99' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.1,' }, 'TRUST_PROXY'],
+    [{ RATE_LIMIT_REGISTRATIONS_PER_MINUTE: '0' }, 'RATE_LIMIT_REGISTRATIONS_PER_MINUTE'],
+    [{ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'maybe' }, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'],
+    [{ WEBHOOK_REQUIRE_HTTPS: 'always' }, 'WEBHOOK_REQUIRE_HTTPS'],
   ])('rejects %p with one line naming %s', (env, name) => {
     let error: unknown;
     try {

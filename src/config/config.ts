@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 /**
@@ -24,6 +25,39 @@ const positiveInt = (name: string) =>
     .transform(Number)
     .refine((n) => n > 0, `${name} must be greater than 0`);
 
+/** proxy-addr's names for address ranges, accepted in TRUST_PROXY lists. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+const isAddressOrRange = (v: string): boolean => {
+  if (PROXY_RANGE_NAMES.includes(v)) return true;
+  try {
+    if (v.includes('/')) ipaddr.parseCIDR(v);
+    else ipaddr.parse(v);
+    return ipaddr.isValid(v.split('/')[0]);
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Fastify's `trustProxy`: false (default: the socket's address is the client), true (trust every
+ * X-Forwarded-For hop: only behind a proxy that overwrites the header), a hop count, or the proxies'
+ * addresses / CIDR ranges.
+ */
+const trustProxy = z
+  .string()
+  .refine(
+    (v) =>
+      /^(true|false|\d{1,3})$/.test(v) ||
+      v
+        .split(',')
+        .map((p) => p.trim())
+        .every((p) => p.length > 0 && isAddressOrRange(p)),
+    'must be true, false, a number of proxy hops, or a comma-separated list of proxy addresses / CIDR ranges (10.0.0.0/8, loopback)',
+  )
+  .transform((v): boolean | number | string[] =>
+    v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v.split(',').map((p) => p.trim()),
+  );
+
 export const configSchema = z.object({
   NODE_ENV: z
     .enum(['development', 'production', 'test'], { message: 'must be development, production or test' })
@@ -49,8 +83,12 @@ export const configSchema = z.object({
   // --- reliability (docs/operations.md) ---
   /** Rate limiting on/off. Default: on, except NODE_ENV=test. */
   RATE_LIMIT_ENABLED: booleanFlag.optional(),
-  /** Requests per token (per client IP when anonymous) per fixed one-minute window. */
+  /** Requests (GraphQL: root mutation fields) per player, or per client address without a valid token, per fixed one-minute window. */
   RATE_LIMIT_PER_MINUTE: positiveInt('RATE_LIMIT_PER_MINUTE').default(600),
+  /** Player registrations (REST and GraphQL) per client address per one-minute window. */
+  RATE_LIMIT_REGISTRATIONS_PER_MINUTE: positiveInt('RATE_LIMIT_REGISTRATIONS_PER_MINUTE').default(10),
+  /** Which proxies' X-Forwarded-For to believe for the client address (Fastify trustProxy). */
+  TRUST_PROXY: trustProxy.default(false),
   /** Comma-separated allowed CORS origins ("*" = any); unset = no cross-origin access. */
   CORS_ORIGINS: z
     .string()
@@ -86,6 +124,10 @@ export const configSchema = z.object({
   WEBHOOK_MAX_ATTEMPTS: positiveInt('WEBHOOK_MAX_ATTEMPTS').default(8),
   WEBHOOK_BACKOFF_BASE_MS: positiveInt('WEBHOOK_BACKOFF_BASE_MS').default(1000),
   WEBHOOK_TIMEOUT_MS: positiveInt('WEBHOOK_TIMEOUT_MS').default(10000),
+  /** Allow webhook URLs on loopback, private, link-local... addresses (tests, private deployments). */
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
+  /** Only https:// webhook URLs. Default: on when NODE_ENV=production. */
+  WEBHOOK_REQUIRE_HTTPS: booleanFlag.optional(),
   // --- keys (docs/operations.md "Keys"; required whenever DATABASE_URL is set) ---
   /** Ed25519 private key (the 32-byte RFC 8032 seed, 64 hex digits) that signs the transparency log's tree heads. */
   LOG_SIGNING_KEY: z
@@ -125,10 +167,11 @@ export const configSchema = z.object({
   LOG_INTEGRATION_INTERVAL_MS: positiveInt('LOG_INTEGRATION_INTERVAL_MS').default(1000),
 });
 
-export type AppConfig = Omit<z.output<typeof configSchema>, 'RATE_LIMIT_ENABLED'> & {
+export type AppConfig = Omit<z.output<typeof configSchema>, 'RATE_LIMIT_ENABLED' | 'WEBHOOK_REQUIRE_HTTPS'> & {
   /** True when no DATABASE_URL is set: the embedded PGlite database is used. */
   embeddedDatabase: boolean;
   RATE_LIMIT_ENABLED: boolean;
+  WEBHOOK_REQUIRE_HTTPS: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -162,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ...parsed.data,
     embeddedDatabase: parsed.data.DATABASE_URL === undefined,
     RATE_LIMIT_ENABLED: parsed.data.RATE_LIMIT_ENABLED ?? parsed.data.NODE_ENV !== 'test',
+    WEBHOOK_REQUIRE_HTTPS: parsed.data.WEBHOOK_REQUIRE_HTTPS ?? parsed.data.NODE_ENV === 'production',
   };
 }
 

@@ -1,6 +1,30 @@
 import type { EventStore } from '../event-store/event-store.service';
-import type { StoredEvent } from '../event-store/event-store.types';
+import { type StoredEvent, toGameEvent } from '../event-store/event-store.types';
+import { evolveGame, type GameState } from '@fairdice/core/rules/game';
 import type { GameEventBus } from './game-event-bus';
+
+/**
+ * The subscriber's access, re-checked on every event after the one the stream was opened at:
+ * `state` is the game when the stream opened (its visibility was checked then); the stream
+ * evolves it with each later event and asks `mayView` of the state after the event.
+ */
+export interface StreamAccess {
+  state: GameState;
+  mayView(state: GameState): boolean;
+}
+
+/** The stream's last item when the subscriber may no longer see the game (then it ends). */
+export interface AccessRevoked {
+  kind: 'access-revoked';
+  gameId: string;
+  /** The version of the event that took the access away (not delivered). */
+  version: number;
+}
+
+export const isAccessRevoked = (item: unknown): item is AccessRevoked =>
+  typeof item === 'object' && item !== null && (item as AccessRevoked).kind === 'access-revoked';
+
+export type StreamItem = StoredEvent | AccessRevoked;
 
 const TERMINAL = new Set(['gameFinished', 'gameAbandoned']);
 const PAGE = 100;
@@ -11,12 +35,18 @@ const PAGE = 100;
  * (buffering), then reads the backlog, then drains the buffer deduplicated by version; a gap
  * (a live event beyond the next expected version) is filled from the database. Ends after the
  * game's terminal event (gameFinished / gameAbandoned). Events never contain the server seed.
+ *
+ * With `access`, every event after the opening version is first applied to the access state:
+ * when the subscriber may no longer see the game (a player left a private game), that event is
+ * not delivered; the stream yields one AccessRevoked item and ends.
  */
-export class GameEventStream implements AsyncIterableIterator<StoredEvent> {
-  private readonly queue: StoredEvent[] = [];
+export class GameEventStream implements AsyncIterableIterator<StreamItem> {
+  private readonly queue: StreamItem[] = [];
   private pending: StoredEvent[] | null = [];
-  private waiter: ((r: IteratorResult<StoredEvent>) => void) | null = null;
+  private waiter: ((r: IteratorResult<StreamItem>) => void) | null = null;
   private last: number;
+  /** Events up to here are read (to keep the access state current) but not delivered: the client's `after`. */
+  private readonly skipThrough: number;
   private done = false;
   private unsubscribe: (() => void) | null = null;
   private filling: Promise<void> = Promise.resolve();
@@ -26,8 +56,11 @@ export class GameEventStream implements AsyncIterableIterator<StoredEvent> {
     private readonly bus: GameEventBus,
     private readonly gameId: string,
     after: number,
+    private readonly access: StreamAccess | null = null,
   ) {
-    this.last = after;
+    this.skipThrough = after;
+    // Start no later than the access state, so that every event after it passes through deliver().
+    this.last = access ? Math.min(after, access.state.version) : after;
   }
 
   /** Subscribes, then reads the backlog. Call once before iterating. */
@@ -73,16 +106,28 @@ export class GameEventStream implements AsyncIterableIterator<StoredEvent> {
   }
 
   private deliver(e: StoredEvent): void {
-    if (this.done || e.version !== this.last + 1) return;
+    if (this.done || this.ended || e.version !== this.last + 1) return;
     this.last = e.version;
+    if (this.access && e.version > this.access.state.version) {
+      this.access.state = evolveGame(this.access.state, toGameEvent(e));
+      if (!this.access.mayView(this.access.state)) {
+        this.push({ kind: 'access-revoked', gameId: this.gameId, version: e.version });
+        this.finishAfterDrain();
+        return;
+      }
+    }
+    if (e.version > this.skipThrough) this.push(e);
+    if (TERMINAL.has(e.type)) this.finishAfterDrain();
+  }
+
+  private push(item: StreamItem): void {
     if (this.waiter) {
       const w = this.waiter;
       this.waiter = null;
-      w({ value: e, done: false });
+      w({ value: item, done: false });
     } else {
-      this.queue.push(e);
+      this.queue.push(item);
     }
-    if (TERMINAL.has(e.type)) this.finishAfterDrain();
   }
 
   private finishAfterDrain(): void {
@@ -93,7 +138,7 @@ export class GameEventStream implements AsyncIterableIterator<StoredEvent> {
 
   private ended = false;
 
-  next(): Promise<IteratorResult<StoredEvent>> {
+  next(): Promise<IteratorResult<StreamItem>> {
     if (this.queue.length > 0) return Promise.resolve({ value: this.queue.shift()!, done: false });
     if (this.done || this.ended) {
       this.close();
@@ -102,12 +147,12 @@ export class GameEventStream implements AsyncIterableIterator<StoredEvent> {
     return new Promise((resolve) => (this.waiter = resolve));
   }
 
-  return(): Promise<IteratorResult<StoredEvent>> {
+  return(): Promise<IteratorResult<StreamItem>> {
     this.close();
     return Promise.resolve({ value: undefined, done: true });
   }
 
-  throw(err?: unknown): Promise<IteratorResult<StoredEvent>> {
+  throw(err?: unknown): Promise<IteratorResult<StreamItem>> {
     this.close();
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the iterator protocol: throw(err) rejects with the caller's own value
     return Promise.reject(err);

@@ -118,7 +118,7 @@ export class GamesController {
   @ApiOperation({
     summary: 'Server-Sent Events: every event of the game (backlog, then live)',
     description:
-      'Each message: `id: <version>`, `event: <type>`, `data: <event JSON>`. Resume with the Last-Event-ID header or ?after=. A comment heartbeat every 15 s. The stream ends after the game ends.',
+      'Each message: `id: <version>`, `event: <type>`, `data: <event JSON>`. Resume with the Last-Event-ID header or ?after=. A comment heartbeat every 15 s. The stream ends after the game ends. Access is re-checked on every event: once you may no longer see the game (you left a private game), the event that removed you is not sent; a last message `event: access-revoked` with `data: {"code":"GAME_ACCESS_REVOKED",...}` is, and the stream ends.',
   })
   async stream(
     @CurrentPlayer() me: Me | null,

@@ -1,10 +1,11 @@
 import { UseGuards } from '@nestjs/common';
 import { Args, ID, Int, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
-import { DomainException } from '../common/errors';
+import { DomainException, toGraphQLError } from '../common/errors';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { GameEventPage, GameEventView, GamePage, GameView } from './dto/game-view.model';
 import { CreateGameInput, JoinGameInput } from './dto/game.inputs';
+import { isAccessRevoked } from './game-stream';
 import { toEventView } from './game-view';
 import { GamesService } from './games.service';
 
@@ -223,8 +224,17 @@ export class GamesResolver {
 
   @Subscription(() => GameEventView, {
     description:
-      'Every event of a game after `afterVersion` (backlog, then live; completes after the game ends). Auth: connectionParams.authorization = "Bearer <token>".',
-    resolve: (event: unknown) => event,
+      'Every event of a game after `afterVersion` (backlog, then live; completes after the game ends). Access is re-checked on every event: once you may no longer see the game (you left a private game), the event that removed you is not sent; an error with extensions.code GAME_ACCESS_REVOKED is, and the subscription completes. Auth: connectionParams.authorization = "Bearer <token>".',
+    // The stream's last item when access is revoked: an error with a stable code, then completion.
+    resolve: (event: unknown) => {
+      if (isAccessRevoked(event))
+        throw toGraphQLError(
+          new DomainException('GAME_ACCESS_REVOKED', 'You may no longer see this game; the subscription ends here', {
+            gameId: event.gameId,
+          }),
+        ).graphqlError;
+      return event;
+    },
   })
   @OptionalAuth()
   async gameEvents(
@@ -233,7 +243,7 @@ export class GamesResolver {
     @Args('afterVersion', { type: () => Int, nullable: true }) afterVersion?: number,
   ) {
     const stream = await this.games.stream(me, gameId, nonNegative('afterVersion', afterVersion));
-    return mapIterator(stream, toEventView);
+    return mapIterator(stream, (item) => (isAccessRevoked(item) ? item : toEventView(item)));
   }
 }
 

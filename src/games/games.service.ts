@@ -308,10 +308,15 @@ export class GamesService {
     return buildGameView(row, state, head, lastRolled, g.names, g.state.status);
   }
 
-  /** Live events after `after` (backlog first), for SSE and GraphQL subscriptions. */
+  /**
+   * Live events after `after` (backlog first), for SSE and GraphQL subscriptions. Access is
+   * checked when the stream opens and again on every later event (the stream ends with an
+   * AccessRevoked item once the subscriber may no longer see the game).
+   */
   async stream(player: Player | null, gameId: string, after = 0): Promise<GameEventStream> {
     const g = await this.loadVisible(player, checkGameId(gameId));
-    return new GameEventStream(this.store, this.bus, g.row.id, after).start();
+    const access = { state: g.state, mayView: (state: GameState) => this.canSeeState(state, player) };
+    return new GameEventStream(this.store, this.bus, g.row.id, after, access).start();
   }
 
   // ------------------------------------------------------------------ internals
@@ -324,8 +329,12 @@ export class GamesService {
 
   /** Public games: anyone. Private games: only their seated players (others get GAME_NOT_FOUND). */
   private canSee(g: LoadedGame, player: Player | null): boolean {
-    if (g.state.visibility === 'public') return true;
-    return player !== null && (g.state.creatorId === player.id || g.state.seats.some((s) => s.playerId === player.id));
+    return this.canSeeState(g.state, player);
+  }
+
+  private canSeeState(state: GameState, player: Player | null): boolean {
+    if (state.visibility === 'public') return true;
+    return player !== null && (state.creatorId === player.id || state.seats.some((s) => s.playerId === player.id));
   }
 
   private play(player: Player, move: Record<string, unknown> & { type: string }): GameCommand {

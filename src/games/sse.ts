@@ -1,16 +1,22 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { StoredEvent } from '../event-store/event-store.types';
+import { ERROR_MAP } from '../common/errors/error-codes';
+import { isAccessRevoked, type StreamItem } from './game-stream';
 import { toEventView } from './game-view';
 
 /** Heartbeat comment interval on the SSE stream (keeps proxies from closing an idle connection). */
 export const SSE_HEARTBEAT_MS = 15_000;
 
+/** The SSE event name of the final message sent when the subscriber may no longer see the game. */
+export const ACCESS_REVOKED_EVENT = 'access-revoked';
+
 /**
  * Writes a game's events as Server-Sent Events (`id: <version>`, `event: <type>`, `data: <json>`)
- * until the stream ends or the client goes away, with a comment heartbeat.
+ * until the stream ends or the client goes away, with a comment heartbeat. When access is
+ * revoked the last message is `event: access-revoked` with `data: {"code":"GAME_ACCESS_REVOKED",...}`
+ * (no id: resuming is pointless), then the response ends.
  */
 export async function writeEventStream(
-  events: AsyncIterableIterator<StoredEvent> & { close(): void },
+  events: AsyncIterableIterator<StreamItem> & { close(): void },
   req: FastifyRequest,
   reply: FastifyReply,
 ): Promise<void> {
@@ -33,6 +39,16 @@ export async function writeEventStream(
   raw.on('close', stop);
   try {
     for await (const e of events) {
+      if (isAccessRevoked(e)) {
+        const data = {
+          code: 'GAME_ACCESS_REVOKED',
+          status: ERROR_MAP.GAME_ACCESS_REVOKED.status,
+          detail: 'You may no longer see this game; the stream ends here',
+          gameId: e.gameId,
+        };
+        raw.write(`event: ${ACCESS_REVOKED_EVENT}\ndata: ${JSON.stringify(data)}\n\n`);
+        break;
+      }
       raw.write(`id: ${e.version}\nevent: ${e.type}\ndata: ${JSON.stringify(toEventView(e))}\n\n`);
     }
   } finally {

@@ -23,9 +23,11 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const url = options.databaseUrl ?? process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set: run the e2e tests through jest (global setup)');
+  // Webhook receivers in the tests listen on 127.0.0.1: the address checks are off unless a test turns them on.
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     ...testKeys(),
     ...options.env,
     DATABASE_URL: url,

@@ -50,10 +50,11 @@ describe('rate limits (PostgreSQL counters, fixed one-minute window)', () => {
     expect(gqlRes.body.code).toBe('RATE_LIMITED');
   });
 
-  it('counters live in PostgreSQL under a hash of the token (never the token itself)', async () => {
+  it('counters live in PostgreSQL per player (valid token) or per address, never under a token', async () => {
     const { rows } = await pool.query<{ key: string; count: number }>('SELECT key, count FROM rate_limit_counters');
     expect(rows.length).toBeGreaterThan(0);
-    expect(rows.every((r) => /^(token:[0-9a-f]{32}|ip:.+)$/.test(r.key))).toBe(true);
+    expect(rows.every((r) => /^(player:[0-9a-f-]{36}|ip:.+|register:.+)$/.test(r.key))).toBe(true);
+    expect(rows.some((r) => r.key.includes('fd_'))).toBe(false);
   });
 
   it('anonymous requests are counted per IP; health and docs are exempt', async () => {

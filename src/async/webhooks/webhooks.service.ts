@@ -14,8 +14,14 @@
  *   WEBHOOK_MAX_ATTEMPTS (8), then `failed`. Every attempt is recorded on the row. The job lives
  *   in PostgreSQL, so a pending delivery survives restarts and is made by whichever instance
  *   claims it.
+ * - Destinations (webhook-targets.ts): public addresses only, checked at registration and again
+ *   before every attempt, the connection pinned to the checked address, no redirects followed.
+ *   The owner sees a failure as a category (DELIVERY_FAILURES), never the raw error text (which
+ *   would make the deliveries list a port scanner); operators get the detail in the log.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
 import { Inject, Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
 import { Pool } from 'pg';
 import { Webhook } from 'standardwebhooks';
@@ -25,6 +31,37 @@ import { PG_POOL } from '../../database/prisma.service';
 import { DELIVERY_QUEUE, FANOUT_QUEUE, FanoutPayload, WEBHOOK_EVENT_TYPES } from '../../event-store/async-effects';
 import { ClaimedJob, JobOutcome, JobQueue } from '../jobs/job-queue.service';
 import type { CreateWebhookInput, WebhookDeliveryView, WebhookRegistration, WebhookView } from './dto/webhook.dto';
+import { pinnedLookup, WebhookTargets } from './webhook-targets';
+
+/**
+ * What the owner is told about a failed attempt (webhook_deliveries.last_error):
+ * - timeout: no answer within WEBHOOK_TIMEOUT_MS;
+ * - unreachable: the host did not resolve, or the connection was refused or reset;
+ * - refused-address: the URL resolves to a non-public address (or is http:// while https is required);
+ * - tls: the TLS handshake failed (certificate not valid for the host, expired...);
+ * - http-status: the receiver answered outside 2xx (lastStatusCode; redirects are not followed);
+ * - interrupted: the attempt was cut by this instance shutting down.
+ */
+export const DELIVERY_FAILURES = [
+  'timeout',
+  'unreachable',
+  'refused-address',
+  'tls',
+  'http-status',
+  'interrupted',
+] as const;
+export type DeliveryFailure = (typeof DELIVERY_FAILURES)[number];
+
+/** Rows written before failures were categorised held free text: shown as a category too. */
+export function deliveryFailureOf(stored: string | null): DeliveryFailure | null {
+  if (stored === null) return null;
+  if ((DELIVERY_FAILURES as readonly string[]).includes(stored)) return stored as DeliveryFailure;
+  if (/^HTTP \d+/.test(stored)) return 'http-status';
+  if (/^timed out/.test(stored)) return 'timeout';
+  return 'unreachable';
+}
+
+const TLS_ERROR = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
 
 /** Webhooks one player may hold. */
 export const MAX_WEBHOOKS_PER_PLAYER = 10;
@@ -45,6 +82,7 @@ export class WebhooksService implements OnModuleInit {
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     private readonly jobs: JobQueue,
+    private readonly targets: WebhookTargets,
     @Optional() @Inject(APP_CONFIG) config?: AppConfig,
   ) {
     this.maxAttempts = config?.WEBHOOK_MAX_ATTEMPTS ?? 8;
@@ -60,6 +98,12 @@ export class WebhooksService implements OnModuleInit {
   // ------------------------------------------------------------------ registration
 
   async create(playerId: string, input: CreateWebhookInput): Promise<WebhookRegistration> {
+    const target = await this.targets.check(input.url);
+    if (!target.ok)
+      throw new DomainException('WEBHOOK_URL_NOT_ALLOWED', target.detail, {
+        reason: target.reason,
+        errors: [{ field: 'url', problems: [target.detail] }],
+      });
     const id = randomUUID();
     const secret = newWebhookSecret();
     const events = input.events?.length ? [...new Set(input.events)] : [...WEBHOOK_EVENT_TYPES];
@@ -116,7 +160,7 @@ export class WebhooksService implements OnModuleInit {
         status: r.status,
         attempts: r.attempts,
         lastStatusCode: r.last_status_code,
-        lastError: r.last_error,
+        lastError: deliveryFailureOf(r.last_error),
         nextAttemptAt: r.next_attempt_at,
         createdAt: r.created_at,
         deliveredAt: r.delivered_at,
@@ -175,26 +219,33 @@ export class WebhooksService implements OnModuleInit {
       'webhook-signature': new Webhook(d.secret).sign(d.id, now, body),
     };
     let statusCode: number | null = null;
-    let error: string | null = null;
+    let error: DeliveryFailure | null = null;
+    const timeout = AbortSignal.timeout(this.timeoutMs);
     try {
-      const timeout = AbortSignal.timeout(this.timeoutMs);
-      const res = await fetch(d.url, {
-        method: 'POST',
-        headers,
-        body,
-        redirect: 'manual',
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-      });
-      statusCode = res.status;
-      await res.body?.cancel().catch(() => undefined);
-      if (res.status < 200 || res.status >= 300) error = `HTTP ${res.status}`;
+      const target = await this.targets.check(d.url);
+      if (!target.ok) {
+        error = target.reason === 'unresolvable' ? 'unreachable' : 'refused-address';
+        this.logger.warn(`webhook delivery ${d.id} not attempted: ${target.detail}`);
+      } else {
+        statusCode = await postOnce(
+          target.url,
+          target.address,
+          headers,
+          body,
+          signal ? AbortSignal.any([signal, timeout]) : timeout,
+        );
+        if (statusCode < 200 || statusCode >= 300) error = 'http-status';
+      }
     } catch (err) {
-      error =
-        (err as Error)?.name === 'TimeoutError'
-          ? `timed out after ${this.timeoutMs} ms`
-          : ((err as Error)?.message ?? String(err));
-      const cause = (err as { cause?: { code?: string } })?.cause?.code;
-      if (cause) error = `${error} (${cause})`;
+      const code = (err as NodeJS.ErrnoException)?.code ?? '';
+      error = timeout.aborted
+        ? 'timeout'
+        : signal?.aborted
+          ? 'interrupted'
+          : TLS_ERROR.test(code)
+            ? 'tls'
+            : 'unreachable';
+      this.logger.warn(`webhook delivery ${d.id} attempt ${attempt}: ${error} (${code || (err as Error)?.message})`);
     }
     if (error === null) {
       await this.pool.query(
@@ -220,6 +271,39 @@ export class WebhooksService implements OnModuleInit {
     );
     return { retryInMs, error };
   }
+}
+
+/**
+ * One POST, connected to the checked address (`address`; null = system resolution, when the
+ * address checks are off). Never follows redirects; resolves with the status code.
+ */
+function postOnce(
+  url: URL,
+  address: string | null,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal,
+): Promise<number> {
+  const transport = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = transport.request(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        agent: false,
+        signal,
+        ...(address ? { lookup: pinnedLookup(address) as never } : {}),
+      },
+      (res) => {
+        res.resume(); // the body is not read
+        resolve(res.statusCode ?? 0);
+        res.destroy();
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 const toView = (r: any): WebhookView => ({

@@ -22,6 +22,8 @@ export const SERVICE_ERROR_CODES = [
   'INTERNAL',
   'WEBHOOK_NOT_FOUND',
   'WEBHOOK_LIMIT_REACHED',
+  'WEBHOOK_URL_NOT_ALLOWED',
+  'GAME_ACCESS_REVOKED',
   'LOG_SIZE_OUT_OF_RANGE',
   'LOG_TREE_HEAD_NOT_FOUND',
 ] as const;
@@ -86,6 +88,8 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   INTERNAL: { status: 500, title: 'Internal error' },
   WEBHOOK_NOT_FOUND: { status: 404, title: 'No such webhook' },
   WEBHOOK_LIMIT_REACHED: { status: 409, title: 'Too many webhooks; delete one first' },
+  WEBHOOK_URL_NOT_ALLOWED: { status: 422, title: 'The webhook URL points to an address that is not allowed' },
+  GAME_ACCESS_REVOKED: { status: 403, title: 'You may no longer see this game' },
   LOG_SIZE_OUT_OF_RANGE: { status: 400, title: 'The tree sizes are not in the transparency log' },
   LOG_TREE_HEAD_NOT_FOUND: { status: 404, title: 'The transparency log signed no tree head of that size' },
 };

@@ -1,5 +1,13 @@
-import { buildSchema, getIntrospectionQuery, parse, specifiedRules, validate } from 'graphql';
-import { aliasLimitRule, costLimitRule, depthLimitRule, graphqlLimitRules, QUERY_TOO_COMPLEX } from './limits';
+import { buildSchema, getIntrospectionQuery, parse, specifiedRules, validate, ValidationContext } from 'graphql';
+import {
+  aliasLimitRule,
+  costLimitRule,
+  depthLimitRule,
+  documentShapeError,
+  GRAPHQL_MAX_TOKENS,
+  graphqlLimitRules,
+  QUERY_TOO_COMPLEX,
+} from './limits';
 
 const schema = buildSchema(`
   type Seat { seat: Int! player: Player }
@@ -58,5 +66,62 @@ describe('GraphQL limit rules', () => {
     expect(costly[0].extensions).toMatchObject({ code: QUERY_TOO_COMPLEX, limit: 'cost' });
     const mutations = `mutation { ${Array.from({ length: 11 }, (_, i) => `r${i}: roll(gameId: "g") { id }`).join(' ')} }`;
     expect(validate(schema, parse(mutations), [rule])[0].extensions).toMatchObject({ limit: 'cost' });
+  });
+});
+
+/** 13 levels of fragments, each spreading the next 4 times (4^13 paths; the issue's document). */
+function nestedFragmentDocument(levels: number, fanout = 4, leaf = 'me { id }', type = 'Query'): string {
+  const parts = [`${type === 'Query' ? 'query' : type.toLowerCase()} { ...F0 }`];
+  for (let i = 0; i < levels; i++)
+    parts.push(
+      `fragment F${i} on ${type} { ${Array(fanout)
+        .fill(`...F${i + 1}`)
+        .join(' ')} }`,
+    );
+  parts.push(`fragment F${levels} on ${type} { ${leaf} }`);
+  return parts.join('\n');
+}
+
+describe('GraphQL limit rules: work linear in the document', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('nested fragments are measured once per body, not once per path (fragment lookups grow linearly)', () => {
+    const lookups = (levels: number) => {
+      const spy = jest.spyOn(ValidationContext.prototype, 'getFragment');
+      const errors = validate(schema, parse(nestedFragmentDocument(levels)), [
+        depthLimitRule(5),
+        costLimitRule(200),
+        aliasLimitRule(3),
+      ]);
+      const calls = spy.mock.calls.length;
+      spy.mockRestore();
+      return { calls, errors };
+    };
+    const small = lookups(6);
+    const large = lookups(12); // 4^12 = 16.7 million paths
+    // Each of the 4 × levels spreads is looked up a bounded number of times (depth, cost, location).
+    expect(small.calls).toBeLessThanOrEqual(4 * 6 * 4);
+    expect(large.calls).toBeLessThanOrEqual(4 * 12 * 4);
+    // And the cost is still estimated over every path: 4^12 × (me 1 + id 1).
+    expect(large.errors.map((e) => e.extensions)).toEqual([
+      expect.objectContaining({ code: QUERY_TOO_COMPLEX, limit: 'cost', cost: 2 * 4 ** 12 }),
+    ]);
+  });
+
+  it('a fragment cycle ends (graphql-js reports it)', () => {
+    const errors = errorsOf('{ ...A } fragment A on Query { me { id } ...B } fragment B on Query { ...A }');
+    expect(errors.map((e) => e.message).join()).toMatch(/Cannot spread fragment/);
+  });
+
+  it('the document shape pre-check refuses deep bracket nesting and too many tokens, linearly', () => {
+    expect(documentShapeError('{ me { id } }')).toBeNull();
+    expect(documentShapeError(getIntrospectionQuery())).toBeNull();
+    const deep = `{ ${'me { '.repeat(5000)} id ${'} '.repeat(5000)} }`;
+    expect(documentShapeError(deep)?.extensions).toMatchObject({ code: QUERY_TOO_COMPLEX, limit: 'nesting' });
+    const list = `{ game(id: ${'['.repeat(3000)}1${']'.repeat(3000)}) { id } }`;
+    expect(documentShapeError(list)?.extensions).toMatchObject({ limit: 'nesting' });
+    const many = `{ ${'me { id } '.repeat(3000)} }`;
+    expect(documentShapeError(many)?.extensions).toMatchObject({ limit: 'tokens', maximum: GRAPHQL_MAX_TOKENS });
+    expect(documentShapeError('{ "unterminated')).toBeNull(); // left to the parser's syntax error
   });
 });

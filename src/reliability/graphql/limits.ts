@@ -9,11 +9,15 @@
  *   of the field or of its parent (a page: games(limit: 50) { items { ... } }) or by DEFAULT_LIST_SIZE, a root mutation field costs
  *   MUTATION_COST. Introspection is not counted.
  * Errors carry extensions.code = QUERY_TOO_COMPLEX (kept by formatError in app.module.ts).
+ *
+ * Every rule is linear in the document's size: depths and costs are memoized per selection-set
+ * node (a fragment's body is measured once, however many paths spread it), so 13 levels of
+ * fragments each spreading the next 4 times (4^13 paths) cost 13 bodies, not 67 million paths.
+ * Before parsing, documentShapeError bounds tokens and bracket nesting (the parser recurses).
  */
 import {
   type ASTVisitor,
   type FieldNode,
-  type FragmentDefinitionNode,
   getNamedType,
   getNullableType,
   GraphQLError,
@@ -23,9 +27,13 @@ import {
   isListType,
   isObjectType,
   Kind,
-  OperationTypeNode,
+  Lexer,
   type OperationDefinitionNode,
+  OperationTypeNode,
+  type SelectionNode,
   type SelectionSetNode,
+  Source,
+  TokenKind,
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
@@ -47,43 +55,6 @@ const tooComplex = (message: string, node: OperationDefinitionNode | FieldNode, 
   new GraphQLError(message, { nodes: [node], extensions: { code: QUERY_TOO_COMPLEX, status: 400, ...details } });
 
 const isIntrospection = (field: FieldNode) => field.name.value.startsWith('__');
-
-/** Calls `visit(field, depth, parentType)` for every field reachable from `set`, fragments followed once per path. */
-function walk(
-  context: ValidationContext,
-  set: SelectionSetNode,
-  parent: GraphQLNamedType | undefined,
-  depth: number,
-  visit: (field: FieldNode, depth: number, parent: GraphQLNamedType | undefined) => boolean,
-  seen: Set<string> = new Set(),
-): void {
-  for (const selection of set.selections) {
-    if (selection.kind === Kind.FIELD) {
-      if (!visit(selection, depth, parent)) continue;
-      if (selection.selectionSet)
-        walk(context, selection.selectionSet, fieldType(parent, selection), depth + 1, visit, seen);
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      const type = selection.typeCondition
-        ? (context.getSchema().getType(selection.typeCondition.name.value) ?? parent)
-        : parent;
-      walk(context, selection.selectionSet, type, depth, visit, seen);
-    } else {
-      const name = selection.name.value;
-      const fragment: FragmentDefinitionNode | null | undefined = context.getFragment(name);
-      if (!fragment || seen.has(name)) continue; // unknown or cyclic fragments: graphql-js reports them
-      seen.add(name);
-      walk(
-        context,
-        fragment.selectionSet,
-        context.getSchema().getType(fragment.typeCondition.name.value) ?? parent,
-        depth,
-        visit,
-        seen,
-      );
-      seen.delete(name);
-    }
-  }
-}
 
 function fieldType(parent: GraphQLNamedType | undefined, field: FieldNode): GraphQLNamedType | undefined {
   const def =
@@ -108,47 +79,109 @@ function rootType(context: ValidationContext, op: OperationDefinitionNode): Grap
   );
 }
 
+type DepthMode = 'operation' | 'introspection';
+
+/**
+ * Depths of selection sets, memoized per selection-set node and mode. A fragment's body is one
+ * node however many paths spread it, so each node is measured once: the work is linear in the
+ * document's size (a document of nested fragments, each spreading the next 4 times, has 4^n
+ * paths but n bodies).
+ * - 'operation': introspection fields (__schema, __type, __typename) count 0 and are handed to
+ *   `onIntrospection` (they have their own ceiling);
+ * - 'introspection': every field counts.
+ */
+class DepthMeter {
+  private readonly memo = { operation: new WeakMap<SelectionSetNode, number>(), introspection: new WeakMap() };
+  private readonly active = new Set<SelectionSetNode>();
+
+  constructor(
+    private readonly context: ValidationContext,
+    private readonly onIntrospection: (field: FieldNode) => void = () => undefined,
+  ) {}
+
+  /** The deepest field below `set`, its own fields at depth 1 (0 for none). */
+  depth(set: SelectionSetNode, mode: DepthMode): number {
+    const known = this.memo[mode].get(set);
+    if (known !== undefined) return known;
+    if (this.active.has(set)) return 0; // a fragment cycle: graphql-js reports it
+    this.active.add(set);
+    let deepest = 0;
+    for (const selection of set.selections) {
+      const d = this.selectionDepth(selection, mode);
+      if (d > deepest) deepest = d;
+    }
+    this.active.delete(set);
+    this.memo[mode].set(set, deepest);
+    return deepest;
+  }
+
+  private selectionDepth(selection: SelectionNode, mode: DepthMode): number {
+    if (selection.kind === Kind.FIELD) {
+      if (mode === 'operation' && isIntrospection(selection)) {
+        this.onIntrospection(selection);
+        return 0;
+      }
+      return 1 + (selection.selectionSet ? this.depth(selection.selectionSet, mode) : 0);
+    }
+    if (selection.kind === Kind.INLINE_FRAGMENT) return this.depth(selection.selectionSet, mode);
+    const fragment = this.context.getFragment(selection.name.value);
+    return fragment ? this.depth(fragment.selectionSet, mode) : 0; // unknown fragment: graphql-js reports it
+  }
+
+  /** A field at depth `target` below `set` (following a deepest path), for the error's location. */
+  fieldAt(set: SelectionSetNode, target: number, mode: DepthMode): FieldNode | undefined {
+    for (const selection of set.selections) {
+      if (this.selectionDepth(selection, mode) < target) continue;
+      if (selection.kind === Kind.FIELD) {
+        if (target <= 1 || !selection.selectionSet) return selection;
+        return this.fieldAt(selection.selectionSet, target - 1, mode) ?? selection;
+      }
+      const inner =
+        selection.kind === Kind.INLINE_FRAGMENT
+          ? selection.selectionSet
+          : this.context.getFragment(selection.name.value)?.selectionSet;
+      if (inner && !this.active.has(inner)) {
+        this.active.add(inner);
+        const found = this.fieldAt(inner, target, mode);
+        this.active.delete(inner);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  }
+}
+
 /** Maximum field depth (a top-level field has depth 1). */
 export function depthLimitRule(maxDepth: number): ValidationRule {
-  return (context: ValidationContext): ASTVisitor => ({
-    OperationDefinition(op) {
-      let deepest = 0;
-      let offender: FieldNode | undefined;
-      walk(context, op.selectionSet, rootType(context, op), 1, (field, depth) => {
-        if (isIntrospection(field)) {
-          // Its own, fixed ceiling (recursive types: __Type.ofType.ofType...).
-          let inner = 0;
-          if (field.selectionSet)
-            walk(
-              context,
-              field.selectionSet,
-              undefined,
-              1,
-              (_f, d) => ((inner = Math.max(inner, d)), inner <= INTROSPECTION_MAX_DEPTH),
-            );
-          if (inner > INTROSPECTION_MAX_DEPTH)
-            context.reportError(
-              tooComplex(`The introspection selection is deeper than ${INTROSPECTION_MAX_DEPTH}`, field, {
-                limit: 'depth',
-                maximum: INTROSPECTION_MAX_DEPTH,
-              }),
-            );
-          return false;
-        }
-        if (depth > deepest) deepest = depth;
-        if (depth > maxDepth && !offender) offender = field;
-        return depth <= maxDepth; // no need to go further down
-      });
-      if (offender)
+  return (context: ValidationContext): ASTVisitor => {
+    const checked = new Set<FieldNode>();
+    const meter: DepthMeter = new DepthMeter(context, (field) => {
+      // Its own, fixed ceiling (recursive types: __Type.ofType.ofType...), checked once per field node.
+      if (!field.selectionSet || checked.has(field)) return;
+      checked.add(field);
+      if (meter.depth(field.selectionSet, 'introspection') > INTROSPECTION_MAX_DEPTH)
         context.reportError(
-          tooComplex(`The query is deeper than the maximum depth of ${maxDepth}`, offender, {
+          tooComplex(`The introspection selection is deeper than ${INTROSPECTION_MAX_DEPTH}`, field, {
             limit: 'depth',
-            maximum: maxDepth,
+            maximum: INTROSPECTION_MAX_DEPTH,
           }),
         );
-      return false;
-    },
-  });
+    });
+    return {
+      OperationDefinition(op) {
+        if (meter.depth(op.selectionSet, 'operation') > maxDepth) {
+          const offender = meter.fieldAt(op.selectionSet, maxDepth + 1, 'operation') ?? op;
+          context.reportError(
+            tooComplex(`The query is deeper than the maximum depth of ${maxDepth}`, offender, {
+              limit: 'depth',
+              maximum: maxDepth,
+            }),
+          );
+        }
+        return false;
+      },
+    };
+  };
 }
 
 /** Maximum number of aliased fields in the whole document (all operations and fragments). */
@@ -174,80 +207,88 @@ export function aliasLimitRule(maxAliases: number): ValidationRule {
   };
 }
 
+/** Costs above this are reported as this (far over any limit; keeps the figure printable). */
+const COST_CEILING = Number.MAX_SAFE_INTEGER;
+
 /** Estimated cost of each operation (see the file comment). */
 export function costLimitRule(maxCost: number): ValidationRule {
-  return (context: ValidationContext): ASTVisitor => ({
-    OperationDefinition(op) {
-      const cost = selectionCost(
-        context,
-        op.selectionSet,
-        rootType(context, op),
-        op.operation === OperationTypeNode.MUTATION,
-        new Set(),
-      );
-      if (cost > maxCost)
-        context.reportError(
-          tooComplex(`The query's estimated cost ${cost} exceeds the maximum of ${maxCost}`, op, {
-            limit: 'cost',
-            maximum: maxCost,
-            cost,
-          }),
+  return (context: ValidationContext): ASTVisitor => {
+    const meter = new CostMeter(context);
+    return {
+      OperationDefinition(op) {
+        const cost = meter.cost(
+          op.selectionSet,
+          rootType(context, op),
+          op.operation === OperationTypeNode.MUTATION,
+          DEFAULT_LIST_SIZE,
         );
-      return false;
-    },
-  });
+        if (cost > maxCost)
+          context.reportError(
+            tooComplex(`The query's estimated cost ${cost} exceeds the maximum of ${maxCost}`, op, {
+              limit: 'cost',
+              maximum: maxCost,
+              cost,
+            }),
+          );
+        return false;
+      },
+    };
+  };
 }
 
-function selectionCost(
-  context: ValidationContext,
-  set: SelectionSetNode,
-  parent: GraphQLNamedType | undefined,
-  root: boolean,
-  seen: Set<string>,
-  pageSize = DEFAULT_LIST_SIZE,
-): number {
-  let total = 0;
-  for (const selection of set.selections) {
-    if (selection.kind === Kind.FIELD) {
-      if (isIntrospection(selection)) continue;
-      let cost = root ? MUTATION_COST : 1;
-      if (selection.selectionSet) {
-        // A `limit` on a field sizes its own list, or the page's list below it (games(limit) { items }).
-        const size = listSize(selection) ?? pageSize;
-        const inner = selectionCost(
-          context,
-          selection.selectionSet,
-          fieldType(parent, selection),
-          false,
-          seen,
-          listSize(selection) ?? DEFAULT_LIST_SIZE,
-        );
-        cost += inner * (isListField(parent, selection) ? size : 1);
+/**
+ * Cost of selection sets, memoized per selection-set node and (parent type, root, page size): a
+ * fragment's body is costed once per distinct context, not once per path (linear work).
+ */
+class CostMeter {
+  private readonly memo = new WeakMap<SelectionSetNode, Map<string, number>>();
+  private readonly active = new Set<SelectionSetNode>();
+
+  constructor(private readonly context: ValidationContext) {}
+
+  cost(set: SelectionSetNode, parent: GraphQLNamedType | undefined, root: boolean, pageSize: number): number {
+    const key = `${parent?.name ?? ''}\0${root ? 1 : 0}\0${pageSize}`;
+    let byKey = this.memo.get(set);
+    const known = byKey?.get(key);
+    if (known !== undefined) return known;
+    if (this.active.has(set)) return 0; // a fragment cycle: graphql-js reports it
+    this.active.add(set);
+    let total = 0;
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if (isIntrospection(selection)) continue;
+        let cost = root ? MUTATION_COST : 1;
+        if (selection.selectionSet) {
+          // A `limit` on a field sizes its own list, or the page's list below it (games(limit) { items }).
+          const own = listSize(selection);
+          const inner = this.cost(
+            selection.selectionSet,
+            fieldType(parent, selection),
+            false,
+            own ?? DEFAULT_LIST_SIZE,
+          );
+          cost += inner * (isListField(parent, selection) ? (own ?? pageSize) : 1);
+        }
+        total += cost;
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const type = selection.typeCondition
+          ? (this.context.getSchema().getType(selection.typeCondition.name.value) ?? parent)
+          : parent;
+        total += this.cost(selection.selectionSet, type, root, pageSize);
+      } else {
+        const fragment = this.context.getFragment(selection.name.value);
+        if (!fragment) continue; // unknown fragment: graphql-js reports it
+        const type = this.context.getSchema().getType(fragment.typeCondition.name.value) ?? parent;
+        total += this.cost(fragment.selectionSet, type, root, pageSize);
       }
-      total += cost;
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      const type = selection.typeCondition
-        ? (context.getSchema().getType(selection.typeCondition.name.value) ?? parent)
-        : parent;
-      total += selectionCost(context, selection.selectionSet, type, root, seen, pageSize);
-    } else {
-      const name = selection.name.value;
-      const fragment = context.getFragment(name);
-      if (!fragment || seen.has(name)) continue;
-      seen.add(name);
-      total += selectionCost(
-        context,
-        fragment.selectionSet,
-        context.getSchema().getType(fragment.typeCondition.name.value) ?? parent,
-        root,
-        seen,
-        pageSize,
-      );
-      seen.delete(name);
+      if (total >= COST_CEILING) break;
     }
-    if (total > Number.MAX_SAFE_INTEGER / 1000) return total; // already far over any limit
+    total = Math.min(total, COST_CEILING);
+    this.active.delete(set);
+    if (!byKey) this.memo.set(set, (byKey = new Map()));
+    byKey.set(key, total);
+    return total;
   }
-  return total;
 }
 
 /** The size a field's literal `limit`/`first` argument asks for; undefined without one. */
@@ -267,3 +308,40 @@ export const graphqlLimitRules = (limits: GraphqlLimits): ValidationRule[] => [
 /** graphql-js parse option: documents with more tokens are refused before validation. */
 export const GRAPHQL_MAX_TOKENS = 10_000;
 export const isTokenLimitError = (message: string) => /Document contains more tha[nt] \d+ tokens/.test(message);
+
+/** Deepest nesting of `{`, `[` and `(` allowed in a document (the standard introspection query needs 13). */
+export const GRAPHQL_MAX_NESTING = 64;
+
+/**
+ * A linear pre-check of a document's source with graphql-js's own lexer, before it is parsed:
+ * at most GRAPHQL_MAX_TOKENS tokens and GRAPHQL_MAX_NESTING levels of brackets. graphql-js's
+ * parser is recursive: a few thousand nested `{` or `[` (which fit in the token limit) overflow
+ * the stack. Returns the error to answer with, or null (syntax errors are left to the parser).
+ */
+export function documentShapeError(source: string): GraphQLError | null {
+  const lexer = new Lexer(new Source(source));
+  let tokens = 0;
+  let nesting = 0;
+  for (;;) {
+    let kind: TokenKind;
+    try {
+      kind = lexer.advance().kind;
+    } catch {
+      return null; // a syntax error: the parser reports it
+    }
+    if (kind === TokenKind.EOF) return null;
+    if (++tokens > GRAPHQL_MAX_TOKENS)
+      return new GraphQLError(`The document has more than ${GRAPHQL_MAX_TOKENS} tokens`, {
+        extensions: { code: QUERY_TOO_COMPLEX, status: 400, limit: 'tokens', maximum: GRAPHQL_MAX_TOKENS },
+      });
+    if (kind === TokenKind.BRACE_L || kind === TokenKind.BRACKET_L || kind === TokenKind.PAREN_L) {
+      if (++nesting > GRAPHQL_MAX_NESTING)
+        return new GraphQLError(`The document nests brackets deeper than ${GRAPHQL_MAX_NESTING}`, {
+          extensions: { code: QUERY_TOO_COMPLEX, status: 400, limit: 'nesting', maximum: GRAPHQL_MAX_NESTING },
+        });
+    } else if (kind === TokenKind.BRACE_R || kind === TokenKind.BRACKET_R || kind === TokenKind.PAREN_R) nesting--;
+  }
+}
+
+/** graphql-js aborts OverlappingFieldsCanBeMerged past its own work budget with this message. */
+export const isValidationAborted = (message: string) => message === 'Validation aborted.';

@@ -1,6 +1,16 @@
 /**
- * Rate limiting: a fixed one-minute window per bearer token (per client IP without one),
- * counted in PostgreSQL (rate_limit_counters) so that every instance shares the counters.
+ * Rate limiting: fixed one-minute windows counted in PostgreSQL (rate_limit_counters), so that
+ * every instance shares the counters. Buckets (docs/operations.md, *Rate limits*):
+ *
+ * - `player:<id>`: requests with a VALID bearer token, per player (RATE_LIMIT_PER_MINUTE);
+ * - `ip:<address>`: requests without a token or with an invalid one, per client address
+ *   (request.ip, which follows TRUST_PROXY): a fresh junk token per request gains nothing;
+ * - `register:<address>`: player registrations (POST /v1/players and each GraphQL registerPlayer
+ *   field) per client address (RATE_LIMIT_REGISTRATIONS_PER_MINUTE), on top of the above.
+ *
+ * A REST request counts 1. A GraphQL request counts 1 when it arrives and, once its operation is
+ * known, one more per root mutation field beyond the first (20 aliased createGame fields count
+ * 20; graphqlRateLimitPlugin): a mutation is charged before anything executes.
  *
  * Batched (no database write per request): each instance counts locally per key and window and
  * flushes the deltas every FLUSH_EVERY_MS in ONE multi-row statement that returns the shared
@@ -15,14 +25,14 @@
  * waiters share one flush. Between flushes an instance does not see the other instances'
  * increments: the over-admission is bounded (docs/operations.md, *Rate limits*).
  *
- * Over the limit: 429 RATE_LIMITED (problem+json) with Retry-After = seconds to the window's
- * end. Every limited response carries RateLimit-Limit / RateLimit-Remaining / RateLimit-Reset.
- * Exempt: health, docs and GraphiQL routes, and CORS preflights. If the counters cannot be
- * written (database down), requests are decided on the local counts alone (no waiting) and the
- * unflushed deltas are kept for the next flush; the request itself then fails fast with 503 if it
- * needs the database.
+ * Over the limit: 429 RATE_LIMITED (problem+json; GraphQL: extensions.code) with Retry-After =
+ * seconds to the window's end. Every limited response carries RateLimit-Limit /
+ * RateLimit-Remaining / RateLimit-Reset. Exempt: health, docs and GraphiQL routes, and CORS
+ * preflights. If the counters cannot be written (database down), requests are decided on the
+ * local counts alone (no waiting) and the unflushed deltas are kept for the next flush; the
+ * request itself then fails fast with 503 if it needs the database. Rows of ended windows are
+ * deleted (at most once a minute per instance, also when idle).
  */
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import type { Logger as Pino } from 'pino';
@@ -31,8 +41,36 @@ import { bearerToken } from '../../common/http/bearer-token';
 
 export interface RateLimitOptions {
   perMinute: number;
+  /** Registrations per client address per minute. */
+  registrationsPerMinute: number;
   /** Flush period of the local deltas (default 250 ms). */
   flushEveryMs?: number;
+}
+
+/** Resolves a bearer token to its player id, or null when the token is not valid. */
+export type TokenResolver = (token: string) => Promise<string | null>;
+
+export type RateLimitBucket = 'requests' | 'registrations';
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  count: number;
+  /** Seconds to the end of the window. */
+  resetSeconds: number;
+}
+
+/** What the onRequest hook leaves on the request for later charges (the GraphQL plugin). */
+export interface RequestRateLimit {
+  key: string;
+  /** Counts `units` more against `bucket` for this request's client. */
+  charge(bucket: RateLimitBucket, units: number): Promise<RateLimitDecision>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    rateLimit?: RequestRateLimit;
+  }
 }
 
 const EXEMPT = /^\/(health|docs|graphiql)(\/|-|$|\?)/;
@@ -42,12 +80,25 @@ const CLEANUP_EVERY_MS = 60_000;
 const PAUSE_AFTER_FAILURE_MS = 1_000;
 const DEFAULT_FLUSH_EVERY_MS = 250;
 
-/** The bucket of a request: a hash of its token (never the token itself), else its IP. */
-export function rateLimitKey(request: Pick<FastifyRequest, 'headers' | 'ip'>): string {
+/**
+ * The bucket of a request: its player when the bearer token is valid, else its client address
+ * (request.ip: the socket's address, or the forwarded one as TRUST_PROXY allows).
+ */
+export async function rateLimitKey(
+  request: Pick<FastifyRequest, 'headers' | 'ip'>,
+  resolve: TokenResolver,
+): Promise<string> {
   const token = bearerToken(request.headers.authorization);
-  if (token) return 'token:' + createHash('sha256').update(`rate-limit\0${token}`).digest('hex').slice(0, 32);
+  if (token) {
+    // The database may be down: then count the address (the request's own auth answers 503).
+    const playerId = await resolve(token).catch(() => null);
+    if (playerId) return 'player:' + playerId;
+  }
   return 'ip:' + request.ip;
 }
+
+/** The registration bucket of a client address. */
+export const registrationKey = (ip: string) => 'register:' + ip;
 
 interface Counter {
   /** Window start, ms since the epoch (this instance's clock). */
@@ -81,8 +132,8 @@ export class RateLimitCounters {
     this.staleAfterMs = Math.max(2 * flushEveryMs, 1000);
   }
 
-  /** Counts one request for `key`; resolves to the estimated shared count (this one included) and the window end. */
-  async hit(key: string, now = Date.now()): Promise<{ count: number; windowEnd: number }> {
+  /** Counts `units` requests for `key`; resolves to the estimated shared count (these included) and the window end. */
+  async hit(key: string, now = Date.now(), units = 1): Promise<{ count: number; windowEnd: number }> {
     const window = Math.floor(now / WINDOW_MS) * WINDOW_MS;
     let c = this.counters.get(key);
     if (!c || c.window !== window) {
@@ -90,7 +141,7 @@ export class RateLimitCounters {
       c = { window, shared: 0, pending: 0, inFlight: 0, syncedAt: 0 };
       this.counters.set(key, c);
     }
-    c.pending++;
+    c.pending += units;
     if (now - c.syncedAt > this.staleAfterMs && now >= this.pausedUntil) {
       await this.flush();
     }
@@ -165,17 +216,22 @@ export class RateLimitCounters {
       this.pausedUntil = now + PAUSE_AFTER_FAILURE_MS;
       return;
     }
-    if (now - this.lastCleanup > CLEANUP_EVERY_MS) {
-      this.lastCleanup = now;
-      this.pool
-        .query(`DELETE FROM rate_limit_counters WHERE window_start < now() - interval '${2 * WINDOW_SECONDS} seconds'`)
-        .catch(() => undefined);
-    }
+    this.cleanup(now);
+  }
+
+  /** Deletes the rows of windows that ended more than a window ago (at most once per CLEANUP_EVERY_MS). */
+  cleanup(now = Date.now()): void {
+    if (now - this.lastCleanup <= CLEANUP_EVERY_MS || now < this.pausedUntil) return;
+    this.lastCleanup = now;
+    this.pool
+      .query(`DELETE FROM rate_limit_counters WHERE window_start < now() - interval '${2 * WINDOW_SECONDS} seconds'`)
+      .catch(() => undefined);
   }
 
   /** Periodic tick: flushes pending deltas only (stale idle keys are refreshed by their next request). */
   tick(): void {
     if (this.flushing || Date.now() < this.pausedUntil) return;
+    this.cleanup();
     let pending = false;
     for (const c of this.counters.values())
       if (c.pending > 0) {
@@ -186,8 +242,34 @@ export class RateLimitCounters {
   }
 }
 
-export function registerRateLimit(fastify: FastifyInstance, pool: Pool, options: RateLimitOptions, logger: Pino): void {
-  const limit = options.perMinute;
+/** The problem+json body and headers of a 429. */
+function tooMany(limit: number, reset: number, what: string, url: string) {
+  return normalizeError(
+    new DomainException(
+      'RATE_LIMITED',
+      `More than ${limit} ${what} in a minute; retry after ${reset} s`,
+      { limit, retryAfterSeconds: reset },
+      { 'retry-after': String(reset) },
+    ),
+    url,
+  );
+}
+
+/** REST registration: POST /v1/players (query string aside). */
+const isRegistration = (request: FastifyRequest) =>
+  request.method === 'POST' && /^\/v1\/players\/?(\?|$)/.test(request.url);
+
+export function registerRateLimit(
+  fastify: FastifyInstance,
+  pool: Pool,
+  options: RateLimitOptions,
+  resolveToken: TokenResolver,
+  logger: Pino,
+): void {
+  const limits: Record<RateLimitBucket, number> = {
+    requests: options.perMinute,
+    registrations: options.registrationsPerMinute,
+  };
   const counters = new RateLimitCounters(pool, logger, options.flushEveryMs ?? DEFAULT_FLUSH_EVERY_MS);
   const timer = setInterval(() => counters.tick(), counters.flushEveryMs);
   timer.unref();
@@ -196,24 +278,36 @@ export function registerRateLimit(fastify: FastifyInstance, pool: Pool, options:
     await counters.flush().catch(() => undefined);
   });
 
+  const decide = async (key: string, bucket: RateLimitBucket, units: number): Promise<RateLimitDecision> => {
+    const now = Date.now();
+    const { count, windowEnd } = await counters.hit(key, now, units);
+    const limit = limits[bucket];
+    return { allowed: count <= limit, limit, count, resetSeconds: Math.max(1, Math.ceil((windowEnd - now) / 1000)) };
+  };
+
   fastify.addHook('onRequest', async (request, reply) => {
     if (request.method === 'OPTIONS' || EXEMPT.test(request.url)) return;
-    const now = Date.now();
-    const { count, windowEnd } = await counters.hit(rateLimitKey(request), now);
-    const reset = Math.max(1, Math.ceil((windowEnd - now) / 1000));
-    reply.header('ratelimit-limit', String(limit));
-    reply.header('ratelimit-remaining', String(Math.max(0, limit - count)));
-    reply.header('ratelimit-reset', String(reset));
-    if (count <= limit) return;
-    const { problem, headers } = normalizeError(
-      new DomainException(
-        'RATE_LIMITED',
-        `More than ${limit} requests in a minute; retry after ${reset} s`,
-        { limit, retryAfterSeconds: reset },
-        { 'retry-after': String(reset) },
-      ),
-      request.url.split('?')[0],
-    );
+    const key = await rateLimitKey(request, resolveToken);
+    const ip = request.ip;
+    request.rateLimit = {
+      key,
+      charge: (bucket, units) => decide(bucket === 'registrations' ? registrationKey(ip) : key, bucket, units),
+    };
+    const general = await decide(key, 'requests', 1);
+    reply.header('ratelimit-limit', String(general.limit));
+    reply.header('ratelimit-remaining', String(Math.max(0, general.limit - general.count)));
+    reply.header('ratelimit-reset', String(general.resetSeconds));
+    let refused: RateLimitDecision | null = general.allowed ? null : general;
+    let what = 'requests';
+    if (!refused && isRegistration(request)) {
+      const registrations = await decide(registrationKey(ip), 'registrations', 1);
+      if (!registrations.allowed) {
+        refused = registrations;
+        what = 'registrations from your address';
+      }
+    }
+    if (!refused) return;
+    const { problem, headers } = tooMany(refused.limit, refused.resetSeconds, what, request.url.split('?')[0]);
     problem.requestId = String(request.id);
     return reply.code(429).headers(headers).type('application/problem+json').send(problem);
   });

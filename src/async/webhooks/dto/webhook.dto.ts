@@ -41,7 +41,10 @@ export function IsWebhookUrl() {
 
 @InputType({ description: 'A URL to notify about my games.' })
 export class CreateWebhookInput {
-  @Field({ description: 'http:// or https:// URL that receives POSTs signed per Standard Webhooks.' })
+  @Field({
+    description:
+      'http:// or https:// URL that receives POSTs signed per Standard Webhooks. Its host must resolve to public addresses only (WEBHOOK_URL_NOT_ALLOWED otherwise); https:// may be required.',
+  })
   @ApiProperty({ example: 'https://bot.example.com/fairdice', maxLength: 2048 })
   @IsWebhookUrl()
   url: string;
@@ -101,7 +104,18 @@ export class WebhookDeliveryView {
   status: string;
   @Field(() => Int) @ApiProperty() attempts: number;
   @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) lastStatusCode: number | null;
-  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) lastError: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Why the last attempt failed, as a category: timeout, unreachable, refused-address, tls, http-status (see lastStatusCode) or interrupted.',
+  })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['timeout', 'unreachable', 'refused-address', 'tls', 'http-status', 'interrupted'],
+    description: 'Why the last attempt failed, as a category (never the raw error).',
+  })
+  lastError: string | null;
   @Field(() => GraphQLISODateTime, { nullable: true })
   @ApiProperty({ type: Date, nullable: true })
   nextAttemptAt: Date | null;
