@@ -1,15 +1,17 @@
-// `npm run test:faults`: fault-injection tests that STOP and START the local PostgreSQL server
-// (pg_ctlcluster). They run only against PostgreSQL (DATABASE_URL, default 127.0.0.1:5432),
-// serially, outside the ordinary suite. See test/reliability/faults.
+// `npm run test:faults`: fault-injection tests that STOP and START PostgreSQL. They run against a
+// private throw-away cluster that their global setup creates (initdb into a temporary directory,
+// a free port; test/reliability/faults/private-cluster.ts) and their teardown deletes; any
+// DATABASE_URL is ignored, so the machine's shared PostgreSQL is never touched. Serially, outside
+// the ordinary suite.
 const base = require('./jest.config.js');
 const e2e = base.projects.find((p) => p.displayName === 'e2e');
-
-process.env.DATABASE_URL = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 module.exports = {
   ...e2e,
   displayName: 'faults',
   testMatch: ['<rootDir>/test/reliability/faults/**/*.faults-spec.ts'],
+  globalSetup: '<rootDir>/test/reliability/faults/global-setup.ts',
+  globalTeardown: '<rootDir>/test/reliability/faults/global-teardown.ts',
   maxWorkers: 1,
   testTimeout: 180_000,
 };

@@ -3,14 +3,22 @@ import { RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger as Pino } from 'pino';
 import { AppModule, type AppModuleOptions } from './app.module';
-import { AllExceptionsFilter, strictValidationPipe } from './common/errors';
+import { AllExceptionsFilter, normalizeError, strictValidationPipe } from './common/errors';
 import { createPinoLogger, PinoNestLogger } from './common/logging/logger';
 import { registerGraphiql } from './graphiql/graphiql';
 import { PG_POOL } from './database/prisma.service';
 import { registerSecurity } from './reliability/http/security';
 import { registerGraphqlPrecheck } from './reliability/graphql/http-precheck';
+import { registerBodyParsers } from './reliability/http/json-body';
+import {
+  acceptedRequestId,
+  answerClientError,
+  MAX_HEADER_BYTES,
+  REQUEST_TIMEOUT_MS,
+} from './reliability/http/client-errors';
 import { registerRateLimit } from './reliability/rate-limit/rate-limit';
 import { PlayersService } from './players/players.service';
 import { serviceInfo } from './service-info/service-info';
@@ -37,8 +45,24 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     bodyLimit: BODY_LIMIT_BYTES,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // The client's x-request-id only when it is a short safe id; otherwise a new UUID (never echoed or logged as sent).
+    requestIdHeader: false,
+    genReqId: (request: { headers: Record<string, unknown> }) =>
+      acceptedRequestId(request.headers['x-request-id']) ?? randomUUID(),
+    // Headers above this size get 431 REQUEST_HEADERS_TOO_LARGE from the socket-level handler below.
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    // A request (headers and body, at most 64 KiB) must arrive within this time: a client that
+    // trickles it byte by byte (slowloris) gets 408 REQUEST_TIMEOUT and its socket is closed.
+    // Responses, SSE streams and WebSockets are not limited by it.
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    clientErrorHandler: answerClientError,
+    // The router's own refusals (a malformed URL, a path parameter over 100 characters) come
+    // before any hook or Nest filter: answer them as problem+json here.
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      const { problem, headers } = normalizeError(error, request.url?.split('?')[0]);
+      problem.requestId = String(request.id);
+      void reply.code(problem.status).headers(headers).type('application/problem+json').send(problem);
+    },
     // Idle keep-alive sockets close at shutdown; in-flight requests are allowed to finish.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
@@ -49,12 +73,15 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
     logger: new PinoNestLogger(logger),
     bufferLogs: false,
+    // Our own parsers (src/reliability/http/json-body.ts): JSON with depth and number checks, nothing else.
+    bodyParser: false,
   });
   app.setGlobalPrefix('v1', { exclude: UNVERSIONED });
   app.useGlobalPipes(strictValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
 
   const fastify = app.getHttpAdapter().getInstance();
+  registerBodyParsers(fastify);
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

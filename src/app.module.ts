@@ -14,6 +14,7 @@ import { ScoringModule } from './scoring/scoring.module';
 import { AsyncModule } from './async/async.module';
 import { toGraphQLError } from './common/errors';
 import { ReliabilityModule } from './reliability/reliability.module';
+import { httpOperationsOnly } from './reliability/graphql/transport';
 import { KeysModule } from './keys/keys.module';
 import { resolveServiceKeys, ServiceKeys } from './keys/service-keys';
 import { TransparencyModule } from './transparency/transparency.module';
@@ -76,7 +77,7 @@ export const graphqlOptions = (config: AppConfig): ApolloDriverConfig => {
     parseOptions: { maxTokens: GRAPHQL_MAX_TOKENS },
     validationRules: limitRules,
     // A mutation is charged per root field against the rate limit before it executes.
-    plugins: [graphqlRateLimitPlugin()],
+    plugins: [graphqlRateLimitPlugin(), httpOperationsOnly],
     // Production: no "Did you mean ...?" field suggestions (they reveal the schema bit by bit).
     hideSchemaDetailsFromClientErrors: config.NODE_ENV === 'production',
     formatError: (formatted, error) => {
@@ -107,7 +108,15 @@ export const graphqlOptions = (config: AppConfig): ApolloDriverConfig => {
       }
       // Errors from inside resolvers already passed through AllExceptionsFilter; this catches
       // the rest (parse/validation errors, errors thrown by Apollo itself).
-      const code = formatted.extensions?.code;
+      // Errors Apollo raises itself with an HTTP 4xx head but no code (a persisted-query hash that
+      // does not match its query, an unsupported persisted-query version) are client errors too.
+      const httpStatus = Number((error as any)?.extensions?.http?.status ?? 0);
+      const code =
+        (formatted.extensions?.code === undefined || formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') &&
+        httpStatus >= 400 &&
+        httpStatus < 500
+          ? 'BAD_REQUEST'
+          : formatted.extensions?.code;
       if (
         code === 'GRAPHQL_VALIDATION_FAILED' ||
         code === 'GRAPHQL_PARSE_FAILED' ||

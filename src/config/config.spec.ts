@@ -21,6 +21,15 @@ describe('loadConfig', () => {
     );
   });
 
+  it('start-up and readiness settings (issue 11, item 8)', () => {
+    const config = loadConfig({});
+    expect(config.DATABASE_STARTUP_TIMEOUT_MS).toBe(60000);
+    expect(config.READY_MAX_POOL_WAIT_MS).toBe(1000);
+    expect(config.READY_MAX_EVENT_LOOP_DELAY_MS).toBe(1000);
+    for (const name of ['DATABASE_STARTUP_TIMEOUT_MS', 'READY_MAX_POOL_WAIT_MS', 'READY_MAX_EVENT_LOOP_DELAY_MS'])
+      for (const bad of ['0', '-1', 'soon', '1.5']) expect(() => loadConfig({ [name]: bad })).toThrow(name);
+  });
+
   it('hardening settings: trust-proxy off, a registration budget, webhooks to public addresses only', () => {
     const config = loadConfig({});
     expect(config.TRUST_PROXY).toBe(false);

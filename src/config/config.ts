@@ -109,6 +109,12 @@ export const configSchema = z.object({
   /** pg pool: time to wait for a connection (a down database fails fast) and per-query limit. */
   DATABASE_CONNECT_TIMEOUT_MS: positiveInt('DATABASE_CONNECT_TIMEOUT_MS').default(1500),
   DATABASE_QUERY_TIMEOUT_MS: positiveInt('DATABASE_QUERY_TIMEOUT_MS').default(10000),
+  /** Start-up: how long to wait (with backoff) for an external PostgreSQL that is down, starting or full. */
+  DATABASE_STARTUP_TIMEOUT_MS: positiveInt('DATABASE_STARTUP_TIMEOUT_MS').default(60000),
+  /** Readiness (/health/ready 503) when a pool connection was awaited longer than this (ms), recently or now. */
+  READY_MAX_POOL_WAIT_MS: positiveInt('READY_MAX_POOL_WAIT_MS').default(1000),
+  /** Readiness (/health/ready 503) when the event loop was blocked longer than this (ms) in the last seconds. */
+  READY_MAX_EVENT_LOOP_DELAY_MS: positiveInt('READY_MAX_EVENT_LOOP_DELAY_MS').default(1000),
   /** How long an idempotency key's outcome is kept and replayed. */
   IDEMPOTENCY_TTL_HOURS: positiveInt('IDEMPOTENCY_TTL_HOURS').default(24),
   // --- async play: deadlines, push, webhooks (docs/async.md) ---

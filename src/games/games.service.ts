@@ -13,7 +13,7 @@ import { commitmentOf } from '@fairdice/core/fairness/seeds';
 import { generateClientSeed, generateServerSeed } from '../fairness/seed-generation';
 import { noDice } from '@fairdice/core/rules/core/dice';
 import { isRuleError } from '@fairdice/core/rules/core/errors';
-import { familyById, RuleSetName } from '@fairdice/core/rules/registry';
+import { familyById, RULE_SETS, RuleSetName } from '@fairdice/core/rules/registry';
 import {
   CreateCommand,
   decideGame,
@@ -75,6 +75,8 @@ export class GamesService {
 
   async create(player: Player, input: CreateGameInput, opts: CommandOptions = {}): Promise<GameView> {
     const key = parseIdempotencyKey(opts.idempotencyKey);
+    // Validate first, hash only valid input: the options are checked by their family (INVALID_OPTIONS).
+    checkOptions(input);
     return this.idempotency.run(
       {
         playerId: player.id,
@@ -449,6 +451,14 @@ export class GamesService {
       nextOffset: more ? offset + limit : null,
     };
   }
+}
+
+/** The rule set's option overrides, validated by its family before anything is hashed or stored. */
+function checkOptions(input: CreateGameInput): void {
+  const preset = RULE_SETS[input.ruleSet as RuleSetName];
+  if (!preset) return; // the DTO already refused unknown rule sets; decideGame answers the rest
+  const resolved = familyById(preset.family).resolveOptions(preset.options, input.options ?? {});
+  if (isRuleError(resolved)) throw DomainException.fromRule(resolved);
 }
 
 /** The read-model columns after a command (kept in step with the events, same statement). */

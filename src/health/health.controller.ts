@@ -1,11 +1,35 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
-import { PrismaService } from '../database/prisma.service';
+import type { Pool } from 'pg';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { DomainException } from '../common/errors';
+import { PG_POOL, PrismaService } from '../database/prisma.service';
+import { EventLoopMonitor, monitorPoolWaits, PoolWaitMonitor } from './load-monitor';
 
 const PING_TIMEOUT_MS = 1500;
 
-/** Liveness (/health) and readiness (/health/ready, database reachable). Outside /v1 on purpose. */
+/** The process's load signals (one per application instance). */
+@Injectable()
+export class LoadSignals implements OnApplicationBootstrap, OnModuleDestroy {
+  readonly eventLoop = new EventLoopMonitor();
+  readonly poolWaits: PoolWaitMonitor;
+  constructor(@Inject(PG_POOL) pool: Pool) {
+    this.poolWaits = monitorPoolWaits(pool);
+  }
+  onApplicationBootstrap(): void {
+    this.eventLoop.start();
+  }
+  onModuleDestroy(): void {
+    this.eventLoop.stop();
+  }
+}
+
+/**
+ * Liveness (/health) and readiness (/health/ready: the database answers, no connection was
+ * awaited longer than READY_MAX_POOL_WAIT_MS and the event loop was not blocked longer than
+ * READY_MAX_EVENT_LOOP_DELAY_MS in the last seconds). Outside /v1 on purpose.
+ */
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
@@ -13,6 +37,8 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
     private readonly prisma: PrismaService,
+    private readonly load: LoadSignals,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get()
@@ -22,14 +48,56 @@ export class HealthController {
   }
 
   @Get('ready')
-  @HealthCheck()
-  @ApiOkResponse({ description: 'The database answers; the service can take traffic.' })
-  @ApiServiceUnavailableResponse({ description: 'The database does not answer.' })
-  ready() {
-    return this.health.check([() => this.pingDatabase()]);
+  @HealthCheck({ swaggerDocumentation: false })
+  @ApiOkResponse({
+    description:
+      'The instance can take traffic: the database answers, no pool connection waited longer than READY_MAX_POOL_WAIT_MS and the event loop was not blocked longer than READY_MAX_EVENT_LOOP_DELAY_MS recently. Body: `{ status: "ok", info, error, details }` with each check.',
+  })
+  @ApiServiceUnavailableResponse({
+    description:
+      'Not ready: application/problem+json with code NOT_READY, Retry-After: 2, and `checks` (each check with its status and figures).',
+  })
+  async ready() {
+    try {
+      return await this.health.check([() => this.checkEventLoop(), () => this.checkPoolThenDatabase()]);
+    } catch (error) {
+      // Terminus throws 503 with every check's details: answer it as our problem+json, details kept.
+      const response = (error as { getResponse?: () => unknown }).getResponse?.() as
+        { details?: Record<string, { status?: string }> } | undefined;
+      if (!response?.details) throw error;
+      const failed = Object.entries(response.details)
+        .filter(([, check]) => check.status !== 'up')
+        .map(([name]) => name);
+      throw new DomainException(
+        'NOT_READY',
+        `Not ready: ${failed.join(', ')}`,
+        { checks: response.details },
+        {
+          'retry-after': '2',
+        },
+      );
+    }
   }
 
-  private async pingDatabase() {
+  private checkEventLoop() {
+    const session = this.indicators.check('eventLoop');
+    const delayMs = this.load.eventLoop.worstDelayMs();
+    const limitMs = this.config.READY_MAX_EVENT_LOOP_DELAY_MS;
+    return delayMs > limitMs ? session.down({ delayMs, limitMs }) : session.up({ delayMs, limitMs });
+  }
+
+  /** With an exhausted pool the ping would only queue behind the stalled commands: report the pool instead. */
+  private async checkPoolThenDatabase() {
+    const waitMs = this.load.poolWaits.worstWaitMs();
+    const limitMs = this.config.READY_MAX_POOL_WAIT_MS;
+    if (waitMs > limitMs)
+      return this.indicators
+        .check('database')
+        .down({ message: 'connection pool saturated', poolWaitMs: waitMs, limitMs });
+    return this.pingDatabase(waitMs);
+  }
+
+  private async pingDatabase(poolWaitMs: number) {
     const session = this.indicators.check('database');
     const started = Date.now();
     try {
@@ -37,7 +105,7 @@ export class HealthController {
         this.prisma.$queryRawUnsafe('SELECT 1'),
         new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), PING_TIMEOUT_MS).unref()),
       ]);
-      return session.up({ responseTimeMs: Date.now() - started });
+      return session.up({ responseTimeMs: Date.now() - started, poolWaitMs });
     } catch {
       // No driver text: it could name hosts or users.
       return session.down({ message: 'database unreachable' });

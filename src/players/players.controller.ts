@@ -5,6 +5,7 @@ import { AuthenticatedPlayer } from './players.types';
 import { PlayersService } from './players.service';
 import { RegisterPlayerInput } from './dto/register-player.dto';
 import { MeModel, RegisteredPlayerModel, TokenModel } from './dto/player.model';
+import { NoFieldsPipe } from '../common/dto/no-fields.pipe';
 
 @ApiTags('players')
 @Controller('players')
@@ -35,9 +36,16 @@ export class PlayersController {
   @HttpCode(200)
   @UseGuards(AuthGuard)
   @ApiBearerAuth()
-  @ApiOperation({ summary: 'Rotate my token', description: 'Returns a new token; the old one stops working at once.' })
+  @ApiOperation({
+    summary: 'Rotate my token',
+    description:
+      'Returns a new token; the old one stops working at once. Send no body or `{}`: any other body is 400, a non-JSON content type 415, and the token is not rotated.',
+  })
   @ApiOkResponse({ type: TokenModel })
-  rotate(@CurrentPlayer() player: AuthenticatedPlayer): Promise<TokenModel> {
+  rotate(
+    @CurrentPlayer() player: AuthenticatedPlayer,
+    @Body(new NoFieldsPipe()) _body: Record<string, never>,
+  ): Promise<TokenModel> {
     return this.players.rotateToken(player.id);
   }
 }

@@ -38,6 +38,8 @@ const statusToCode = (status: number): ErrorCode => {
       return 'PRECONDITION_FAILED';
     case 413:
       return 'PAYLOAD_TOO_LARGE';
+    case 414:
+      return 'URI_TOO_LONG';
     case 415:
       return 'UNSUPPORTED_MEDIA_TYPE';
     case 429:

@@ -17,7 +17,6 @@ import {
   registerDecorator,
   ValidationArguments,
 } from 'class-validator';
-import { DomainException } from '../../common/errors';
 import { validateClientSeed } from '@fairdice/core/fairness/seeds';
 import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
 import { JSONScalar } from './json.scalar';
@@ -167,21 +166,8 @@ export class SetAsideInput {
   dice: number[];
 }
 
-/** Commands without parameters accept no body fields: any field is unknown (400 VALIDATION_FAILED). */
-export class NoFieldsPipe {
-  transform(value: unknown): Record<string, never> {
-    if (value === undefined || value === null || value === '') return {};
-    if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0) return {};
-    const fields = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
-    throw new DomainException(
-      'VALIDATION_FAILED',
-      fields.length ? `property ${fields.join(', ')} should not exist` : 'the body must be an empty JSON object',
-      {
-        errors: fields.map((field) => ({ field, problems: [`property ${field} should not exist`] })),
-      },
-    );
-  }
-}
+/** Commands without parameters accept no body fields (shared with token rotation). */
+export { NoFieldsPipe } from '../../common/dto/no-fields.pipe';
 
 export class ListGamesQuery extends PageQuery {
   @ApiPropertyOptional({

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '@fairdice/core/fairness/canonical';
+import { CanonicalJsonError, canonicalJson } from '@fairdice/core/fairness/canonical';
 import { DomainException } from '../../common/errors';
 
 /** 1..255 visible ASCII characters (0x21-0x7E): UUIDs, ULIDs, base64url, etc. */
@@ -26,10 +26,22 @@ const invalid = (problem: string) =>
 /**
  * Fingerprint of what a request asks for: the operation, its target and its validated
  * arguments, as canonical JSON (so REST and GraphQL, and any field order, hash alike).
+ * Callers validate first and hash only valid input; a value canonical JSON cannot encode
+ * (a non-integer or unsafe number that slipped past validation) is still a client error,
+ * 400 VALIDATION_FAILED, never a 500.
  */
 export function requestHash(operation: string, target: string | null, args: unknown): string {
-  const plain = JSON.parse(JSON.stringify(args ?? {}));
-  return createHash('sha256')
-    .update(canonicalJson({ operation, target, args: plain }))
-    .digest('hex');
+  const plain: unknown = JSON.parse(JSON.stringify(args ?? {}));
+  let text: string;
+  try {
+    text = canonicalJson({ operation, target, args: plain });
+  } catch (err) {
+    if (!(err instanceof CanonicalJsonError)) throw err;
+    const field = err.path.replace(/^\$\.args\.?/, '') || '(body)';
+    const problem = 'numbers must be integers of at most 2^53 - 1 in magnitude';
+    throw new DomainException('VALIDATION_FAILED', `${field}: ${problem}`, {
+      errors: [{ field, problems: [problem] }],
+    });
+  }
+  return createHash('sha256').update(text).digest('hex');
 }

@@ -3,8 +3,9 @@
  * the command's events and replayed on every retry for the retention window (24 h default).
  *
  *   BEGIN
- *   pg_try_advisory_xact_lock(hash(player, key))   -- busy: another request with this key runs → 409
+ *   pg_try_advisory_xact_lock(hash(player, key))   -- busy: another request with this key is running
  *   SELECT the record                               -- live: same request → replay, other → 422
+ *                                                   -- none (or expired) and the lock was busy → 409
  *   INSERT the record ('running')                   -- the (player_id, key) primary key is the backstop
  *   SAVEPOINT work; work(tx)                        -- e.g. load + decide + append the events
  *   UPDATE the record ('done', status, body)        -- a 4xx error: ROLLBACK TO work, then store it
@@ -75,7 +76,10 @@ export class IdempotencyService {
       const { rows: lock } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1::bigint) AS ok', [
         lockKey(request.playerId, request.key),
       ]);
-      if (!lock[0].ok) throw inProgress();
+      const locked = lock[0].ok;
+      // Read the record even when another request holds the key's lock: a record that is visible
+      // is committed, and a 'done' one is final, so concurrent retries of a completed key get its
+      // replay rather than 409 in-progress.
       const { rows } = await client.query<{
         request_hash: string;
         status: string;
@@ -100,6 +104,7 @@ export class IdempotencyService {
         request.onReplay?.();
         return replay<T>(existing.response_status, existing.response_body);
       }
+      if (!locked) throw inProgress();
       if (existing)
         await client.query('DELETE FROM idempotency_records WHERE player_id = $1 AND key = $2', [
           request.playerId,

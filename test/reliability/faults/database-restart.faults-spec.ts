@@ -1,5 +1,6 @@
 /**
- * Fault test: PostgreSQL is stopped for about 5 s under a steady load of moves from many
+ * Fault test: PostgreSQL (the private throw-away cluster of private-cluster.ts, never the
+ * machine's shared one) is stopped for about 5 s under a steady load of moves from many
  * clients, then started again. The app runs in this process (createTestApp, listening) and is
  * never restarted.
  *
@@ -11,40 +12,22 @@
  * else is; each game's versions run 1..n without gaps; the service answered again within 5 s
  * of the database's return.
  */
-import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { chooseMove } from '../../helpers/games';
 import { createTestApp, registerPlayer, type TestApp } from '../../helpers/app';
+import { PrivateCluster } from './private-cluster';
 
 const CLIENTS = 12;
 const OUTAGE_MS = 5_000;
 const LOAD_BEFORE_MS = 3_000;
 const LOAD_AFTER_MS = 8_000;
 
-const cluster = () => readdirSync('/etc/postgresql')[0];
-const pgctl = (action: 'start' | 'stop') =>
-  execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', cluster(), 'main', action], {
-    stdio: 'pipe',
-    timeout: 60_000,
-  });
-const pgReady = () => {
-  try {
-    execFileSync('pg_isready', ['-h', '127.0.0.1', '-p', '5432', '-q'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
+/** The private cluster `npm run test:faults` created (never the machine's shared one). */
+const cluster = PrivateCluster.fromEnv();
+const pgReady = () => cluster.isReady();
 async function ensurePostgresUp(): Promise<void> {
-  if (!pgReady()) {
-    try {
-      pgctl('start');
-    } catch {
-      // already starting
-    }
-  }
+  if (!cluster.isRunning()) cluster.start();
   for (let i = 0; i < 60 && !pgReady(); i++) await sleep(500);
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -154,13 +137,13 @@ describe('PostgreSQL stops for ~5 s under load', () => {
     let upAt = 0;
     try {
       await sleep(LOAD_BEFORE_MS);
-      pgctl('stop');
+      cluster.stop();
       const downAt = Date.now();
       await sleep(1_000);
       readyDuringOutage = (await fetch(base + '/health/ready')).status;
       await sleep(Math.max(0, OUTAGE_MS - (Date.now() - downAt)));
     } finally {
-      pgctl('start');
+      cluster.start();
       while (!pgReady()) await sleep(100);
       upAt = Date.now();
     }
