@@ -12,7 +12,6 @@ import {
 } from './dto/transparency.dto';
 
 @ApiTags('transparency')
-@ApiBearerAuth()
 @UseGuards(AuthGuard)
 @Controller()
 export class TransparencyController {
@@ -42,6 +41,7 @@ export class TransparencyController {
   }
 
   @Get('games/:id/log-proof')
+  @ApiBearerAuth() // optional: a private game's proof is for its seats only
   @OptionalAuth()
   @ApiOperation({
     summary: "The game's leaves in the transparency log with their inclusion proofs",
