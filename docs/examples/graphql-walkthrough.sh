@@ -19,8 +19,17 @@ ADA=$(gql "" "$REGISTER" '{"name":"Ada"}'); BOB=$(gql "" "$REGISTER" '{"name":"B
 ADA_ID=$(jq -r .registerPlayer.player.id <<<"$ADA"); ADA_TOKEN=$(jq -r .registerPlayer.token <<<"$ADA")
 BOB_TOKEN=$(jq -r .registerPlayer.token <<<"$BOB")
 
-GAME=$(gql "$ADA_TOKEN" 'mutation { createGame(input: { ruleSet: "simple", seats: 2 }) { id } }' | jq -r .createGame.id)
-gql "$BOB_TOKEN" 'mutation($id: ID!) { joinGame(gameId: $id) { version } }' "{\"id\":\"$GAME\"}" >/dev/null
+# Create: the response publishes the commitment. Note it down before anyone gives a seed.
+CREATED=$(gql "$ADA_TOKEN" 'mutation { createGame(input: { ruleSet: "simple", seats: 2 }) { id commitment } }')
+GAME=$(jq -r .createGame.id <<<"$CREATED"); COMMITMENT=$(jq -r .createGame.commitment <<<"$CREATED")
+echo "game $GAME, commitment $COMMITMENT"
+
+# Then each player supplies a seed of their own (1-128 visible ASCII; here 16 random bytes as hex).
+own_seed() { echo "$1-$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')"; }
+gql "$ADA_TOKEN" 'mutation($id: ID!, $seed: String!) { setSeed(gameId: $id, input: { clientSeed: $seed }) { version } }' \
+    "{\"id\":\"$GAME\",\"seed\":\"$(own_seed ada)\"}" >/dev/null
+gql "$BOB_TOKEN" 'mutation($id: ID!, $seed: String!) { joinGame(gameId: $id, input: { clientSeed: $seed }) { version } }' \
+    "{\"id\":\"$GAME\",\"seed\":\"$(own_seed bob)\"}" >/dev/null
 gql "$ADA_TOKEN" 'mutation($id: ID!) { startGame(gameId: $id) { version } }' "{\"id\":\"$GAME\"}" >/dev/null
 echo "game $GAME started"
 
@@ -33,4 +42,4 @@ while [ "$(jq -r .status <<<"$STATE")" = playing ]; do
   STATE=$(gql "$TOKEN" "mutation(\$id: ID!, \$box: String!) { scoreBox(gameId: \$id, box: \$box) { $VIEW } }" \
           "{\"id\":\"$GAME\",\"box\":\"$BOX\"}" | jq -c .scoreBox)
 done
-jq -c '{status, standings, serverSeedRevealed: (.serverSeed != null)}' <<<"$STATE"
+jq -c --arg commitment "$COMMITMENT" '{status, standings, serverSeedRevealed: (.serverSeed != null), commitment: $commitment}' <<<"$STATE"

@@ -21,6 +21,14 @@ describe('loadConfig', () => {
     );
   });
 
+  it('inactivity: games are abandoned / open games expire after 30 days by default', () => {
+    const config = loadConfig({});
+    expect(config.GAME_ABANDON_AFTER_MS).toBe(30 * 24 * 3600 * 1000);
+    expect(config.GAME_EXPIRE_OPEN_AFTER_MS).toBeUndefined(); // the service then uses GAME_ABANDON_AFTER_MS
+    const short = loadConfig({ GAME_ABANDON_AFTER_MS: '5000', GAME_EXPIRE_OPEN_AFTER_MS: '2000' });
+    expect([short.GAME_ABANDON_AFTER_MS, short.GAME_EXPIRE_OPEN_AFTER_MS]).toEqual([5000, 2000]);
+  });
+
   it('start-up and readiness settings (issue 11, item 8)', () => {
     const config = loadConfig({});
     expect(config.DATABASE_STARTUP_TIMEOUT_MS).toBe(60000);
@@ -79,6 +87,9 @@ describe('loadConfig', () => {
     [{ RATE_LIMIT_PER_MINUTE: '0' }, 'RATE_LIMIT_PER_MINUTE'],
     [{ RATE_LIMIT_ENABLED: 'sometimes' }, 'RATE_LIMIT_ENABLED'],
     [{ CORS_ORIGINS: 'example.com' }, 'CORS_ORIGINS'],
+    [{ GAME_ABANDON_AFTER_MS: '0' }, 'GAME_ABANDON_AFTER_MS'],
+    [{ GAME_ABANDON_AFTER_MS: '30d' }, 'GAME_ABANDON_AFTER_MS'],
+    [{ GAME_EXPIRE_OPEN_AFTER_MS: '-1' }, 'GAME_EXPIRE_OPEN_AFTER_MS'],
     [{ GRAPHQL_MAX_DEPTH: '-1' }, 'GRAPHQL_MAX_DEPTH'],
     [{ DATABASE_CONNECT_TIMEOUT_MS: 'soon' }, 'DATABASE_CONNECT_TIMEOUT_MS'],
     [{ DATABASE_URL: 'postgresql://h/db', SEED_ENCRYPTION_KEYS: KEYS.SEED_ENCRYPTION_KEYS }, 'LOG_SIGNING_KEY'],

@@ -126,6 +126,13 @@ export const configSchema = z.object({
   JOBS_LEASE_SECONDS: positiveInt('JOBS_LEASE_SECONDS').default(60),
   /** Live push between instances: auto = PostgreSQL LISTEN/NOTIFY unless the database is the embedded one. */
   EVENT_BUS: z.enum(['auto', 'memory', 'postgres'], { message: 'must be auto, memory or postgres' }).default('auto'),
+  /**
+   * Games never left unrevealed (docs/async.md): a started game with no command for this long is
+   * abandoned and its server seed revealed. Default 30 days.
+   */
+  GAME_ABANDON_AFTER_MS: positiveInt('GAME_ABANDON_AFTER_MS').default(2_592_000_000),
+  /** An open game that never starts expires (abandoned, seed revealed) after this long. Default: GAME_ABANDON_AFTER_MS. */
+  GAME_EXPIRE_OPEN_AFTER_MS: positiveInt('GAME_EXPIRE_OPEN_AFTER_MS').optional(),
   /** Webhook deliveries: attempts in all, first retry delay (doubling), per-request timeout. */
   WEBHOOK_MAX_ATTEMPTS: positiveInt('WEBHOOK_MAX_ATTEMPTS').default(8),
   WEBHOOK_BACKOFF_BASE_MS: positiveInt('WEBHOOK_BACKOFF_BASE_MS').default(1000),

@@ -9,6 +9,11 @@
  *   `deadline:<gameId>` is (re)scheduled with the version after the command. The key is per game,
  *   so scheduling again replaces the previous deadline; the version in the payload makes the
  *   timeout a no-op when anything happened meanwhile (see DeadlinesService).
+ * - Inactivity: while the game is open or playing, every command (creation included) replaces the
+ *   job `inactivity:<gameId>`, due after GAME_EXPIRE_OPEN_AFTER_MS (open) or GAME_ABANDON_AFTER_MS
+ *   (playing), payload { gameId, version }. When it comes due and the game is still at that
+ *   version, the service ends it (src/async/inactivity): an open game expires, a started one is
+ *   abandoned, and either way its server seed is revealed. A game is never left unrevealed.
  * - Webhooks: one fan-out job per command that starts the game, hands the turn to another player
  *   (turn.started) or finishes the game; the fan-out worker turns it into one delivery per
  *   registered webhook (src/async/webhooks).
@@ -21,6 +26,7 @@ import { familyById } from '@fairdice/core/rules/registry';
 import type { GameState } from '@fairdice/core/rules/game';
 
 export const DEADLINE_QUEUE = 'deadline';
+export const INACTIVITY_QUEUE = 'inactivity';
 export const FANOUT_QUEUE = 'webhook-fanout';
 export const DELIVERY_QUEUE = 'webhook-delivery';
 
@@ -32,6 +38,20 @@ export interface DeadlinePayload {
   /** The game's version when the deadline was scheduled: the timeout applies only at it. */
   version: number;
   seat: number;
+}
+
+export interface InactivityPayload {
+  gameId: string;
+  /** The game's version when the job was scheduled: the game is ended only if still at it. */
+  version: number;
+}
+
+/** Periods without any command after which the service ends a game (milliseconds). */
+export interface InactivityPeriods {
+  /** A started game (GAME_ABANDON_AFTER_MS). */
+  abandonAfterMs: number;
+  /** An open game that never started (GAME_EXPIRE_OPEN_AFTER_MS). */
+  expireOpenAfterMs: number;
 }
 
 export interface FanoutNotice {
@@ -60,9 +80,19 @@ const seatedPlayers = (state: GameState): string[] => [
 export function asyncEffects(
   before: GameState,
   after: GameState,
+  inactivity?: InactivityPeriods,
   now: Date = new Date(),
 ): Pick<ReadModelUpdate, 'turnDeadlineSeconds' | 'jobs'> {
   const jobs: ScheduledJob[] = [];
+  if (inactivity && (after.status === 'open' || after.status === 'playing')) {
+    const payload: InactivityPayload = { gameId: after.id, version: after.version };
+    jobs.push({
+      queue: INACTIVITY_QUEUE,
+      key: `inactivity:${after.id}`,
+      payload: { ...payload },
+      delayMs: after.status === 'open' ? inactivity.expireOpenAfterMs : inactivity.abandonAfterMs,
+    });
+  }
   const next = currentOf(after);
   const limit = after.turnTimeLimitSeconds;
   let turnDeadlineSeconds: number | null = null;

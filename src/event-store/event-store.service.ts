@@ -50,6 +50,7 @@ import {
   GameSummaryRow,
   NewGame,
   ReadModelUpdate,
+  ScheduledJob,
   StoredEvent,
   StoredPayload,
   toGameEvent,
@@ -115,6 +116,7 @@ export class EventStore {
     game: NewGame,
     events: readonly GameEvent[],
     state: GameState,
+    jobs: readonly ScheduledJob[] = [],
   ): Promise<{ row: GameRow; stored: StoredEvent[] }> {
     const stored = this.chain(game.id, game.serverSeedHash, 0, events);
     const seats = state.seats.map((s) => ({
@@ -137,6 +139,13 @@ export class EventStore {
          INSERT INTO game_events (game_id, version, type, seat, payload, prev_hash, hash)
          SELECT g.id, x.version, x.type, x.seat, x.payload, x.prev_hash, x.hash
            FROM g, jsonb_to_recordset($15::jsonb) AS x(version int, type text, seat int, payload jsonb, prev_hash text, hash text)),
+       jb AS (
+         INSERT INTO async_jobs (queue, key, payload, run_at)
+         SELECT x.queue, x.key, x.payload, now() + x.delay_ms * interval '1 millisecond'
+           FROM g, jsonb_to_recordset($16::jsonb) AS x(queue text, key text, payload jsonb, delay_ms float8)
+         ON CONFLICT (key) DO UPDATE
+           SET queue = EXCLUDED.queue, payload = EXCLUDED.payload, run_at = EXCLUDED.run_at, attempts = 0,
+               revision = async_jobs.revision + 1, locked_by = NULL, last_error = NULL, updated_at = now()),
        lg AS (
          INSERT INTO transparency_log_leaves (game_id, kind, event_version, value, timestamp_ms)
          SELECT g.id, 1, 0, $12, ${LEAF_TIMESTAMP} FROM g)
@@ -157,6 +166,7 @@ export class EventStore {
         game.organizerSeed,
         JSON.stringify(seats),
         JSON.stringify(stored.map(toRecord)),
+        JSON.stringify(jobs.map((j) => ({ queue: j.queue, key: j.key, payload: j.payload, delay_ms: j.delayMs }))),
       ],
     );
     const row: GameRow = {
@@ -254,6 +264,7 @@ export class EventStore {
                   started_at = CASE WHEN $8::boolean THEN coalesce(started_at, now()) ELSE started_at END,
                   finished_at = CASE WHEN $9::boolean THEN coalesce(finished_at, now()) ELSE finished_at END,
                   turn_deadline = CASE WHEN $12::float8 IS NULL THEN NULL ELSE now() + $12::float8 * interval '1 second' END,
+                  organizer_seed = CASE WHEN $14::boolean THEN $15::text ELSE organizer_seed END,
                   updated_at = now()
             WHERE id = $1 AND version = $2
            RETURNING id, version, updated_at, started_at, finished_at),
@@ -276,7 +287,7 @@ export class EventStore {
                  revision = async_jobs.revision + 1, locked_by = NULL, last_error = NULL, updated_at = now()),
          lg AS (
            INSERT INTO transparency_log_leaves (game_id, kind, event_version, value, timestamp_ms)
-           SELECT upd.id, 2, upd.version, $14::text, ${LEAF_TIMESTAMP} FROM upd WHERE $14::text IS NOT NULL)
+           SELECT upd.id, 2, upd.version, $16::text, ${LEAF_TIMESTAMP} FROM upd WHERE $16::text IS NOT NULL)
          SELECT updated_at, started_at, finished_at, pg_notify('${GAME_EVENTS_CHANNEL}', upd.id::text || ':' || upd.version::text) FROM upd`,
         [
           gameId,
@@ -301,6 +312,8 @@ export class EventStore {
           JSON.stringify(
             (update.jobs ?? []).map((j) => ({ queue: j.queue, key: j.key, payload: j.payload, delay_ms: j.delayMs })),
           ),
+          update.organizerSeed !== undefined,
+          update.organizerSeed ?? null,
           endsNow,
         ],
       );

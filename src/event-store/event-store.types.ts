@@ -53,6 +53,8 @@ export interface ReadModelUpdate {
   finished: boolean;
   /** Seats whose holder changed (upserted into game_seats). */
   seats: Array<{ seat: number; playerId: string | null; hotSeat: boolean; clientSeed: string | null }>;
+  /** The organizer seed now (set by setSeed while open); games.organizer_seed follows it. */
+  organizerSeed?: string | null;
   /** Async play: games.turn_deadline = now() + this many seconds (null = no deadline). */
   turnDeadlineSeconds?: number | null;
   /** Async play: jobs written by the same statement as the events (see src/async/jobs). */

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `fairdice verify <file-or-url> [--head <64-hex>] [--log-key <64-hex>] [--json] [--allow-unrevealed]`
+ * `fairdice verify <file-or-url> [--commitment <64-hex>] [--head <64-hex>]... [--log-key <64-hex>] [--json] [--allow-unrevealed]`
+ * `fairdice consistency <older-head> <newer-head> <proof> --log-key <64-hex> [--json]` (consistency-cli.ts)
  *
  * Verifies an audit bundle offline (docs/fairness.md §6) with the rules engine and the spec only:
  * no database, no Nest, no account. Reads a file, or fetches an http(s) URL with global fetch.
@@ -22,23 +23,27 @@ import {
   type VerifyReport,
 } from '@fairdice/core/fairness/verifier';
 
-const USAGE = `usage: fairdice verify <file-or-url> [--head <64-hex>] [--log-key <64-hex>] [--json] [--allow-unrevealed]
+const USAGE = `usage: fairdice verify <file-or-url> [--commitment <64-hex>] [--head <64-hex>]... [--log-key <64-hex>] [--json] [--allow-unrevealed]
        fairdice consistency <older-head> <newer-head> <proof> --log-key <64-hex> [--json]   (docs/fairness.md §9.6)
 
 Checks an audit bundle (GET /v1/games/{id}/audit): the commitment, every roll, every command
 re-run through the rules, the replayed totals and ranking, and the hash chain.
 
-  --head <hex>          a chain head published independently (detects truncated or extended logs)
+  --commitment <hex>    the commitment you wrote down before play (from the create response):
+                        the bundle must be of that game
+  --head <hex>          a chain head published during play (repeatable): each must be the hash of
+                        one version of the log; the final head proves the log complete
   --log-key <hex>       the transparency log's Ed25519 public key: checks the signed tree head
                         and requires the bundle's log inclusion proof (docs/fairness.md §9.4)
-  --json                print the report as JSON
+  --json                print the report as JSON (checks, and what was proved and what was not)
   --allow-unrevealed    exit 0 (not 3) when the game has not ended and the dice cannot be checked yet
 
 exit codes: 0 verified, 1 a check failed, 2 usage/input error, 3 passed so far but the server seed is not revealed yet`;
 
 interface Args {
   source: string;
-  head?: string;
+  heads: string[];
+  commitment?: string;
   logKey?: string;
   json: boolean;
   allowUnrevealed: boolean;
@@ -49,23 +54,25 @@ function parseArgs(argv: string[]): Args | string {
   if (cmd === '--help' || cmd === '-h' || cmd === 'help') return 'help';
   if (cmd !== 'verify') return cmd === undefined ? 'missing command' : `unknown command ${cmd}`;
   let source: string | undefined;
-  const out: Omit<Args, 'source'> = { json: false, allowUnrevealed: false };
+  const out: Omit<Args, 'source'> = { json: false, allowUnrevealed: false, heads: [] };
+  const HEX64 = /^[0-9a-fA-F]{64}$/;
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
+    const [flag, inline] =
+      a.startsWith('--') && a.includes('=')
+        ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]
+        : [a, undefined];
     if (a === '--json') out.json = true;
     else if (a === '--allow-unrevealed') out.allowUnrevealed = true;
-    else if (a === '--head') {
-      const h = rest[++i];
-      if (h === undefined || !/^[0-9a-fA-F]{64}$/.test(h)) return '--head needs 64 hex digits';
-      out.head = h.toLowerCase();
-    } else if (a.startsWith('--head=')) {
-      const h = a.slice('--head='.length);
-      if (!/^[0-9a-fA-F]{64}$/.test(h)) return '--head needs 64 hex digits';
-      out.head = h.toLowerCase();
-    } else if (a === '--log-key' || a.startsWith('--log-key=')) {
-      const k = a === '--log-key' ? rest[++i] : a.slice('--log-key='.length);
-      if (k === undefined || !/^[0-9a-fA-F]{64}$/.test(k))
-        return '--log-key needs 64 hex digits (an Ed25519 public key)';
+    else if (flag === '--head' || flag === '--commitment') {
+      const h = inline ?? rest[++i];
+      if (h === undefined || !HEX64.test(h)) return `${flag} needs 64 hex digits`;
+      if (flag === '--head') out.heads.push(h.toLowerCase());
+      else if (out.commitment !== undefined) return '--commitment may be given once';
+      else out.commitment = h.toLowerCase();
+    } else if (flag === '--log-key') {
+      const k = inline ?? rest[++i];
+      if (k === undefined || !HEX64.test(k)) return '--log-key needs 64 hex digits (an Ed25519 public key)';
       out.logKey = k.toLowerCase();
     } else if (a === '--help' || a === '-h') return 'help';
     else if (a.startsWith('-') && a !== '-') return `unknown option ${a}`;
@@ -111,12 +118,19 @@ export function formatReport(report: VerifyReport, code: number): string {
     );
     lines.push(`head      ${s.head}`);
     lines.push(`seed      ${s.serverSeedRevealed ? 'revealed' : 'not revealed yet'}`);
+    for (const o of s.seedOrigins)
+      lines.push(
+        `  ${o.seat === null ? 'organizer' : `seat ${o.seat}`} seed ${o.source === 'generated' ? 'generated by the service at the start' : o.afterCommitment ? `supplied after the commitment (${o.source}, event ${o.version})` : 'given before the commitment (create request)'}`,
+      );
     lines.push('');
   }
   for (const c of report.checks) {
     const at = c.status === 'fail' && typeof c.version === 'number' ? ` [event version ${c.version}]` : '';
     lines.push(`${MARK[c.status]}  ${c.name}${at}${c.detail ? `: ${c.detail}` : ''}`);
   }
+  lines.push('');
+  const mark = { proved: 'PROVED    ', 'not-proved': 'NOT PROVED', failed: 'FAILED    ' } as const;
+  for (const c of report.claims) lines.push(`${mark[c.status]}  ${c.statement}${c.detail ? ` (${c.detail})` : ''}`);
   lines.push('');
   if (code === EXIT_FAILED && report.failure) {
     const f = report.failure;
@@ -158,7 +172,7 @@ export async function main(
     err(`fairdice: cannot read ${args.source}: ${(e as Error).message}`);
     return EXIT_USAGE;
   }
-  const report = verifyBundle(bundle, { expectedHead: args.head, logKey: args.logKey });
+  const report = verifyBundle(bundle, { heads: args.heads, commitment: args.commitment, logKey: args.logKey });
   const code = exitCodeOf(report, args.allowUnrevealed);
   if (args.json) out(JSON.stringify({ exitCode: code, ...report }, null, 2));
   else out(formatReport(report, code));

@@ -107,6 +107,7 @@ export function buildGameView(
       displayName: nameOf(s.playerId),
       hotSeat: s.hotSeat,
       clientSeed: s.clientSeed,
+      clientSeedGenerated: s.clientSeedGenerated,
     })),
     currentSeat,
     currentPlayerId,

@@ -4,7 +4,7 @@ import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
 import { DomainException, toGraphQLError } from '../common/errors';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { GameEventPage, GameEventView, GamePage, GameView } from './dto/game-view.model';
-import { CreateGameInput, JoinGameInput } from './dto/game.inputs';
+import { CreateGameInput, JoinGameInput, SetSeedInput, StartGameInput } from './dto/game.inputs';
 import { isAccessRevoked } from './game-stream';
 import { toEventView } from './game-view';
 import { GamesService } from './games.service';
@@ -119,6 +119,24 @@ export class GamesResolver {
     return this.games.leave(me, gameId, { idempotencyKey });
   }
 
+  @Mutation(() => GameView, {
+    description:
+      'Sets or replaces a client seed before the start: a seat you hold (default your lowest), or with organizer: true the organizer seed (creator only). Same as PUT /v1/games/{id}/seeds.',
+  })
+  setSeed(
+    @CurrentPlayer() me: Me,
+    @Args('gameId', { type: () => ID }) gameId: string,
+    @Args('input') input: SetSeedInput,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+    })
+    idempotencyKey?: string,
+  ) {
+    return this.games.setSeed(me, gameId, input, { idempotencyKey });
+  }
+
   @Mutation(() => GameView)
   startGame(
     @CurrentPlayer() me: Me,
@@ -129,8 +147,14 @@ export class GamesResolver {
       description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
     })
     idempotencyKey?: string,
+    @Args('input', {
+      type: () => StartGameInput,
+      nullable: true,
+      description: 'Seeds for seats the creator holds; seats still without a seed get a generated one.',
+    })
+    input?: StartGameInput,
   ) {
-    return this.games.start(me, gameId, { idempotencyKey });
+    return this.games.start(me, gameId, input ?? {}, { idempotencyKey });
   }
 
   @Mutation(() => GameView)

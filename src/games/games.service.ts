@@ -5,7 +5,8 @@
  * publish after commit → return the new view.
  */
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../config/config';
 import { DomainException } from '../common/errors';
 import { EventStore, LoadedGame } from '../event-store/event-store.service';
 import { ReadModelUpdate } from '../event-store/event-store.types';
@@ -15,6 +16,7 @@ import { noDice } from '@fairdice/core/rules/core/dice';
 import { isRuleError } from '@fairdice/core/rules/core/errors';
 import { familyById, RULE_SETS, RuleSetName } from '@fairdice/core/rules/registry';
 import {
+  AbandonCommand,
   CreateCommand,
   decideGame,
   emptyGame,
@@ -23,6 +25,7 @@ import {
   GameEvent,
   GameState,
   replayGame,
+  seedsStateFor,
 } from '@fairdice/core/rules/game';
 import { toGameEvent } from '../event-store/event-store.types';
 import type { AuthenticatedPlayer } from '../players/players.types';
@@ -31,8 +34,8 @@ import { GameEventBus } from './game-event-bus';
 import { GameEventStream } from './game-stream';
 import { buildGameView, toEventView, viewOfLoaded } from './game-view';
 import type { GameEventPage, GamePage, GameView } from './dto/game-view.model';
-import type { CreateGameInput, JoinGameInput } from './dto/game.inputs';
-import { asyncEffects } from '../event-store/async-effects';
+import type { CreateGameInput, JoinGameInput, SetSeedInput, StartGameInput } from './dto/game.inputs';
+import { asyncEffects, type InactivityPeriods } from '../event-store/async-effects';
 import { afterCommit, currentUnitOfWork } from '../database/unit-of-work';
 import { checkIfMatch, IdempotencyService, parseIdempotencyKey, requestHash } from '../reliability';
 
@@ -48,6 +51,9 @@ export interface CommandOptions {
   /** Called when the response is the stored outcome of an earlier request with the same key. */
   onReplay?: () => void;
 }
+
+/** Default of GAME_ABANDON_AFTER_MS / GAME_EXPIRE_OPEN_AFTER_MS: 30 days. */
+export const DEFAULT_INACTIVITY_MS = 30 * 24 * 60 * 60 * 1000;
 
 const notFound = () => new DomainException('GAME_NOT_FOUND', 'No such game');
 
@@ -69,7 +75,16 @@ export class GamesService {
     private readonly dice: DiceService,
     private readonly bus: GameEventBus,
     private readonly idempotency: IdempotencyService,
-  ) {}
+    @Optional() @Inject(APP_CONFIG) config?: AppConfig,
+  ) {
+    this.inactivity = {
+      abandonAfterMs: config?.GAME_ABANDON_AFTER_MS ?? DEFAULT_INACTIVITY_MS,
+      expireOpenAfterMs: config?.GAME_EXPIRE_OPEN_AFTER_MS ?? config?.GAME_ABANDON_AFTER_MS ?? DEFAULT_INACTIVITY_MS,
+    };
+  }
+
+  /** How long a game may sit without a command before the service ends it (src/async/inactivity). */
+  readonly inactivity: InactivityPeriods;
 
   // ------------------------------------------------------------------ commands
 
@@ -90,6 +105,15 @@ export class GamesService {
   }
 
   private async createNow(player: Player, input: CreateGameInput): Promise<GameView> {
+    // A seed given before the commitment exists could be ground against by the server (decision 0014).
+    const early = (['clientSeed', 'organizerSeed'] as const).filter((f) => input[f] !== undefined && input[f] !== null);
+    if (early.length > 0) {
+      throw new DomainException(
+        'SEED_BEFORE_COMMITMENT',
+        `${early.join(' and ')} cannot be given when creating a game: a seed fixed before the commitment is published protects nobody. Create the game, read its commitment, then set seeds with PUT /v1/games/{id}/seeds (GraphQL setSeed) or in the start request.`,
+        { fields: early },
+      );
+    }
     const id = randomUUID();
     const seed = generateServerSeed();
     const commitment = commitmentOf(seed);
@@ -104,11 +128,6 @@ export class GamesService {
       creatorId: player.id,
       hotSeats,
       commitment,
-      organizerSeed: input.organizerSeed ?? null,
-      clientSeeds: [
-        input.clientSeed ?? generateClientSeed(),
-        ...Array.from({ length: Math.max(0, hotSeats) }, () => generateClientSeed()),
-      ],
       turnTimeLimitSeconds: input.turnTimeLimitSeconds ?? null,
     };
     const events = decideGame(emptyGame(id), command, noDice);
@@ -130,6 +149,7 @@ export class GamesService {
       },
       events,
       state,
+      asyncEffects(emptyGame(id), state, this.inactivity).jobs ?? [],
     );
     afterCommit(() => this.bus.publish(id, stored));
     return buildGameView(row, state, stored[stored.length - 1].hash, null, { [player.id]: player.displayName });
@@ -142,7 +162,7 @@ export class GamesService {
       () => ({
         type: 'join',
         playerId: player.id,
-        clientSeed: input.clientSeed ?? generateClientSeed(),
+        ...(input.clientSeed !== undefined ? { clientSeed: input.clientSeed } : {}),
         ...(input.seat !== undefined ? { seat: input.seat } : {}),
       }),
       true,
@@ -155,8 +175,51 @@ export class GamesService {
     return this.execute(player, gameId, () => ({ type: 'leave', playerId: player.id }), false, opts, ['leave', {}]);
   }
 
-  start(player: Player, gameId: string, opts: CommandOptions = {}): Promise<GameView> {
-    return this.execute(player, gameId, () => ({ type: 'start', playerId: player.id }), false, opts, ['start', {}]);
+  /**
+   * Sets or replaces a client seed while the game is open (docs/fairness.md §2.2): the seat given
+   * (default: the caller's lowest seat), or with `organizer: true` the organizer seed (creator only).
+   */
+  setSeed(player: Player, gameId: string, input: SetSeedInput, opts: CommandOptions = {}): Promise<GameView> {
+    return this.execute(
+      player,
+      gameId,
+      (g) => {
+        if (input.organizer === true && input.seat !== undefined && input.seat !== null)
+          throw new DomainException('VALIDATION_FAILED', 'give either seat or organizer: true, not both', {
+            errors: [{ field: 'seat', problems: ['seat and organizer exclude each other'] }],
+          });
+        let seat: number | null;
+        if (input.organizer === true) seat = null;
+        else if (input.seat !== undefined && input.seat !== null) seat = input.seat;
+        else seat = g.state.seats.find((s) => s.playerId === player.id)?.seat ?? 0;
+        return { type: 'setSeed', playerId: player.id, seat, clientSeed: input.clientSeed };
+      },
+      false,
+      opts,
+      ['set-seed', input],
+    );
+  }
+
+  /**
+   * Starts the game. The creator may give seeds for seats they hold; every seat still without a
+   * seed gets one generated here (the rules stay pure: it travels in the command, marked generated).
+   */
+  start(player: Player, gameId: string, input: StartGameInput = {}, opts: CommandOptions = {}): Promise<GameView> {
+    const seeds = (input.seeds ?? []).map((s) => ({ seat: s.seat, clientSeed: s.clientSeed }));
+    return this.execute(
+      player,
+      gameId,
+      (g) => {
+        const given = new Set(seeds.map((s) => s.seat));
+        const generatedSeeds = g.state.seats
+          .filter((s) => s.clientSeed === null && !given.has(s.seat) && s.playerId !== null)
+          .map((s) => ({ seat: s.seat, clientSeed: generateClientSeed() }));
+        return { type: 'start', playerId: player.id, ...(seeds.length ? { seeds } : {}), generatedSeeds };
+      },
+      false,
+      opts,
+      ['start', { seeds }],
+    );
   }
 
   cancel(player: Player, gameId: string, opts: CommandOptions = {}): Promise<GameView> {
@@ -250,13 +313,37 @@ export class GamesService {
     const after = events.reduce(evolveGame, g.state);
     let res;
     try {
-      res = await this.store.append(g, events, readModel(g.state, after, events));
+      res = await this.store.append(g, events, readModel(g.state, after, events, this.inactivity));
     } catch (err) {
       if (err instanceof DomainException && err.code === 'VERSION_CONFLICT') return null;
       throw err;
     }
     this.bus.publish(g.row.id, res.stored);
     return { version: res.state.version, events: res.stored.length };
+  }
+
+  /**
+   * Nobody touched the game for the configured period (src/async/inactivity): an open game expires,
+   * a started one is abandoned, and its server seed becomes public. Applies only if the game is
+   * still at `version` (the version the job was scheduled for); otherwise a no-op returning null.
+   */
+  async abandonInactive(gameId: string, version: number): Promise<{ version: number; reason: string } | null> {
+    const g = await this.store.load(checkGameId(gameId));
+    if (!g || g.state.version !== version) return null;
+    if (g.state.status !== 'open' && g.state.status !== 'playing') return null;
+    const command: AbandonCommand = { type: 'abandon', reason: g.state.status === 'open' ? 'expired' : 'inactive' };
+    const events = decideGame(g.state, command, noDice);
+    if (isRuleError(events)) throw DomainException.fromRule(events);
+    const after = events.reduce(evolveGame, g.state);
+    let res;
+    try {
+      res = await this.store.append(g, events, readModel(g.state, after, events, this.inactivity));
+    } catch (err) {
+      if (err instanceof DomainException && err.code === 'VERSION_CONFLICT') return null;
+      throw err;
+    }
+    this.bus.publish(g.row.id, res.stored);
+    return { version: res.state.version, reason: command.reason };
   }
 
   // ------------------------------------------------------------------ queries
@@ -416,10 +503,14 @@ export class GamesService {
     }
     checkIfMatch(opts.ifMatch, g.state.version);
     const command = build(g);
-    const events = decideGame(g.state, command, this.dice.rollerFor({ serverSeed: g.row.serverSeed, state: g.state }));
+    const events = decideGame(
+      g.state,
+      command,
+      this.dice.rollerFor({ serverSeed: g.row.serverSeed, state: seedsStateFor(g.state, command) }),
+    );
     if (isRuleError(events)) throw DomainException.fromRule(events);
     const after = events.reduce(evolveGame, g.state);
-    const res = await this.store.append(g, events, readModel(g.state, after, events));
+    const res = await this.store.append(g, events, readModel(g.state, after, events, this.inactivity));
     afterCommit(() => this.bus.publish(gameId, res.stored));
     return buildGameView(res.row, res.state, res.head, res.lastRolled, { ...g.names, [player.id]: player.displayName });
   }
@@ -462,7 +553,12 @@ function checkOptions(input: CreateGameInput): void {
 }
 
 /** The read-model columns after a command (kept in step with the events, same statement). */
-export function readModel(before: GameState, after: GameState, _events: readonly GameEvent[]): ReadModelUpdate {
+export function readModel(
+  before: GameState,
+  after: GameState,
+  _events: readonly GameEvent[],
+  inactivity?: InactivityPeriods,
+): ReadModelUpdate {
   const family = after.play === null ? null : familyById(after.family);
   const currentSeat = family && after.status === 'playing' ? family.currentSeat(after.play) : null;
   return {
@@ -473,7 +569,8 @@ export function readModel(before: GameState, after: GameState, _events: readonly
     started: before.status === 'open' && after.status !== 'open' && after.play !== null,
     finished: after.status === 'finished' || after.status === 'abandoned',
     seats: after.seats.filter((s, i) => JSON.stringify(s) !== JSON.stringify(before.seats[i])),
-    // Turn deadline and webhook fan-out, written by the same statement as the events (src/async).
-    ...asyncEffects(before, after),
+    organizerSeed: after.organizerSeed,
+    // Turn deadline, inactivity job and webhook fan-out, written by the same statement as the events (src/async).
+    ...asyncEffects(before, after, inactivity),
   };
 }

@@ -50,8 +50,13 @@ describe('docs/api.md walk-throughs', () => {
     expect(final.standings.map((s: { displayName: string }) => s.displayName).sort()).toEqual(['Ada', 'Bob']);
     expect(final.serverSeedRevealed).toBe(true);
     const bundleFile = readdirSync(dir).find((f) => f.startsWith('fairdice-'))!;
-    const report = verifyBundle(JSON.parse(readFileSync(join(dir, bundleFile), 'utf8')));
-    expect(report.ok).toBe(true);
+    const bundle = JSON.parse(readFileSync(join(dir, bundleFile), 'utf8'));
+    // The players supplied their own seeds after the commitment (none generated).
+    expect(bundle.players.map((p: { clientSeedGenerated: boolean }) => p.clientSeedGenerated)).toEqual([false, false]);
+    expect(bundle.events.filter((e: { type: string }) => e.type === 'seedSet')).toHaveLength(1);
+    const report = verifyBundle(bundle, { commitment: final.commitment });
+    expect(report).toMatchObject({ ok: true, diceChecked: true });
+    expect(report.claims.find((c) => c.id === 'entropy-after-commitment')).toMatchObject({ status: 'proved' });
   }, 120_000);
 
   it('the GraphQL script plays the same game to the end', async () => {
@@ -61,5 +66,9 @@ describe('docs/api.md walk-throughs', () => {
     expect(final.status).toBe('finished');
     expect(final.standings).toHaveLength(2);
     expect(final.standings[0].rank).toBe(1);
+    const gameId = /game ([0-9a-f-]{36}) started/.exec(stdout)![1];
+    const bundle = (await t.http().get(`/v1/games/${gameId}/audit`).expect(200)).body;
+    expect(bundle.players.map((p: { clientSeedGenerated: boolean }) => p.clientSeedGenerated)).toEqual([false, false]);
+    expect(verifyBundle(bundle, { commitment: final.commitment })).toMatchObject({ ok: true, diceChecked: true });
   }, 120_000);
 });

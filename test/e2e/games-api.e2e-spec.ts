@@ -88,30 +88,45 @@ describe('games API: errors, access, lists, history, concurrency', () => {
       await rejects(() => post(null, '', { ruleSet: 'penta', seats: 2 }), 401, 'UNAUTHENTICATED');
     });
 
-    it('stores the options, seeds and time limit; the creator holds seat 0', async () => {
-      const res = await post(ada, '', {
+    it('stores the options and time limit; the creator holds seat 0; seeds are set after the commitment', async () => {
+      const created = await post(ada, '', {
         ruleSet: 'farkle',
         seats: 2,
         options: { target: 3000 },
-        clientSeed: 'ada!',
-        organizerSeed: 'org',
         turnTimeLimitSeconds: 60,
         visibility: 'private',
       }).expect(201);
+      expect(created.body).toMatchObject({ version: 2, organizerSeed: null });
+      expect(created.body.seats[0].clientSeed).toBeNull();
+      const auth = { authorization: `Bearer ${ada.token}` };
+      await t.http().put(`/v1/games/${created.body.id}/seeds`).set(auth).send({ clientSeed: 'ada!' }).expect(200);
+      const res = await t
+        .http()
+        .put(`/v1/games/${created.body.id}/seeds`)
+        .set(auth)
+        .send({ clientSeed: 'org', organizer: true })
+        .expect(200);
       expect(res.body).toMatchObject({
         ruleSet: 'farkle',
         family: 'farkle',
         status: 'open',
         visibility: 'private',
-        version: 2,
+        version: 4,
         organizerSeed: 'org',
         turnTimeLimitSeconds: 60,
         serverSeed: null,
       });
       expect(res.body.options.target).toBe(3000);
       expect(res.body.seats).toEqual([
-        { seat: 0, playerId: ada.id, displayName: 'Ada', hotSeat: false, clientSeed: 'ada!' },
-        { seat: 1, playerId: null, displayName: null, hotSeat: false, clientSeed: null },
+        {
+          seat: 0,
+          playerId: ada.id,
+          displayName: 'Ada',
+          hotSeat: false,
+          clientSeed: 'ada!',
+          clientSeedGenerated: null,
+        },
+        { seat: 1, playerId: null, displayName: null, hotSeat: false, clientSeed: null, clientSeedGenerated: null },
       ]);
       expect(res.body.commitment).toMatch(/^[0-9a-f]{64}$/);
     });
@@ -145,11 +160,8 @@ describe('games API: errors, access, lists, history, concurrency', () => {
       await rejects(() => post(ada, `/${g.id}/start`, {}), 409, 'NOT_ENOUGH_PLAYERS');
       await rejects(() => post(bob, `/${g.id}/leave`, {}), 403, 'NOT_SEATED');
       const joined = (await post(bob, `/${g.id}/join`).expect(200)).body;
-      expect(joined.seats[1]).toMatchObject({
-        playerId: bob.id,
-        displayName: 'Bob',
-        clientSeed: expect.stringMatching(/^[0-9a-f]{32}$/),
-      });
+      // No seed given: none yet (set later, or generated at the start).
+      expect(joined.seats[1]).toMatchObject({ playerId: bob.id, displayName: 'Bob', clientSeed: null });
       await rejects(() => post(eve, `/${g.id}/join`, {}), 409, 'NO_OPEN_SEAT');
       await rejects(() => post(bob, `/${g.id}/start`, {}), 403, 'NOT_CREATOR');
       await rejects(() => post(bob, `/${g.id}/cancel`, {}), 403, 'NOT_CREATOR');

@@ -35,13 +35,11 @@ describe('audit bundle (REST GET /v1/games/{id}/audit, GraphQL audit)', () => {
     '%s: played through the API, the downloaded bundle verifies before and after the end',
     async (_name, input) => {
       const client = restClient(t);
-      let view = await client.create(alice.token, {
-        ...input,
-        seats: 2,
-        organizerSeed: 'tournament-2026',
-        clientSeed: 'alice:lucky#7',
-      });
-      view = await client.join(bob.token, view.id, {});
+      // Seeds come after the commitment: the organizer seed and Alice's, then Bob's on joining.
+      let view = await client.create(alice.token, { ...input, seats: 2 });
+      await client.setSeed(alice.token, view.id, { organizer: true, clientSeed: 'tournament-2026' });
+      await client.setSeed(alice.token, view.id, { clientSeed: 'alice:lucky#7' });
+      view = await client.join(bob.token, view.id, { clientSeed: 'bob:own-entropy' });
       view = await client.start(alice.token, view.id);
       // a few moves, then the bundle during the game
       for (let i = 0; i < 6 && view.status === 'playing'; i++)
@@ -50,7 +48,7 @@ describe('audit bundle (REST GET /v1/games/{id}/audit, GraphQL audit)', () => {
       const during = (await t.http().get(`/v1/games/${view.id}/audit`).expect(200)).body;
       expect(during).toMatchObject({
         format: 'fairdice-audit',
-        formatVersion: 1,
+        formatVersion: 2,
         gameId: view.id,
         status: 'playing',
         serverSeed: null,
@@ -59,7 +57,8 @@ describe('audit bundle (REST GET /v1/games/{id}/audit, GraphQL audit)', () => {
       });
       expect(during.chainHead).toBe(view.chainHead);
       expect(during.clientSeeds[0]).toBe('tournament-2026');
-      expect(during.clientSeeds[1]).toBe('alice:lucky#7');
+      expect(during.clientSeeds).toEqual(['tournament-2026', 'alice:lucky#7', 'bob:own-entropy']);
+      expect(during.players.map((p: any) => p.clientSeedGenerated)).toEqual([false, false]);
       expect(during.players.map((p: any) => [p.seat, p.playerId, p.displayName])).toEqual([
         [0, alice.id, 'Zoë 🎲'],
         [1, bob.id, 'Bob'],

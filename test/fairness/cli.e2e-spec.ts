@@ -115,10 +115,52 @@ describe('fairdice verify (compiled CLI)', () => {
       ok: false,
       firstBadVersion: i + 1,
     });
-    // a good bundle against another published head
+  });
+
+  it('--commitment, repeatable --head and the --json claims of an organizer', () => {
     const good = join(dir, 'good2.json');
     writeFileSync(good, JSON.stringify(game));
-    expect(run(['verify', good, '--head', game.events[5].hash]).code).toBe(1);
+    // heads published during play are versions of the log: accepted, but completeness is not proved
+    const mid = run(['verify', good, '--head', game.events[5].hash, '--head', game.events[9].hash, '--json']);
+    expect(mid.code).toBe(0);
+    const midReport = JSON.parse(mid.out);
+    expect(midReport.summary.publishedHeads).toEqual([
+      { head: game.events[5].hash, version: 6 },
+      { head: game.events[9].hash, version: 10 },
+    ]);
+    expect(midReport.claims).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: 'log-matches-published-heads', status: 'proved' }),
+        expect.objectContaining({ id: 'log-complete', status: 'not-proved' }),
+        expect.objectContaining({ id: 'commitment-announced', status: 'not-proved' }),
+      ]),
+    );
+    // the commitment written down before play, and the final head
+    const full = run(['verify', good, `--commitment=${game.commitment.toUpperCase()}`, '--head', game.chainHead]);
+    expect(full.code).toBe(0);
+    expect(full.out).toMatch(/PROVED +This is the game whose commitment was written down before play/);
+    expect(full.out).toMatch(/PROVED +The log is complete/);
+    // a head that is not in the log, a wrong commitment: exit 1
+    const stranger = run(['verify', good, '--head', 'cd'.repeat(32)]);
+    expect(stranger.code).toBe(1);
+    expect(stranger.out).toMatch(/FAIL {2}published-head.*not the hash of any version/);
+    const wrong = run(['verify', good, '--commitment', 'ef'.repeat(32)]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.out).toMatch(/FAIL {2}expected-commitment/);
+    // malformed options: exit 2
+    expect(run(['verify', good, '--head', 'xyz']).code).toBe(2);
+    expect(run(['verify', good, '--commitment']).code).toBe(2);
+    expect(run(['verify', good, '--commitment', game.commitment, '--commitment', game.commitment]).code).toBe(2);
+  });
+
+  it('a member outside the hashed envelope (an unhashed "note") is refused', () => {
+    const noted = cloneBundle(game) as unknown as { events: Array<Record<string, unknown>> };
+    noted.events[3].note = 'the server says this roll was fine';
+    const file = join(dir, 'noted.json');
+    writeFileSync(file, JSON.stringify(noted));
+    const r = run(['verify', file]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('FAILED: event version 4 does not check out (chain: unknown envelope member "note"');
   });
 
   it('exits 3 before the reveal (0 with --allow-unrevealed), 2 on bad input', () => {

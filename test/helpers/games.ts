@@ -46,7 +46,9 @@ export function chooseMove(view: any): Move {
 export interface Client {
   create(token: string, input: Record<string, unknown>): Promise<any>;
   join(token: string, id: string, input?: Record<string, unknown>): Promise<any>;
-  start(token: string, id: string): Promise<any>;
+  start(token: string, id: string, input?: Record<string, unknown>): Promise<any>;
+  /** PUT /v1/games/{id}/seeds, GraphQL setSeed. */
+  setSeed(token: string, id: string, input: Record<string, unknown>): Promise<any>;
   get(token: string | null, id: string): Promise<any>;
   move(token: string, id: string, move: Move): Promise<any>;
   /** Raw response texts, for asserting what was (not) sent. */
@@ -76,7 +78,9 @@ export function restClient(t: TestApp): Client {
     texts,
     create: async (token, input) => ok(await t.http().post('/v1/games').set(auth(token)).send(input), 201),
     join: async (token, id, input = {}) => ok(await t.http().post(`/v1/games/${id}/join`).set(auth(token)).send(input)),
-    start: async (token, id) => ok(await t.http().post(`/v1/games/${id}/start`).set(auth(token)).send({})),
+    start: async (token, id, input = {}) =>
+      ok(await t.http().post(`/v1/games/${id}/start`).set(auth(token)).send(input)),
+    setSeed: async (token, id, input) => ok(await t.http().put(`/v1/games/${id}/seeds`).set(auth(token)).send(input)),
     get: async (token, id) =>
       ok(await (token ? t.http().get(`/v1/games/${id}`).set(auth(token)) : t.http().get(`/v1/games/${id}`))),
     move: async (token, id, move) =>
@@ -120,7 +124,18 @@ export function gqlClient(t: TestApp): Client {
         { id, input: input ?? null },
         token,
       ),
-    start: (token, id) => run(`mutation($id: ID!) { startGame(gameId: $id) { ${VIEW_FIELDS} } }`, { id }, token),
+    start: (token, id, input) =>
+      run(
+        `mutation($id: ID!, $input: StartGameInput) { startGame(gameId: $id, input: $input) { ${VIEW_FIELDS} } }`,
+        { id, input: input ?? null },
+        token,
+      ),
+    setSeed: (token, id, input) =>
+      run(
+        `mutation($id: ID!, $input: SetSeedInput!) { setSeed(gameId: $id, input: $input) { ${VIEW_FIELDS} } }`,
+        { id, input },
+        token,
+      ),
     get: (token, id) => run(`query($id: ID!) { game(id: $id) { ${VIEW_FIELDS} } }`, { id }, token ?? undefined),
     move: (token, id, move) => {
       const [q, v] = mutations[move.action](id, move.body);
@@ -208,6 +223,11 @@ export function describeCompleteGames(api: 'rest' | 'graphql'): void {
       });
       expect(view).toMatchObject({ status: 'open', version: 2, seatCount: seats, serverSeed: null });
       expect(view.seats[0]).toMatchObject({ seat: 0, playerId: a.id, displayName: 'Ada', hotSeat: false });
+      // After reading the commitment, the creator sets their own seed (solo) or leaves it to be generated.
+      if (seats === 1) {
+        view = await client.setSeed(a.token, view.id, { clientSeed: `ada-${ruleSet}-${view.commitment.slice(0, 8)}` });
+        expect(view.seats[0].clientSeed).toBe(`ada-${ruleSet}-${view.commitment.slice(0, 8)}`);
+      }
       if (seats === 3) {
         await client.join(b.token, view.id, {});
         view = await client.join(c.token, view.id, { seat: 2, clientSeed: 'linus-seed-42' });

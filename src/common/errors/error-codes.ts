@@ -31,6 +31,7 @@ export const SERVICE_ERROR_CODES = [
   'UNSUPPORTED_OPERATION',
   'URI_TOO_LONG',
   'NOT_READY',
+  'SEED_BEFORE_COMMITMENT',
   'LOG_SIZE_OUT_OF_RANGE',
   'LOG_TREE_HEAD_NOT_FOUND',
 ] as const;
@@ -62,6 +63,8 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   NOT_CREATOR: { status: 403, title: 'Only the game creator may do this' },
   INVALID_OPTIONS: { status: 400, title: 'Invalid rule-set options' },
   INVALID_COMMAND: { status: 400, title: 'Invalid command' },
+  NOT_YOUR_SEAT: { status: 403, title: 'That seat is not yours' },
+  INVALID_SEED: { status: 400, title: 'Invalid client seed' },
   NOT_YOUR_TURN: { status: 409, title: 'It is not your turn' },
   ROLL_REQUIRED: { status: 409, title: 'Roll the dice first' },
   NO_ROLLS_LEFT: { status: 409, title: 'No rolls left this turn' },
@@ -104,6 +107,10 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   UNSUPPORTED_OPERATION: { status: 400, title: 'This operation is not served over this transport' },
   URI_TOO_LONG: { status: 414, title: 'A path parameter is too long' },
   NOT_READY: { status: 503, title: 'This instance is not ready to take traffic' },
+  SEED_BEFORE_COMMITMENT: {
+    status: 400,
+    title: 'Seeds are set after the game is created (PUT /v1/games/{id}/seeds), never in the create request',
+  },
   LOG_SIZE_OUT_OF_RANGE: { status: 400, title: 'The tree sizes are not in the transparency log' },
   LOG_TREE_HEAD_NOT_FOUND: { status: 404, title: 'The transparency log signed no tree head of that size' },
 };

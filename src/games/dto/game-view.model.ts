@@ -16,6 +16,13 @@ export class SeatView {
   @Field(() => String, { nullable: true, description: 'Public entropy this seat adds to the dice.' })
   @ApiProperty({ type: String, nullable: true })
   clientSeed: string | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      "From the start on: true when nobody supplied this seat's seed and the service generated it at the start (it then protects nobody against the service), false when a player gave it. null before the start.",
+  })
+  @ApiProperty({ type: Boolean, nullable: true })
+  clientSeedGenerated: boolean | null;
 }
 
 @ObjectType({ description: 'One box of a five-dice sheet: points, or null while open.' })

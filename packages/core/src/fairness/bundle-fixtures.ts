@@ -10,7 +10,7 @@ import { isRuleError } from '../rules/core/errors';
 import type { FarkleState } from '../rules/farkle/types';
 import { computerChoice, computerHold } from '../rules/five-dice/computer';
 import type { FiveDiceState } from '../rules/five-dice/types';
-import { decideGame, emptyGame, evolveGame, type GameCommand, type GameState } from '../rules/game';
+import { decideGame, emptyGame, evolveGame, type GameCommand, type GameState, seedsStateFor } from '../rules/game';
 import { familyById, type RuleSetName } from '../rules/registry';
 import { assembleBundle, type AuditBundle } from './audit-bundle';
 import { bytesToHex, hexToBytes } from './bytes';
@@ -34,15 +34,29 @@ export interface SimulateOptions {
   seats?: number;
   serverSeed?: Uint8Array;
   gameId?: string;
+  /** Set by the creator after creation (setSeed with seat null). */
   organizerSeed?: string | null;
-  /** Client seed of each seat (default: "seed-<seat>"). */
-  clientSeeds?: string[];
+  /**
+   * Client seed of each seat (default: "seed-<seat>"), set after the commitment: the creator's by
+   * setSeed (or in the start with `creatorSeedInStart`), the others' when joining; null: nobody
+   * supplies one and the start carries a generated one (`generatedSeed(seat)`).
+   */
+  clientSeeds?: Array<string | null>;
+  /** The creator gives their seat's seed in the start command instead of setSeed. */
+  creatorSeedInStart?: boolean;
+  /** The "generated" seed of a seat nobody supplied (deterministic for fixtures). */
+  generatedSeed?: (seat: number) => string;
   /** Option overrides of the preset. */
   options?: Record<string, unknown>;
   /** Play every n-th turn of Farkle through the `timeout` command (0: never). Default 3. */
   timeoutEvery?: number;
   /** Stop after this many commands after the start (the game stays in play). */
   maxCommands?: number;
+  /** Player ids of the seats (default p-0, p-1, ...) and their display names (default "Player n"). */
+  playerIds?: string[];
+  displayNames?: string[];
+  /** With maxCommands: then the service abandons the stalled game (abandon, reason inactive). */
+  abandonWhenStalled?: boolean;
 }
 
 export interface SimulatedGame {
@@ -103,7 +117,7 @@ export function simulateGame(o: SimulateOptions): SimulatedGame {
   const serverSeed = o.serverSeed ?? DEFAULT_SEED;
   const gameId = o.gameId ?? '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
   const seeds = o.clientSeeds ?? Array.from({ length: seats }, (_, i) => `seed-${i}`);
-  const players = Array.from({ length: seats }, (_, i) => `p-${i}`);
+  const players = o.playerIds ?? Array.from({ length: seats }, (_, i) => `p-${i}`);
   const events: HashedEventEnvelope[] = [];
   let state = emptyGame(gameId);
   let head = commitmentOf(serverSeed);
@@ -112,7 +126,9 @@ export function simulateGame(o: SimulateOptions): SimulatedGame {
     const produced = decideGame(
       state,
       command,
-      state.status === 'playing' || command.type === 'start' ? rollerFor(serverSeed, state) : noDice,
+      state.status === 'playing' || command.type === 'start'
+        ? rollerFor(serverSeed, seedsStateFor(state, command))
+        : noDice,
     );
     if (isRuleError(produced))
       throw new Error(`simulation: ${command.type} rejected: ${produced.code} ${produced.message}`);
@@ -132,6 +148,7 @@ export function simulateGame(o: SimulateOptions): SimulatedGame {
     }
   };
 
+  // The commitment is published with the creation; every seed is given after it.
   run({
     type: 'create',
     gameId,
@@ -142,12 +159,24 @@ export function simulateGame(o: SimulateOptions): SimulatedGame {
     creatorId: players[0],
     hotSeats: 0,
     commitment: head,
-    organizerSeed: o.organizerSeed ?? null,
-    clientSeeds: [seeds[0]],
     turnTimeLimitSeconds: null,
   });
-  for (let s = 1; s < seats; s++) run({ type: 'join', playerId: players[s], clientSeed: seeds[s] });
-  run({ type: 'start', playerId: players[0] });
+  if (o.organizerSeed) run({ type: 'setSeed', playerId: players[0], seat: null, clientSeed: o.organizerSeed });
+  if (seeds[0] !== null && !o.creatorSeedInStart)
+    run({ type: 'setSeed', playerId: players[0], seat: 0, clientSeed: seeds[0] });
+  for (let s = 1; s < seats; s++) {
+    const seed = seeds[s];
+    run({ type: 'join', playerId: players[s], ...(seed !== null ? { clientSeed: seed } : {}) });
+  }
+  const generatedSeed = o.generatedSeed ?? ((seat: number) => `generated-seed-${seat}`);
+  run({
+    type: 'start',
+    playerId: players[0],
+    ...(seeds[0] !== null && o.creatorSeedInStart ? { seeds: [{ seat: 0, clientSeed: seeds[0] }] } : {}),
+    generatedSeeds: state.seats
+      .filter((x) => x.clientSeed === null && !(x.seat === 0 && o.creatorSeedInStart && seeds[0] !== null))
+      .map((x) => ({ seat: x.seat, clientSeed: generatedSeed(x.seat) })),
+  });
   const family = familyById(state.family);
   let turnNo = 0;
   let lastSeat: number | null = null;
@@ -161,14 +190,14 @@ export function simulateGame(o: SimulateOptions): SimulatedGame {
     }
     run(nextCommand(state, turnNo, o.timeoutEvery ?? 3));
   }
+  if (o.abandonWhenStalled && state.status === 'playing') run({ type: 'abandon', reason: 'inactive' });
   const bundle = assembleBundle({
     gameId,
     events,
     serverSeed: bytesToHex(serverSeed),
-    displayNames: Object.fromEntries(players.map((p, i) => [p, `Player ${i}`])),
-    clientSeedGenerated: () => false,
+    displayNames: Object.fromEntries(players.map((p, i) => [p, o.displayNames?.[i] ?? `Player ${i}`])),
     createdAt: '2026-11-29T10:00:00.000Z',
-    endedAt: state.status === 'finished' ? '2026-11-29T10:41:07.000Z' : null,
+    endedAt: state.status === 'finished' || state.status === 'abandoned' ? '2026-11-29T10:41:07.000Z' : null,
     generatedAt: '2026-11-29T10:45:00.000Z',
   });
   return { bundle, state, serverSeed };

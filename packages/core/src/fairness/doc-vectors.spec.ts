@@ -9,6 +9,11 @@ import { canonicalJson } from './canonical';
 import { deriveDice, deriveDiceWithTrace, rollMessage, type StreamParams } from './derivation';
 import { envelopeFields, eventHash, type HashedEventEnvelope, verifyChain } from './hash-chain';
 import { commitmentOf } from './seeds';
+import type { AuditBundle } from './audit-bundle';
+import { simulateGame } from './bundle-fixtures';
+import { verifyBundle } from './verifier';
+import { decideGame, emptyGame, evolveGame, type GameCommand } from '../rules/game';
+import { familyById } from '../rules/registry';
 import {
   consistencyProof,
   encodeLeaf,
@@ -26,8 +31,6 @@ import {
   verifyInclusion,
   verifyTreeHeadSignature,
 } from './transparency-log';
-import { decideGame, emptyGame, evolveGame, type GameCommand } from '../rules/game';
-import { familyById } from '../rules/registry';
 
 const DOC_PATH = join(__dirname, '..', '..', '..', '..', 'docs', 'fairness.md');
 const doc = readFileSync(DOC_PATH, 'utf8');
@@ -213,6 +216,51 @@ describe('docs/fairness.md test vectors', () => {
     expect(chain.events.some((e) => e.type === 'rolled' && (e.data.held as number[]).length > 0)).toBe(true);
     const [canonicalText] = blocks('fairdice-canonical-vector');
     expect(canonicalJson(envelopeFields(chain.events[2]))).toBe(canonicalText.trimEnd());
+  });
+});
+
+describe('docs/fairness.md §5 example bundle and §4.4 layouts', () => {
+  it('the example bundle is the document the rules produce for that game, and it verifies', () => {
+    const [text] = blocks('fairdice-bundle-example');
+    const example = JSON.parse(text) as AuditBundle;
+    const regenerated = simulateGame({
+      ruleSet: 'simple',
+      seats: 1,
+      organizerSeed: 'tournament-2026',
+      clientSeeds: ['alice:lucky#7'],
+      maxCommands: 3,
+      abandonWhenStalled: true,
+      playerIds: ['p-alice'],
+      displayNames: ['Zoë 🎲'],
+    }).bundle;
+    expect(example).toEqual(regenerated);
+    // its hashes are this version's: recomputed, not copied
+    for (const e of example.events) expect(eventHash(e)).toBe(e.hash);
+    const report = verifyBundle(example, { commitment: example.commitment, heads: [example.chainHead] });
+    expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
+    expect(report).toMatchObject({ ok: true, diceChecked: true });
+  });
+
+  it('§4.4 names every command and event type the rules produce', () => {
+    const section = doc.slice(doc.indexOf('### 4.4'), doc.indexOf('### 4.5'));
+    const games = [
+      simulateGame({ ruleSet: 'penta', seats: 2, organizerSeed: 'o', clientSeeds: ['a', null] }),
+      simulateGame({ ruleSet: 'farkle', seats: 3, options: { target: 3000, entryThreshold: 500 }, timeoutEvery: 2 }),
+      simulateGame({ ruleSet: 'simple', seats: 1, maxCommands: 2, abandonWhenStalled: true, creatorSeedInStart: true }),
+    ];
+    const events = new Set<string>(['seatLeft', 'gameAbandoned', 'quit', 'busted', 'penalty', 'passed']);
+    const commands = new Set<string>(['leave', 'cancel']);
+    for (const { bundle } of games)
+      for (const e of bundle.events) {
+        events.add(e.type);
+        const c = e.command as { type: string; move?: { type: string } } | null;
+        if (c) commands.add(c.move ? c.move.type : c.type);
+      }
+    expect(events.size).toBeGreaterThan(15);
+    for (const t of events) expect(section).toContain(`\`${t}\``);
+    // moves are written as { type: "score", ... }, lifecycle commands as `create`
+    for (const t of commands)
+      expect(`${section.includes(`\`${t}\``) || section.includes(`type: "${t}"`)} ${t}`).toBe(`true ${t}`);
   });
 });
 

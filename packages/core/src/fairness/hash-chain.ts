@@ -97,7 +97,26 @@ export interface VerifyChainOptions {
    * replayed roll is detected.
    */
   rollsInEvent?: (e: EventEnvelope) => number;
+  /**
+   * Strict envelope (the verifier's mode): an event may carry only the eight hashed members and
+   * `hash`. Any other member (a `note`, a `signature`...) is not covered by the hash, so a verifier
+   * must not let it pass as part of the log.
+   */
+  strict?: boolean;
 }
+
+/** The members an event may carry in a bundle: the eight hashed ones, and its `hash`. */
+export const ENVELOPE_MEMBERS = [
+  'gameId',
+  'version',
+  'type',
+  'seat',
+  'data',
+  'rollNumber',
+  'command',
+  'prevHash',
+  'hash',
+] as const;
 
 /**
  * Checks an ordered event list against the commitment: shapes, one gameId, versions 1, 2, 3, ...,
@@ -124,6 +143,14 @@ export function verifyChain(
     const e = envelopes[i];
     const shape = envelopeShapeError(e);
     if (shape) return fail(i, `malformed envelope: ${shape}`);
+    if (options.strict) {
+      const extra = Object.keys(e).filter((k) => !(ENVELOPE_MEMBERS as readonly string[]).includes(k));
+      if (extra.length > 0)
+        return fail(
+          i,
+          `unknown envelope member ${extra.map((k) => JSON.stringify(k)).join(', ')} (not hashed, not allowed)`,
+        );
+    }
     if (e.gameId !== gameId) return fail(i, `gameId ${e.gameId} differs from ${gameId}`);
     if (e.version !== FIRST_EVENT_VERSION + i) {
       return fail(

@@ -54,6 +54,7 @@ describe('verifyBundle on complete in-memory games', () => {
     expect(report).toMatchObject({ ok: true, diceChecked: true, firstBadVersion: null, failure: null });
     expect(exitCodeOf(report)).toBe(0);
     expect(report.checks.filter((c) => c.status === 'skipped').map((c) => c.name)).toEqual([
+      'expected-commitment',
       'published-head',
       'log-inclusion', // the simulated bundle carries no log proof and no log key is given
       'log-signature',

@@ -4,11 +4,15 @@
  * no network, no clock.
  *
  * Checks (each PASS / FAIL / SKIPPED, failures naming the event version at fault):
- *   format         format, formatVersion, algorithms, rules version, field types, gameId a lowercase UUID
+ *   format         format, formatVersion (1, 2), algorithms, rules version, field types, gameId a lowercase
+ *                  UUID; no unknown or missing member (top level, players entries)
  *   commitment     SHA-256(serverSeed) = commitment (SKIPPED while the server seed is not revealed)
- *   chain          verifyChain: versions 1..n, prevHash links from the commitment, stored hashes
- *                  (over the 8-field envelope incl. command), roll numbers 0,1,2,..., ending at chainHead
- *   published-head with --head: the chain ends at that independently published head
+ *   chain          verifyChain (strict: no envelope member besides the 8 hashed ones and hash): versions
+ *                  1..n, prevHash links from the commitment, stored hashes, roll numbers 0,1,2,..., ending
+ *                  at chainHead
+ *   expected-commitment  with --commitment: the commitment the organizer wrote down before play
+ *   published-head with --head (repeatable): each head is the hash of one version of the log (a prefix);
+ *                  with expectedHead: the chain ends exactly there
  *   creation       version 1 is gameCreated from a create command for this game id and commitment;
  *                  rule set, family, options and organizer seed equal the bundle's
  *   dice           every roll event's rolled faces (family.rolledDice) = deriveDice(serverSeed,
@@ -16,29 +20,43 @@
  *   commands       every batch's command, re-run by decideGame on the state replayed so far, with a
  *                  roller from the seeds starting at the state's rollCount (while unrevealed: the
  *                  recorded faces), yields exactly the stored events (type, seat, data, rollNumber, command)
- *   seeds          players (seat, playerId, hotSeat, clientSeed) = the seats at the start,
+ *   seeds          players (seat, playerId, hotSeat, clientSeed; format 2: clientSeedGenerated) = the seats at the start,
  *                  organizerSeed = the creation event's, clientSeeds = orderedClientSeeds(...)
  *   rollCount      = the number of roll numbers the events used
  *   status         = the replayed status
  *   standings      totals and ranking recomputed from the replayed state = finalStandings
+ *
+ * The report also lists claims (what was proved and what was not, docs/fairness.md §6) and where
+ * each seed came from (summary.seedOrigins).
  */
 import type { Die, RollDice } from '../rules/core/dice';
 import { RuleError } from '../rules/core/errors';
 import type { SeatStanding } from '../rules/core/family';
-import { decideGame, emptyGame, evolveGame, type GameCommand, type GameEvent, type GameState } from '../rules/game';
+import {
+  decideGame,
+  emptyGame,
+  evolveGame,
+  type GameCommand,
+  type GameEvent,
+  type GameState,
+  seedsStateFor,
+} from '../rules/game';
 import { familyById } from '../rules/registry';
 import {
   AUDIT_ALGORITHMS,
   AUDIT_FORMAT,
-  AUDIT_FORMAT_VERSION,
   type AuditBundle,
   type AuditStanding,
+  BUNDLE_MEMBERS,
+  OPTIONAL_BUNDLE_MEMBERS,
+  PLAYER_MEMBERS,
   RULES_VERSION,
+  SUPPORTED_FORMAT_VERSIONS,
 } from './audit-bundle';
 import { hexToBytes, sha256Hex } from './bytes';
 import { canonicalJson } from './canonical';
 import { deriveDice, diceRoller, GAME_ID_PATTERN } from './derivation';
-import { type EventEnvelope, verifyChain } from './hash-chain';
+import { type EventEnvelope, eventHash, verifyChain } from './hash-chain';
 import { HEX_SHA256_PATTERN, orderedClientSeeds, validateClientSeed } from './seeds';
 import { checkBundleLog } from './log-proof';
 
@@ -60,7 +78,11 @@ export interface VerifySummary {
   ruleSet: string;
   family: string;
   status: string;
-  players: Array<{ seat: number; playerId: string; displayName: string | null; clientSeed: string }>;
+  players: Array<{ seat: number; playerId: string; displayName: string | null; clientSeed: string | null }>;
+  /** Where each seed in force came from (replayed from the commands): see SeedOrigin. */
+  seedOrigins: SeedOrigin[];
+  /** The published heads given (--head), each with the version whose hash it is (null: not in this log). */
+  publishedHeads: Array<{ head: string; version: number | null }>;
   /** Physical rolls (roll numbers used). */
   rolls: number;
   events: number;
@@ -71,6 +93,33 @@ export interface VerifySummary {
   /** The recomputed chain head. */
   head: string;
   serverSeedRevealed: boolean;
+}
+
+/**
+ * Who fixed a seed, and when relative to the commitment (version 1 publishes it):
+ * - `create`: given in the create request, BEFORE the commitment existed (legacy games);
+ * - `join`: given by the player when joining (after the commitment);
+ * - `setSeed`: set or replaced by its owner after the commitment (event `version`);
+ * - `start`: given by the creator in the start command;
+ * - `generated`: nobody supplied one; the service generated it at the start.
+ */
+export interface SeedOrigin {
+  /** The seat, or null for the organizer seed. */
+  seat: number | null;
+  clientSeed: string;
+  source: 'create' | 'join' | 'setSeed' | 'start' | 'generated';
+  /** The event that fixed it last. */
+  version: number;
+  /** Supplied by a party other than the service after the commitment (join, setSeed, start). */
+  afterCommitment: boolean;
+}
+
+/** One statement of the report: proved by this bundle (and the options given), or not, and why. */
+export interface VerifyClaim {
+  id: string;
+  status: 'proved' | 'not-proved' | 'failed';
+  statement: string;
+  detail?: string;
 }
 
 export interface VerifyReport {
@@ -84,10 +133,24 @@ export interface VerifyReport {
   failure: VerifyCheck | null;
   checks: VerifyCheck[];
   summary: VerifySummary | null;
+  /** What the bundle proves, with the options given, and what it does not (docs/fairness.md §6, §8). */
+  claims: VerifyClaim[];
 }
 
 export interface VerifyOptions {
-  /** A chain head published independently of the bundle (e.g. noted by the organizer). */
+  /**
+   * The commitment the organizer wrote down before play (from the create response): the bundle
+   * must be of that game (check `expected-commitment`).
+   */
+  commitment?: string;
+  /**
+   * Chain heads published during play (e.g. shown after each move, noted by an organizer). Each
+   * must be the hash of one of the log's events: the log up to that version is then the one that
+   * was published (check `published-head`). A head equal to the bundle's last hash proves the log
+   * complete up to its end.
+   */
+  heads?: string[];
+  /** Legacy: a head the log must END at exactly (as `heads`, and it must be the last event's hash). */
   expectedHead?: string;
   /**
    * The transparency log's Ed25519 public key (64 hex), obtained independently of the bundle:
@@ -146,8 +209,12 @@ class Checks {
 /** Why the bundle's top-level shape is unusable, or null. */
 function formatError(b: Record<string, unknown>): string | null {
   if (b.format !== AUDIT_FORMAT) return `format must be "${AUDIT_FORMAT}"`;
-  if (b.formatVersion !== AUDIT_FORMAT_VERSION)
-    return `formatVersion ${String(b.formatVersion)} is not supported (this verifier reads ${AUDIT_FORMAT_VERSION})`;
+  if (typeof b.formatVersion !== 'number' || !SUPPORTED_FORMAT_VERSIONS.includes(b.formatVersion))
+    return `formatVersion ${String(b.formatVersion)} is not supported (this verifier reads ${SUPPORTED_FORMAT_VERSIONS.join(', ')})`;
+  // Strict: a member this verifier does not know would pass unchecked, so it is refused.
+  const known: readonly string[] = [...BUNDLE_MEMBERS, ...OPTIONAL_BUNDLE_MEMBERS];
+  const unknown = Object.keys(b).filter((k) => !known.includes(k));
+  if (unknown.length > 0) return `unknown member ${unknown.map((k) => JSON.stringify(k)).join(', ')}`;
   if (!same(b.algorithms, AUDIT_ALGORITHMS)) return `algorithms must be ${canon(AUDIT_ALGORITHMS)}`;
   if (typeof b.gameId !== 'string' || !GAME_ID_PATTERN.test(b.gameId)) return 'gameId must be a lowercase UUID';
   if (!isObject(b.ruleSet) || typeof b.ruleSet.name !== 'string' || !isObject(b.ruleSet.options))
@@ -160,6 +227,13 @@ function formatError(b: Record<string, unknown>): string | null {
     return 'serverSeed must be 64 lowercase hex digits or null';
   if (b.organizerSeed !== null && typeof b.organizerSeed !== 'string') return 'organizerSeed must be a string or null';
   if (!Array.isArray(b.players)) return 'players must be an array';
+  for (const [i, p] of (b.players as unknown[]).entries()) {
+    if (!isObject(p)) return `players[${i}] must be an object`;
+    const extra = Object.keys(p).filter((k) => !(PLAYER_MEMBERS as readonly string[]).includes(k));
+    if (extra.length > 0) return `players[${i}] has unknown member ${extra.map((k) => JSON.stringify(k)).join(', ')}`;
+    if (p.clientSeedGenerated !== null && typeof p.clientSeedGenerated !== 'boolean')
+      return `players[${i}].clientSeedGenerated must be true, false or null`;
+  }
   if (b.clientSeeds !== null && (!Array.isArray(b.clientSeeds) || b.clientSeeds.some((s) => typeof s !== 'string')))
     return 'clientSeeds must be an array of strings or null';
   if (!Number.isSafeInteger(b.rollCount) || (b.rollCount as number) < 0)
@@ -169,6 +243,7 @@ function formatError(b: Record<string, unknown>): string | null {
     return 'chainHead must be 64 lowercase hex digits';
   if (b.finalStandings !== null && !Array.isArray(b.finalStandings)) return 'finalStandings must be an array or null';
   if (typeof b.status !== 'string') return 'status must be a string';
+  for (const k of BUNDLE_MEMBERS) if (!(k in b)) return `member ${k} is missing`;
   return null;
 }
 
@@ -202,6 +277,7 @@ function streamSeeds(state: GameState): string[] {
 /** Verifies an audit bundle. Never throws: malformed input is a failed check. */
 export function verifyBundle(input: unknown, options: VerifyOptions = {}): VerifyReport {
   const checks = new Checks();
+  const ctx: ClaimContext = { origins: [], heads: [], lastVersion: 0, status: null, options };
   const finish = (summary: VerifySummary | null, diceChecked: boolean): VerifyReport => {
     const failed = checks.list.filter((c) => c.status === 'fail');
     const withVersion = failed
@@ -214,6 +290,7 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
       failure: withVersion[0] ?? failed[0] ?? null,
       checks: checks.list,
       summary,
+      claims: claimsOf(checks, ctx, diceChecked && failed.length === 0),
     };
   };
 
@@ -249,24 +326,56 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
 
   // ---- chain
   checks.add('chain');
-  const chain = verifyChain(b.commitment, events, { gameId, expectedHead: b.chainHead });
+  const chain = verifyChain(b.commitment, events, { gameId, expectedHead: b.chainHead, strict: true });
   if (!chain.ok)
     checks.fail('chain', chain.index < 0 ? null : Math.min(chain.index, events.length - 1) + 1, chain.reason);
   const computedHead = chain.ok ? chain.head : (events.at(-1)?.hash ?? b.commitment);
-  checks.add('published-head');
-  if (options.expectedHead === undefined) {
-    checks.skip('published-head', "no --head given: completeness is only relative to the bundle's own chainHead");
-  } else if (!HEX_SHA256_PATTERN.test(options.expectedHead)) {
-    checks.fail('published-head', null, 'the published head must be 64 lowercase hex digits');
-  } else if (options.expectedHead !== b.chainHead || (chain.ok && chain.head !== options.expectedHead)) {
-    const at = events.findIndex((e) => e.hash === options.expectedHead);
-    checks.fail(
-      'published-head',
-      at >= 0 ? at + 2 : events.length,
-      at >= 0
-        ? `the published head is the hash of version ${events[at].version}: the bundle has events after it`
-        : 'the chain does not pass through the published head (events changed, missing or extra)',
+  checks.add('expected-commitment');
+  if (options.commitment === undefined) {
+    checks.skip(
+      'expected-commitment',
+      'no --commitment given: nothing shows that this is the game whose commitment was announced before play',
     );
+  } else if (!HEX_SHA256_PATTERN.test(options.commitment.toLowerCase())) {
+    checks.fail('expected-commitment', null, 'the expected commitment must be 64 hex digits');
+  } else if (options.commitment.toLowerCase() !== b.commitment) {
+    checks.fail(
+      'expected-commitment',
+      1,
+      `the bundle's commitment ${b.commitment} is not the one written down before play (${options.commitment.toLowerCase()})`,
+    );
+  }
+
+  checks.add('published-head');
+  ctx.lastVersion = events.length;
+  const given = [...(options.heads ?? []), ...(options.expectedHead !== undefined ? [options.expectedHead] : [])];
+  // Hashed again only when heads are given (the chain check already recomputed them once).
+  const recomputed: string[] = chain.ok && given.length > 0 ? events.map((e) => eventHash(e)) : [];
+  if (given.length === 0) {
+    checks.skip('published-head', "no --head given: completeness is only relative to the bundle's own chainHead");
+  }
+  for (const raw of given) {
+    const h = typeof raw === 'string' ? raw.toLowerCase() : '';
+    if (!HEX_SHA256_PATTERN.test(h)) {
+      checks.fail('published-head', null, `a published head must be 64 hex digits, got ${JSON.stringify(raw)}`);
+      continue;
+    }
+    // Only a hash the chain check recomputed counts (a stored hash may be forged).
+    const at = chain.ok ? recomputed.indexOf(h) : -1;
+    ctx.heads.push({ head: h, version: at >= 0 ? at + 1 : null });
+    if (at < 0) {
+      checks.fail(
+        'published-head',
+        chain.ok ? events.length : null,
+        `the published head ${h} is not the hash of any version of this log: the log was changed, or is another game's`,
+      );
+    } else if (raw === options.expectedHead && at !== events.length - 1) {
+      checks.fail(
+        'published-head',
+        at + 2,
+        `the published head is the hash of version ${at + 1}: the bundle has events after it`,
+      );
+    }
   }
 
   // ---- creation, dice, commands (one pass over the batches), then seeds, rollCount, status, standings
@@ -279,6 +388,8 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
   let startState: GameState | null = null;
   let startVersion: number | null = null;
   const seatVersion = new Map<number, number>();
+  /** Origin of each seed in force, by seat (-1: organizer). */
+  const origins = new Map<number, SeedOrigin>();
   let aborted: string | null = null;
   let finishedVersion: number | null = null;
 
@@ -316,7 +427,7 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
           return (count) => {
             roll ??= diceRoller({
               serverSeed,
-              clientSeeds: streamSeeds(before),
+              clientSeeds: streamSeeds(seedsStateFor(before, e0.command as unknown as GameCommand)),
               gameId,
               firstRollNumber: before.rollCount,
             }).roll;
@@ -413,10 +524,12 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
         checks.fail('commands', at, `the event cannot be applied: ${(err as Error).message}`);
         break;
       }
+      trackOrigin(origins, e, at, (e0.command as { type?: unknown } | null)?.type, state);
       if (e.type === 'seatTaken' && e.seat !== null) seatVersion.set(e.seat, at);
       if (e.type === 'gameStarted') {
         startState = state;
         startVersion = at;
+        ctx.origins = [...origins.values()].sort((x, y) => (x.seat ?? -1) - (y.seat ?? -1));
       }
       if (e.type === 'gameFinished') finishedVersion = at;
     }
@@ -454,7 +567,7 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
       checks.fail(
         'seeds',
         1,
-        `organizerSeed ${JSON.stringify(b.organizerSeed)} differs from the creation event's ${JSON.stringify(state.organizerSeed)}`,
+        `organizerSeed ${JSON.stringify(b.organizerSeed)} differs from the log's ${JSON.stringify(state.organizerSeed)}`,
       );
     }
     const seats = (startState ?? state).seats.filter((s) => s.playerId !== null);
@@ -470,20 +583,27 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
         );
         break;
       }
-      const seedErr = validateClientSeed(p.clientSeed);
+      // Before the start a seat may have no seed yet (null); from the start on, every seat has one.
+      const seedErr = p.clientSeed === null && !startState ? null : validateClientSeed(p.clientSeed);
+      // Format 2: whether the seed was generated is recorded in gameStarted, so it must match.
+      // Format 1 bundles carried it as unverified information (or null).
+      const generatedDiffers = b.formatVersion >= 2 && p.clientSeedGenerated !== s.clientSeedGenerated;
       if (
         p.seat !== s.seat ||
         p.playerId !== s.playerId ||
         p.clientSeed !== s.clientSeed ||
         p.hotSeat !== s.hotSeat ||
-        seedErr
+        seedErr ||
+        generatedDiffers
       ) {
         checks.fail(
           'seeds',
           seatVersion.get(s.seat) ?? null,
           seedErr && p.clientSeed === s.clientSeed
             ? `seat ${s.seat}: ${seedErr}`
-            : `players[${k}] ${brief({ seat: p.seat, playerId: p.playerId, hotSeat: p.hotSeat, clientSeed: p.clientSeed })} differs from the seat taken in the log ${brief({ seat: s.seat, playerId: s.playerId, hotSeat: s.hotSeat, clientSeed: s.clientSeed })}`,
+            : generatedDiffers && p.clientSeed === s.clientSeed
+              ? `players[${k}].clientSeedGenerated is ${String(p.clientSeedGenerated)}, the gameStarted event says ${String(s.clientSeedGenerated)}`
+              : `players[${k}] ${brief({ seat: p.seat, playerId: p.playerId, hotSeat: p.hotSeat, clientSeed: p.clientSeed })} differs from the seat taken in the log ${brief({ seat: s.seat, playerId: s.playerId, hotSeat: s.hotSeat, clientSeed: s.clientSeed })}`,
         );
         break;
       }
@@ -568,8 +688,10 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
           seat: s.seat,
           playerId: s.playerId as string,
           displayName: names.get(s.seat) ?? null,
-          clientSeed: s.clientSeed as string,
+          clientSeed: s.clientSeed,
         })),
+      seedOrigins: startState ? ctx.origins : [...origins.values()].sort((x, y) => (x.seat ?? -1) - (y.seat ?? -1)),
+      publishedHeads: ctx.heads,
       rolls: state.rollCount,
       events: events.length,
       totals: [...standings].sort((x, y) => x.seat - y.seat).map((s) => ({ seat: s.seat, total: s.total })),
@@ -587,7 +709,172 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
     else checks.add(c.name, c.status, c.detail);
   }
 
+  ctx.status = state.status;
+  if (!startState) ctx.origins = summary?.seedOrigins ?? [];
+  ctx.started = startState !== null;
   return finish(summary, revealed && !checks.failed('commitment'));
+}
+
+/** Follows who fixed each seed, event by event (for the report; the rules already checked legality). */
+function trackOrigin(
+  origins: Map<number, SeedOrigin>,
+  e: Envelope,
+  version: number,
+  commandType: unknown,
+  after: GameState,
+): void {
+  const d = e.data;
+  const set = (seat: number | null, clientSeed: unknown, source: SeedOrigin['source']) => {
+    if (typeof clientSeed !== 'string') return void origins.delete(seat ?? -1);
+    origins.set(seat ?? -1, {
+      seat,
+      clientSeed,
+      source,
+      version,
+      afterCommitment: source === 'join' || source === 'setSeed' || source === 'start',
+    });
+  };
+  switch (e.type) {
+    case 'gameCreated':
+      if (typeof d.organizerSeed === 'string') set(null, d.organizerSeed, 'create');
+      break;
+    case 'seatTaken':
+      set(e.seat, d.clientSeed, commandType === 'create' ? 'create' : 'join');
+      break;
+    case 'seatLeft':
+      origins.delete(e.seat ?? -1);
+      break;
+    case 'seedSet':
+      set(d.seat === null ? null : (d.seat as number), d.clientSeed, 'setSeed');
+      break;
+    case 'gameStarted':
+      for (const s of after.seats) {
+        const known = origins.get(s.seat);
+        if (s.clientSeedGenerated === true) set(s.seat, s.clientSeed, 'generated');
+        else if (!known || known.clientSeed !== s.clientSeed) set(s.seat, s.clientSeed, 'start');
+      }
+      break;
+  }
+}
+
+interface ClaimContext {
+  origins: SeedOrigin[];
+  heads: Array<{ head: string; version: number | null }>;
+  lastVersion: number;
+  status: string | null;
+  started?: boolean;
+  options: VerifyOptions;
+}
+
+const whose = (o: SeedOrigin) => (o.seat === null ? 'the organizer seed' : `seat ${o.seat}'s seed`);
+
+/**
+ * The report's plain statements (docs/fairness.md §6, §8): what this bundle proves with the options
+ * given, what it does not, and what no bundle can prove.
+ */
+function claimsOf(checks: Checks, ctx: ClaimContext, diceChecked: boolean): VerifyClaim[] {
+  const out: VerifyClaim[] = [];
+  const status = (name: string) => checks.list.find((c) => c.name === name)?.status;
+  const add = (id: string, ok: boolean | 'failed', statement: string, detail?: string) =>
+    out.push({
+      id,
+      status: ok === 'failed' ? 'failed' : ok ? 'proved' : 'not-proved',
+      statement,
+      ...(detail ? { detail } : {}),
+    });
+  const failedOr = (name: string, ok: boolean) => (status(name) === 'fail' ? 'failed' : ok);
+
+  if (status('format') === 'fail') {
+    add('format', 'failed', 'The document is an audit bundle this verifier reads.', checks.list[0]?.detail);
+    return out;
+  }
+  add(
+    'commitment-announced',
+    failedOr('expected-commitment', status('expected-commitment') === 'pass'),
+    'This is the game whose commitment was written down before play.',
+    status('expected-commitment') === 'skipped' ? 'give --commitment <hex> (from the create response)' : undefined,
+  );
+  add(
+    'log-intact',
+    failedOr('chain', status('chain') === 'pass'),
+    "The log is intact from the commitment to the bundle's head: no event changed, inserted, removed or reordered, commands included.",
+  );
+  const lastHead = ctx.heads.filter((h) => h.version !== null).sort((a, b) => b.version! - a.version!)[0];
+  add(
+    'log-matches-published-heads',
+    failedOr('published-head', ctx.heads.length > 0 && status('published-head') === 'pass'),
+    'Every head published during play is a version of this log (the log up to it is the one that was shown).',
+    ctx.heads.length === 0 ? 'give --head <hex> for each head noted during play' : undefined,
+  );
+  add(
+    'log-complete',
+    failedOr('published-head', lastHead?.version === ctx.lastVersion && status('published-head') === 'pass'),
+    'The log is complete: its last event is a head published independently of this bundle.',
+    lastHead?.version === ctx.lastVersion
+      ? undefined
+      : lastHead
+        ? `events after version ${lastHead.version} are covered only by the bundle's own head`
+        : 'no published head given: a shortened or extended log would not be detected',
+  );
+  add(
+    'rules',
+    failedOr('commands', status('commands') === 'pass'),
+    "Every event follows from its logged command by the rules; the service's own moves (timeout, abandon) are legal (and re-run with the reference policy).",
+  );
+  add(
+    'dice',
+    failedOr('dice', diceChecked),
+    'Every roll is the one the server seed and the client seeds give (the server seed matches the commitment).',
+    diceChecked ? undefined : 'the server seed is not revealed yet (it is revealed when the game ends)',
+  );
+  if (ctx.status === 'finished')
+    add(
+      'standings',
+      failedOr('standings', status('standings') === 'pass'),
+      'The final standings follow from the events.',
+    );
+  for (const o of ctx.origins) {
+    const statement = `${whose(o)} was fixed after the commitment by the party it belongs to.`;
+    if (o.source === 'generated')
+      add(
+        `seed:${o.seat ?? 'organizer'}`,
+        false,
+        statement,
+        `generated by the service at the start (event ${o.version}): it protects only if the service is honest`,
+      );
+    else if (o.source === 'create')
+      add(
+        `seed:${o.seat ?? 'organizer'}`,
+        false,
+        statement,
+        'given in the create request, before the commitment existed (a game created before seeds moved after the commitment)',
+      );
+    else add(`seed:${o.seat ?? 'organizer'}`, true, statement, `${o.source} at event ${o.version}`);
+  }
+  const independent = ctx.origins.some((o) => o.afterCommitment);
+  add(
+    'entropy-after-commitment',
+    ctx.started === true && independent,
+    'At least one seed the service did not choose was fixed after the commitment, so the service could not pick the server seed to suit the dice.',
+    !ctx.started
+      ? 'the game has not started: seeds may still change'
+      : independent
+        ? 'provided that party saw the commitment before sending the seed and kept the seed unpredictable'
+        : 'every seed was generated by the service or given before the commitment',
+  );
+  add(
+    'commands-authentic',
+    false,
+    'Each command was sent by the player it names.',
+    'commands are not signed by the players; the log proves what the service applied',
+  );
+  add(
+    'timing',
+    false,
+    'Timeouts and abandonment happened when the limits said.',
+    'times are not in the chain; a service could time out a turn early',
+  );
+  return out;
 }
 
 /** Exit codes of `fairdice verify` (docs/fairness.md §6). */

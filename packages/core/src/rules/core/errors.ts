@@ -15,6 +15,9 @@ export const RULE_ERROR_CODES = [
   'NOT_CREATOR',
   'INVALID_OPTIONS',
   'INVALID_COMMAND',
+  // seeds (docs/fairness.md §2)
+  'NOT_YOUR_SEAT',
+  'INVALID_SEED',
   // turns
   'NOT_YOUR_TURN',
   // five dice

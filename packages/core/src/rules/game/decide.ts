@@ -2,10 +2,25 @@ import type { Die, RollDice } from '../core/dice';
 import { RuleError, ruleError } from '../core/errors';
 import { familyById, isRuleSetName, RULE_SETS } from '../registry';
 import { evolveGame } from './evolve';
-import { type CreateCommand, type GameCommand, type GameEvent, type GameState, isLifecycleEvent } from './types';
+import {
+  type CreateCommand,
+  type GameCommand,
+  type GameEvent,
+  type GameState,
+  isLifecycleEvent,
+  type SeatSeed,
+  type StartCommand,
+} from './types';
 
 export const MIN_SEATS = 1;
 export const MAX_SEATS = 8;
+
+/** Client seeds: 1..128 visible ASCII characters (docs/fairness.md §2.2; mirrors src/fairness/seeds.ts). */
+const CLIENT_SEED = /^[\x21-\x7e]{1,128}$/;
+const seedError = (s: unknown): RuleError | null =>
+  typeof s === 'string' && CLIENT_SEED.test(s)
+    ? null
+    : ruleError('INVALID_SEED', 'a client seed is 1 to 128 visible ASCII characters (0x21-0x7E), no spaces');
 
 const lifecycle = (type: string, seat: number | null, data: Record<string, unknown>): GameEvent => ({
   type,
@@ -51,9 +66,47 @@ function decideEvents(state: GameState, command: GameCommand, roll: RollDice): G
         if (!open) return ruleError('NO_OPEN_SEAT', 'Every seat is taken');
         seat = open.seat;
       }
+      if (command.clientSeed !== undefined) {
+        const bad = seedError(command.clientSeed);
+        if (bad) return bad;
+      }
       return [
-        lifecycle('seatTaken', seat, { playerId: command.playerId, clientSeed: command.clientSeed, hotSeat: false }),
+        lifecycle('seatTaken', seat, {
+          playerId: command.playerId,
+          clientSeed: command.clientSeed ?? null,
+          hotSeat: false,
+        }),
       ];
+    }
+    case 'setSeed': {
+      if (state.status !== 'open')
+        return ruleError('GAME_ALREADY_STARTED', 'Seeds are fixed once the game has started');
+      const bad = seedError(command.clientSeed);
+      if (bad) return bad;
+      if (command.seat === null) {
+        if (command.playerId !== state.creatorId)
+          return ruleError('NOT_CREATOR', 'Only the creator may set the organizer seed');
+        return [lifecycle('seedSet', null, { seat: null, playerId: command.playerId, clientSeed: command.clientSeed })];
+      }
+      if (!Number.isInteger(command.seat) || command.seat < 0 || command.seat >= state.seatCount)
+        return ruleError('INVALID_COMMAND', `seat must be between 0 and ${state.seatCount - 1}`);
+      if (state.seats[command.seat].playerId !== command.playerId)
+        return ruleError('NOT_YOUR_SEAT', `Seat ${command.seat} is not yours`, { seat: command.seat });
+      return [
+        lifecycle('seedSet', command.seat, {
+          seat: command.seat,
+          playerId: command.playerId,
+          clientSeed: command.clientSeed,
+        }),
+      ];
+    }
+    case 'abandon': {
+      if (command.reason === 'expired') {
+        if (state.status !== 'open') return ruleError('GAME_ALREADY_STARTED', 'Only an open game expires');
+      } else if (command.reason === 'inactive') {
+        if (state.status !== 'playing') return ruleError('GAME_NOT_STARTED', 'Only a started game is abandoned');
+      } else return ruleError('INVALID_COMMAND', 'reason must be expired or inactive');
+      return [lifecycle('gameAbandoned', null, { reason: command.reason })];
     }
     case 'leave': {
       if (state.status !== 'open')
@@ -76,7 +129,9 @@ function decideEvents(state: GameState, command: GameCommand, roll: RollDice): G
       const empty = state.seats.filter((s) => s.playerId === null).map((s) => s.seat);
       if (empty.length > 0)
         return ruleError('NOT_ENOUGH_PLAYERS', `Seats ${empty.join(', ')} are still open`, { openSeats: empty });
-      const started = lifecycle('gameStarted', null, { clientSeeds: state.seats.map((s) => s.clientSeed) });
+      const seeds = startSeeds(state, command);
+      if (seeds instanceof RuleError) return seeds;
+      const started = lifecycle('gameStarted', null, seeds);
       const afterStart = evolveGame(state, started);
       const family = familyById(state.family);
       return withFinish(
@@ -147,7 +202,8 @@ function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | RuleErr
   if (!Number.isInteger(c.hotSeats) || c.hotSeats < 0 || c.hotSeats > c.seatCount - 1) {
     return ruleError('INVALID_OPTIONS', `hotSeats must be between 0 and ${c.seatCount - 1}`);
   }
-  if (c.clientSeeds.length !== 1 + c.hotSeats)
+  // Legacy create commands carried the creator's seeds; new ones leave the seats without a seed.
+  if (c.clientSeeds !== undefined && (!Array.isArray(c.clientSeeds) || c.clientSeeds.length !== 1 + c.hotSeats))
     return ruleError('INVALID_COMMAND', 'one client seed per seat held by the creator');
   const family = familyById(preset.family);
   const options = family.resolveOptions(preset.options, c.options ?? {});
@@ -161,16 +217,80 @@ function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | RuleErr
       visibility: c.visibility,
       creatorId: c.creatorId,
       commitment: c.commitment,
-      organizerSeed: c.organizerSeed,
+      organizerSeed: c.organizerSeed ?? null,
       turnTimeLimitSeconds: c.turnTimeLimitSeconds,
     }),
   ];
   for (let seat = 0; seat <= c.hotSeats; seat++) {
     events.push(
-      lifecycle('seatTaken', seat, { playerId: c.creatorId, clientSeed: c.clientSeeds[seat], hotSeat: seat > 0 }),
+      lifecycle('seatTaken', seat, {
+        playerId: c.creatorId,
+        clientSeed: c.clientSeeds ? c.clientSeeds[seat] : null,
+        hotSeat: seat > 0,
+      }),
     );
   }
   return events;
+}
+
+/**
+ * The state whose seeds the dice of `command` must come from. The same as `state`, except for a
+ * start command: its dice (Farkle's roll-off) already use the seeds fixed BY the start (given or
+ * generated in the command). Callers build their roller from this state (the rules stay pure).
+ */
+export function seedsStateFor(state: GameState, command: GameCommand): GameState {
+  if (command.type !== 'start' || state.status !== 'open') return state;
+  const seeds = startSeeds(state, command);
+  if (seeds instanceof RuleError) return state;
+  const list = seeds.clientSeeds as Array<string | null>;
+  return { ...state, seats: state.seats.map((s, i) => ({ ...s, clientSeed: list[i] ?? s.clientSeed })) };
+}
+
+/**
+ * The `gameStarted` payload: the seats' seeds in seat order after the creator's `seeds`, and (new
+ * form) which of them the service generated. Legacy start commands (no `generatedSeeds`) need a
+ * seed on every seat and record no generated flags, exactly as they did.
+ */
+function startSeeds(state: GameState, command: StartCommand): Record<string, unknown> | RuleError {
+  const seeds = state.seats.map((s) => s.clientSeed);
+  const generated = state.seats.map(() => false);
+  const apply = (list: unknown, given: boolean): RuleError | null => {
+    if (!Array.isArray(list)) return ruleError('INVALID_COMMAND', 'seeds must be a list of { seat, clientSeed }');
+    const seen = new Set<number>();
+    for (const item of list as SeatSeed[]) {
+      const seat = item?.seat;
+      if (!Number.isInteger(seat) || seat < 0 || seat >= state.seatCount)
+        return ruleError('INVALID_COMMAND', `seat must be between 0 and ${state.seatCount - 1}`);
+      if (seen.has(seat)) return ruleError('INVALID_COMMAND', `seat ${seat} is named twice`);
+      seen.add(seat);
+      const bad = seedError(item.clientSeed);
+      if (bad) return bad;
+      if (given) {
+        if (state.seats[seat].playerId !== command.playerId)
+          return ruleError('NOT_YOUR_SEAT', `Seat ${seat} is not yours`, { seat });
+      } else {
+        if (seeds[seat] !== null)
+          return ruleError('INVALID_COMMAND', `seat ${seat} has a seed: a generated one cannot replace it`);
+        generated[seat] = true;
+      }
+      seeds[seat] = item.clientSeed;
+    }
+    return null;
+  };
+  if (command.seeds !== undefined) {
+    const bad = apply(command.seeds, true);
+    if (bad) return bad;
+  }
+  if (command.generatedSeeds === undefined) {
+    const missing = seeds.findIndex((s) => s === null);
+    if (missing >= 0) return ruleError('INVALID_COMMAND', `seat ${missing} has no client seed`);
+    return { clientSeeds: seeds };
+  }
+  const bad = apply(command.generatedSeeds, false);
+  if (bad) return bad;
+  const missing = seeds.findIndex((s) => s === null);
+  if (missing >= 0) return ruleError('INVALID_COMMAND', `seat ${missing} has no client seed`);
+  return { clientSeeds: seeds, clientSeedsGenerated: generated };
 }
 
 /**

@@ -46,7 +46,7 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
       next.turnTimeLimitSeconds = (d.turnTimeLimitSeconds as number | null) ?? null;
       const seats: SeatState[] = [];
       for (let seat = 0; seat < seatCount; seat++)
-        seats.push({ seat, playerId: null, hotSeat: false, clientSeed: null });
+        seats.push({ seat, playerId: null, hotSeat: false, clientSeed: null, clientSeedGenerated: null });
       next.seats = seats;
       next.status = 'open';
       return next;
@@ -58,20 +58,36 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
               seat: s.seat,
               playerId: d.playerId as string,
               hotSeat: Boolean(d.hotSeat),
-              clientSeed: d.clientSeed as string,
+              clientSeed: (d.clientSeed as string | null | undefined) ?? null,
+              clientSeedGenerated: null,
             }
           : s,
       );
       return next;
     case 'seatLeft':
       next.seats = state.seats.map((s) =>
-        s.seat === event.seat ? { seat: s.seat, playerId: null, hotSeat: false, clientSeed: null } : s,
+        s.seat === event.seat
+          ? { seat: s.seat, playerId: null, hotSeat: false, clientSeed: null, clientSeedGenerated: null }
+          : s,
       );
       return next;
-    case 'gameStarted':
+    case 'seedSet':
+      if (d.seat === null) next.organizerSeed = d.clientSeed as string;
+      else next.seats = state.seats.map((s) => (s.seat === d.seat ? { ...s, clientSeed: d.clientSeed as string } : s));
+      return next;
+    case 'gameStarted': {
+      // The seeds in force from here on (seat order); `clientSeedsGenerated` is absent in legacy events.
+      const seeds = d.clientSeeds as string[];
+      const generated = Array.isArray(d.clientSeedsGenerated) ? (d.clientSeedsGenerated as boolean[]) : null;
+      next.seats = state.seats.map((s, i) => ({
+        ...s,
+        clientSeed: seeds[i] ?? s.clientSeed,
+        clientSeedGenerated: generated ? generated[i] === true : null,
+      }));
       next.status = 'playing';
       next.play = familyById(state.family).initialState(state.options, state.seatCount);
       return next;
+    }
     case 'gameAbandoned':
       next.status = 'abandoned';
       return next;

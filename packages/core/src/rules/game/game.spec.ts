@@ -190,3 +190,78 @@ describe('game aggregate: play', () => {
     expect(replayGame(GAME, JSON.parse(JSON.stringify(all)))).toEqual(state);
   });
 });
+
+describe('game aggregate: seeds after the commitment, abandonment', () => {
+  const fresh = () => {
+    const { clientSeeds: _c, organizerSeed: _o, ...rest } = create();
+    return run(emptyGame(GAME), rest).state;
+  };
+  const code = (state: GameState, command: GameCommand) => {
+    const r = decideGame(state, command, () => {
+      throw new Error('no roll expected');
+    });
+    return r instanceof RuleError ? r.code : 'accepted';
+  };
+
+  it('a new create leaves the seats without seeds; setSeed sets and replaces them until the start', () => {
+    let s = fresh();
+    expect(s.seats[0]).toMatchObject({ playerId: ALICE, clientSeed: null, clientSeedGenerated: null });
+    s = run(s, { type: 'setSeed', playerId: ALICE, seat: 0, clientSeed: 'one' }).state;
+    s = run(s, { type: 'setSeed', playerId: ALICE, seat: 0, clientSeed: 'two' }).state;
+    s = run(s, { type: 'setSeed', playerId: ALICE, seat: null, clientSeed: 'org' }).state;
+    expect([s.seats[0].clientSeed, s.organizerSeed]).toEqual(['two', 'org']);
+    s = run(s, { type: 'join', playerId: BOB }).state;
+    expect(s.seats[1].clientSeed).toBeNull();
+    const { state, events } = run(s, {
+      type: 'start',
+      playerId: ALICE,
+      generatedSeeds: [{ seat: 1, clientSeed: 'gen-1' }],
+    });
+    expect(events[0].data).toEqual({ clientSeeds: ['two', 'gen-1'], clientSeedsGenerated: [false, true] });
+    expect(state.seats.map((x) => [x.clientSeed, x.clientSeedGenerated])).toEqual([
+      ['two', false],
+      ['gen-1', true],
+    ]);
+    expect(code(state, { type: 'setSeed', playerId: ALICE, seat: 0, clientSeed: 'late' })).toBe('GAME_ALREADY_STARTED');
+  });
+
+  it('refuses bad seeds, other seats, the organizer seed by a non-creator, incomplete starts', () => {
+    let s = fresh();
+    s = run(s, { type: 'join', playerId: BOB, clientSeed: 'bob' }).state;
+    expect(code(s, { type: 'setSeed', playerId: ALICE, seat: 0, clientSeed: 'a b' })).toBe('INVALID_SEED');
+    expect(code(s, { type: 'setSeed', playerId: ALICE, seat: 1, clientSeed: 'x' })).toBe('NOT_YOUR_SEAT');
+    expect(code(s, { type: 'setSeed', playerId: BOB, seat: null, clientSeed: 'x' })).toBe('NOT_CREATOR');
+    expect(code(s, { type: 'setSeed', playerId: ALICE, seat: 7, clientSeed: 'x' })).toBe('INVALID_COMMAND');
+    expect(code(fresh(), { type: 'join', playerId: BOB, clientSeed: '' })).toBe('INVALID_SEED');
+    // legacy start form: every seat needs a seed
+    expect(code(s, { type: 'start', playerId: ALICE })).toBe('INVALID_COMMAND');
+    // a generated seed cannot replace a supplied one, and every empty seat needs one
+    expect(code(s, { type: 'start', playerId: ALICE, generatedSeeds: [{ seat: 1, clientSeed: 'g' }] })).toBe(
+      'INVALID_COMMAND',
+    );
+    expect(code(s, { type: 'start', playerId: ALICE, generatedSeeds: [] })).toBe('INVALID_COMMAND');
+    expect(code(s, { type: 'start', playerId: ALICE, seeds: [{ seat: 1, clientSeed: 'g' }], generatedSeeds: [] })).toBe(
+      'NOT_YOUR_SEAT',
+    );
+    expect(code(s, { type: 'start', playerId: ALICE, seeds: [{ seat: 0, clientSeed: 'a' }], generatedSeeds: [] })).toBe(
+      'accepted',
+    );
+  });
+
+  it('abandon: expired only while open, inactive only while playing', () => {
+    const open = fresh();
+    expect(code(open, { type: 'abandon', reason: 'inactive' })).toBe('GAME_NOT_STARTED');
+    const { state, events } = run(open, { type: 'abandon', reason: 'expired' });
+    expect(events).toEqual([
+      {
+        type: 'gameAbandoned',
+        seat: null,
+        data: { reason: 'expired' },
+        rollNumber: null,
+        command: { type: 'abandon', reason: 'expired' },
+      },
+    ]);
+    expect(state.status).toBe('abandoned');
+    expect(code(state, { type: 'abandon', reason: 'expired' })).toBe('GAME_FINISHED');
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * Games never left unrevealed: the handler of the `inactivity` job queue. The job
+ * `inactivity:<gameId>` is (re)scheduled by every command that leaves a game open or playing
+ * (src/async/async-effects.ts, written with the events), due GAME_EXPIRE_OPEN_AFTER_MS (open) or
+ * GAME_ABANDON_AFTER_MS (playing) later. When it comes due and the game is still at the version it
+ * was scheduled for, GamesService.abandonInactive ends it (an `abandon` command: `expired` or
+ * `inactive`), which makes its server seed public in the game and the audit bundle. A game that
+ * moved on makes it a no-op; a job run twice cannot apply twice.
+ *
+ * At start-up, every open or playing game without such a job gets one, due the period after its
+ * last command (games from before this job existed, or a job row lost by hand): no game can stay
+ * unrevealed because its job is missing.
+ */
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { Pool } from 'pg';
+import { PG_POOL } from '../../database/prisma.service';
+import { DomainException } from '../../common/errors';
+import { GamesService } from '../../games/games.service';
+import { INACTIVITY_QUEUE, InactivityPayload } from '../../event-store/async-effects';
+import { ClaimedJob, JobQueue } from '../jobs/job-queue.service';
+
+@Injectable()
+export class InactivityService implements OnModuleInit, OnApplicationBootstrap {
+  private readonly logger = new Logger('Inactivity');
+
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly games: GamesService,
+    @Inject(PG_POOL) private readonly pool: Pool,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register(INACTIVITY_QUEUE, (job) => this.fire(job));
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    try {
+      const added = await this.ensureJobs();
+      if (added > 0) this.logger.log(`scheduled the inactivity job of ${added} game(s) that had none`);
+    } catch (err) {
+      // The database may be down at start-up; the next start (or the games' next command) schedules them.
+      this.logger.warn(`could not check inactivity jobs: ${(err as Error).message}`);
+    }
+  }
+
+  /** Schedules the job of every open or playing game that has none (one statement; idempotent). */
+  async ensureJobs(): Promise<number> {
+    const { abandonAfterMs, expireOpenAfterMs } = this.games.inactivity;
+    const res = await this.pool.query(
+      `INSERT INTO async_jobs (queue, key, payload, run_at)
+       SELECT $1, 'inactivity:' || g.id::text, jsonb_build_object('gameId', g.id::text, 'version', g.version),
+              g.updated_at + (CASE WHEN g.status = 'open' THEN $2::float8 ELSE $3::float8 END) * interval '1 millisecond'
+         FROM games g
+        WHERE g.status IN ('open', 'playing')
+          AND NOT EXISTS (SELECT 1 FROM async_jobs j WHERE j.key = 'inactivity:' || g.id::text)
+       ON CONFLICT (key) DO NOTHING`,
+      [INACTIVITY_QUEUE, expireOpenAfterMs, abandonAfterMs],
+    );
+    return res.rowCount ?? 0;
+  }
+
+  async fire(job: Pick<ClaimedJob, 'payload'>): Promise<void> {
+    const { gameId, version } = job.payload as unknown as InactivityPayload;
+    try {
+      const ended = await this.games.abandonInactive(gameId, version);
+      if (ended)
+        this.logger.log(`game ${gameId} v${version} ended for inactivity (${ended.reason}) -> v${ended.version}`);
+    } catch (err) {
+      // A rule refusing it will refuse again: log and drop. Anything else is retried.
+      if (err instanceof DomainException && err.code !== 'DATABASE_UNAVAILABLE' && err.code !== 'INTERNAL') {
+        this.logger.warn(`ending game ${gameId} v${version} refused: ${err.code} ${err.message}`);
+        return;
+      }
+      throw err;
+    }
+  }
+}
