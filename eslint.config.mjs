@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 // the modules listed for it, nothing else of src/ (and never the app files src/*.ts). Under all
 // of them: @fairdice/core (packages/core), which every layer may import and which imports none.
 const core = ['fairness'];
-const foundation = [...core, 'config', 'generated', 'database', 'common'];
+const foundation = [...core, 'config', 'generated', 'database', 'common', 'keys'];
 const persistence = [...foundation, 'event-store', 'reliability'];
 const layering = {
   // core: the service side of fairness (seed generation from the CSPRNG, the verify CLI)
@@ -19,6 +19,8 @@ const layering = {
   generated: [],
   database: ['config', 'generated'],
   common: [...core, 'config'],
+  // the service's keys and the seed vault (sealing server seeds at rest)
+  keys: ['config', 'database'],
   // persistence: the event store and the request-reliability machinery; neither imports the other
   'event-store': foundation,
   reliability: foundation,
@@ -30,7 +32,8 @@ const layering = {
   'verify-page': persistence,
   'service-info': persistence,
   games: [...persistence, 'players'],
-  audit: [...persistence, 'players', 'games'],
+  transparency: [...persistence, 'players'],
+  audit: [...persistence, 'players', 'games', 'transparency'],
   async: [...persistence, 'players', 'games'],
 };
 // Fail closed: a new directory under src/ has no place in the layering until it is given one here

@@ -25,6 +25,7 @@
  * appends the self-time summary (bench/profile-summary.ts) to the report (named
  * <date>-profile.md, since a profiled server is slower; the README is not touched).
  */
+import { randomBytes } from 'node:crypto';
 import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -469,7 +470,11 @@ async function main(): Promise<void> {
       }
     }
 
-    // ---- the server
+    // ---- the server (keys are required with DATABASE_URL: fresh ones per run, shared by both servers)
+    const benchKeys = {
+      LOG_SIGNING_KEY: randomBytes(32).toString('hex'),
+      SEED_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('hex')}`,
+    };
     const port = await freePort();
     const nodeArgs = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
     if (opts.profile) mkdirSync(PROFILE_DIR, { recursive: true });
@@ -483,6 +488,7 @@ async function main(): Promise<void> {
       readyPath: '/health/ready',
       env: {
         DATABASE_URL: db.url,
+        ...benchKeys,
         DATABASE_POOL_MAX: String(opts.pool),
         LOG_LEVEL: 'warn',
         NODE_ENV: 'production',
@@ -563,6 +569,7 @@ async function main(): Promise<void> {
         readyPath: '/health/ready',
         env: {
           DATABASE_URL: db.url,
+          ...benchKeys,
           DATABASE_POOL_MAX: String(opts.pool),
           LOG_LEVEL: 'warn',
           NODE_ENV: 'production',

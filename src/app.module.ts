@@ -15,6 +15,9 @@ import { AsyncModule } from './async/async.module';
 import { toGraphQLError } from './common/errors';
 import { ReliabilityModule } from './reliability/reliability.module';
 import { httpOperationsOnly } from './reliability/graphql/transport';
+import { KeysModule } from './keys/keys.module';
+import { resolveServiceKeys, ServiceKeys } from './keys/service-keys';
+import { TransparencyModule } from './transparency/transparency.module';
 import {
   documentShapeError,
   GRAPHQL_MAX_TOKENS,
@@ -31,6 +34,11 @@ export interface AppModuleOptions {
   databaseUrl: string;
   /** Pool size: 1 for the embedded database, which serves one connection at a time. */
   poolMax: number;
+  /**
+   * The signing and seed-encryption keys (src/keys). Default: from the configuration, or, for the
+   * embedded database only, generated in memory (main.ts passes the data directory's keys).
+   */
+  keys?: ServiceKeys;
 }
 
 /** GraphQL: code-first, schema kept in memory (`npm run schema:generate` writes src/schema.gql). */
@@ -156,6 +164,7 @@ export class AppModule {
           queryTimeoutMs: options.config.DATABASE_QUERY_TIMEOUT_MS,
         }),
         GraphQLModule.forRoot<ApolloDriverConfig>(graphqlOptions(options.config)),
+        KeysModule.forRoot(options.keys ?? resolveServiceKeys(options.config, null)),
         ReliabilityModule,
         HealthModule,
         ServiceInfoModule,
@@ -164,6 +173,7 @@ export class AppModule {
         AuditModule,
         ScoringModule,
         AsyncModule,
+        TransparencyModule,
       ],
       providers: [{ provide: APP_CONFIG, useValue: options.config }],
       exports: [APP_CONFIG],

@@ -10,6 +10,7 @@ import {
   startWaitingServer,
 } from './reliability/startup/database-wait';
 import { installGracefulShutdown } from './shutdown';
+import { KeysError, resolveServiceKeys } from './keys/service-keys';
 
 async function bootstrap() {
   let config;
@@ -25,7 +26,21 @@ async function bootstrap() {
   }
   const logger = createPinoLogger(config.LOG_LEVEL);
   const { database, waiting } = await prepareDatabase(config, logger);
-  const app = await createApp({ config, databaseUrl: database.url, poolMax: database.poolMax, logger });
+  let keys;
+  try {
+    // After the database: PGlite has created its data directory. Only the embedded default may
+    // create its keys, in its data directory (src/keys).
+    keys = resolveServiceKeys(config, config.embeddedDatabase ? config.PGLITE_DATA_DIR : null);
+  } catch (error) {
+    if (error instanceof KeysError) {
+      process.stderr.write(`Invalid keys: ${error.message}\n`);
+      await waiting?.close();
+      await database.stop();
+      process.exit(1);
+    }
+    throw error;
+  }
+  const app = await createApp({ config, databaseUrl: database.url, poolMax: database.poolMax, logger, keys });
   installGracefulShutdown(app, { timeoutMs: config.SHUTDOWN_TIMEOUT_MS, logger, onClosed: () => database.stop() });
   // Everything is ready before the waiting server lets go of the port: the gap is one listen().
   await app.init();

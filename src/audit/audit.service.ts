@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException } from '../common/errors';
 import { PrismaService } from '../database/prisma.service';
+import { SeedVault } from '../keys/seed-vault';
+import { TransparencyLogService } from '../transparency/transparency-log.service';
 import { EventStore } from '../event-store/event-store.service';
 import { assembleBundle, AuditBundle, isSeedRevealable } from '@fairdice/core/fairness/audit-bundle';
 import type { HashedEventEnvelope } from '@fairdice/core/fairness/hash-chain';
@@ -19,6 +21,8 @@ export class AuditService {
   constructor(
     private readonly prisma: PrismaService,
     private readonly store: EventStore,
+    private readonly vault: SeedVault,
+    private readonly log: TransparencyLogService,
   ) {}
 
   async bundle(player: AuthenticatedPlayer | null, rawId: string): Promise<AuditBundle> {
@@ -66,14 +70,34 @@ export class AuditService {
     const ended = isSeedRevealable(game.status);
     const displayNames: Record<string, string> = {};
     for (const s of game.seats) if (s.playerId && s.player) displayNames[s.playerId] = s.player.displayName;
-    return assembleBundle({
+    const bundle = assembleBundle({
       gameId: id,
       events,
-      serverSeed: ended ? game.serverSeed : null,
+      // Sealed at rest (src/keys/seed-vault.ts): opened only for a game that has ended.
+      serverSeed: ended ? this.vault.open(id, game.serverSeed) : null,
       displayNames,
       createdAt: game.createdAt.toISOString(),
       endedAt: ended && game.finishedAt ? game.finishedAt.toISOString() : null,
       generatedAt: new Date().toISOString(),
     });
+    // The leaves of this game and the head they are proved against (docs/fairness.md §9.4). The
+    // proof is taken after the events: a game ended meanwhile shows its ended leaf only if the
+    // bundle's events include the end (the verifier checks the leaf against the bundle).
+    const proof = await this.log.proofForGame(id);
+    bundle.transparencyLog = proof
+      ? {
+          treeHead: {
+            treeSize: proof.treeHead.treeSize,
+            timestamp: proof.treeHead.timestamp,
+            rootHash: proof.treeHead.rootHash,
+            signature: proof.treeHead.signature,
+            logId: proof.treeHead.logId,
+          },
+          entries: proof.entries
+            .filter((e) => e.eventVersion <= game.version)
+            .map((e) => ({ leafIndex: e.leafIndex, leaf: e.leaf, inclusionProof: e.inclusionProof })),
+        }
+      : null;
+    return bundle;
   }
 }

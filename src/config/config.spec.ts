@@ -55,10 +55,25 @@ describe('loadConfig', () => {
     ]);
   });
 
-  it('accepts a PostgreSQL URL', () => {
-    const config = loadConfig({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/test', PORT: '8080' });
+  const KEYS = {
+    LOG_SIGNING_KEY: 'ab'.repeat(32),
+    SEED_ENCRYPTION_KEYS: `k2:${'cd'.repeat(32)},k1:${'EF'.repeat(32)}`,
+  };
+
+  it('accepts a PostgreSQL URL (with the keys it requires)', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/test', PORT: '8080', ...KEYS });
     expect(config.embeddedDatabase).toBe(false);
     expect(config.PORT).toBe(8080);
+    expect(config.LOG_SIGNING_KEY).toBe('ab'.repeat(32));
+    expect(config.SEED_ENCRYPTION_KEYS).toEqual([
+      { id: 'k2', key: 'cd'.repeat(32) },
+      { id: 'k1', key: 'ef'.repeat(32) },
+    ]);
+  });
+
+  it('keys are optional for the embedded default only', () => {
+    expect(loadConfig({}).LOG_SIGNING_KEY).toBeUndefined();
+    expect(loadConfig({}).SEED_ENCRYPTION_KEYS).toBeUndefined();
   });
 
   it.each([
@@ -77,6 +92,13 @@ describe('loadConfig', () => {
     [{ GAME_EXPIRE_OPEN_AFTER_MS: '-1' }, 'GAME_EXPIRE_OPEN_AFTER_MS'],
     [{ GRAPHQL_MAX_DEPTH: '-1' }, 'GRAPHQL_MAX_DEPTH'],
     [{ DATABASE_CONNECT_TIMEOUT_MS: 'soon' }, 'DATABASE_CONNECT_TIMEOUT_MS'],
+    [{ DATABASE_URL: 'postgresql://h/db', SEED_ENCRYPTION_KEYS: KEYS.SEED_ENCRYPTION_KEYS }, 'LOG_SIGNING_KEY'],
+    [{ DATABASE_URL: 'postgresql://h/db', LOG_SIGNING_KEY: KEYS.LOG_SIGNING_KEY }, 'SEED_ENCRYPTION_KEYS'],
+    [{ LOG_SIGNING_KEY: 'abc' }, 'LOG_SIGNING_KEY'],
+    [{ SEED_ENCRYPTION_KEYS: 'k1' }, 'SEED_ENCRYPTION_KEYS'],
+    [{ SEED_ENCRYPTION_KEYS: `k1:${'00'.repeat(31)}` }, 'SEED_ENCRYPTION_KEYS'],
+    [{ SEED_ENCRYPTION_KEYS: `k1:${'00'.repeat(32)},k1:${'11'.repeat(32)}` }, 'SEED_ENCRYPTION_KEYS'],
+    [{ LOG_INTEGRATION_INTERVAL_MS: '0' }, 'LOG_INTEGRATION_INTERVAL_MS'],
     [{ TRUST_PROXY: 'yes please' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.0/99' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.1,' }, 'TRUST_PROXY'],
@@ -94,5 +116,15 @@ describe('loadConfig', () => {
     const message = (error as Error).message;
     expect(message).toContain(name);
     expect(message).not.toContain('\n');
+  });
+
+  it('never echoes a key in its error', () => {
+    const secret = `k1:${'12'.repeat(31)}`;
+    expect(() => loadConfig({ SEED_ENCRYPTION_KEYS: secret })).toThrow(ConfigError);
+    try {
+      loadConfig({ SEED_ENCRYPTION_KEYS: secret });
+    } catch (e) {
+      expect((e as Error).message).not.toContain('1212');
+    }
   });
 });

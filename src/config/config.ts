@@ -141,6 +141,43 @@ export const configSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
   /** Only https:// webhook URLs. Default: on when NODE_ENV=production. */
   WEBHOOK_REQUIRE_HTTPS: booleanFlag.optional(),
+  // --- keys (docs/operations.md "Keys"; required whenever DATABASE_URL is set) ---
+  /** Ed25519 private key (the 32-byte RFC 8032 seed, 64 hex digits) that signs the transparency log's tree heads. */
+  LOG_SIGNING_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex digits (a 32-byte Ed25519 private key)')
+    .transform((v) => v.toLowerCase())
+    .optional(),
+  /**
+   * AES-256 keys that encrypt server seeds at rest: "<id>:<64 hex>[,<id>:<64 hex>...]". The first
+   * encrypts; every one decrypts (rotation: put the new key first, keep the old ones until the
+   * start-up re-encryption has run).
+   */
+  SEED_ENCRYPTION_KEYS: z
+    .string()
+    .transform((v, ctx) => {
+      const keys = v
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean)
+        .map((k) => /^([A-Za-z0-9_-]{1,32}):([0-9a-fA-F]{64})$/.exec(k));
+      if (keys.length === 0 || keys.some((k) => k === null)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be "<id>:<64 hex digits>" (id: 1-32 letters, digits, _ or -), comma-separated, newest first',
+        });
+        return z.NEVER;
+      }
+      const parsed = keys.map((k) => ({ id: k![1], key: k![2].toLowerCase() }));
+      if (new Set(parsed.map((k) => k.id)).size !== parsed.length) {
+        ctx.addIssue({ code: 'custom', message: 'has the same key id twice' });
+        return z.NEVER;
+      }
+      return parsed;
+    })
+    .optional(),
+  /** How often the log sequencer integrates pending leaves and signs a new tree head. */
+  LOG_INTEGRATION_INTERVAL_MS: positiveInt('LOG_INTEGRATION_INTERVAL_MS').default(1000),
 });
 
 export type AppConfig = Omit<z.output<typeof configSchema>, 'RATE_LIMIT_ENABLED' | 'WEBHOOK_REQUIRE_HTTPS'> & {
@@ -152,6 +189,8 @@ export type AppConfig = Omit<z.output<typeof configSchema>, 'RATE_LIMIT_ENABLED'
 
 export class ConfigError extends Error {}
 
+const SECRET_VARIABLES = new Set(['LOG_SIGNING_KEY', 'SEED_ENCRYPTION_KEYS']);
+
 /** Parses the environment. Throws ConfigError whose message is one line naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   // Empty strings mean "unset" (docker-compose and shells often pass VAR= ).
@@ -160,8 +199,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue.path[0] ?? 'environment');
-    const shown = env[name] === undefined ? '' : ` (got "${String(env[name]).slice(0, 60)}")`;
+    // Keys are never echoed (the message goes to logs).
+    const shown =
+      env[name] === undefined || SECRET_VARIABLES.has(name) ? '' : ` (got "${String(env[name]).slice(0, 60)}")`;
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message}${shown}`);
+  }
+  // Only the embedded default may generate its own keys (into its data directory); a service on
+  // PostgreSQL may run as several instances, which must all sign and decrypt with the same keys.
+  if (parsed.data.DATABASE_URL !== undefined) {
+    for (const name of ['LOG_SIGNING_KEY', 'SEED_ENCRYPTION_KEYS'] as const) {
+      if (parsed.data[name] === undefined)
+        throw new ConfigError(
+          `Invalid configuration: ${name} is required when DATABASE_URL is set (see docs/operations.md, Keys)`,
+        );
+    }
   }
   return {
     ...parsed.data,

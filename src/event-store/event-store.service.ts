@@ -26,6 +26,12 @@
  *   NOTIFY fairdice_game_events '<gameId>:<version>' (delivered on commit), so a committed
  *   command always has its deadline, its notifications and its push signal, and a failed one none.
  *
+ * - Transparency log (src/transparency, docs/fairness.md §9): create() also inserts the game's
+ *   "created" leaf (its commitment) and the append that ends a game its "ended" leaf (the final
+ *   chain head), pending, in the same statement: no game exists without its leaf. The sequencer
+ *   assigns their indexes later.
+ * - The server seed is sealed (src/keys/seed-vault.ts) before it is written and opened when read.
+ *
  * Raw SQL on the shared pg pool (PG_POOL): one pool.query per call, no client is held.
  * Inside an idempotent command (src/reliability/idempotency) create/load/append run on the
  * command's transaction instead (dbOr), and the cache is updated only after it commits.
@@ -34,6 +40,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import { DomainException } from '../common/errors';
 import { PG_POOL } from '../database/prisma.service';
+import { SeedVault } from '../keys/seed-vault';
 import { afterCommit, dbOr } from '../database/unit-of-work';
 import { appendEvent } from '@fairdice/core/fairness/hash-chain';
 import { evolveGame, emptyGame, GameEvent, GameState } from '@fairdice/core/rules/game';
@@ -81,7 +88,10 @@ const GAME_COLUMNS = `g.id, g.rule_set, g.family, g.status, g.version, g.visibil
 export class EventStore {
   private readonly cache = new Map<string, CacheEntry>();
 
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+  constructor(
+    @Inject(PG_POOL) private readonly pool: Pool,
+    private readonly vault: SeedVault,
+  ) {}
 
   /** The hashed envelopes of `events` appended after `head` at `fromVersion + 1`. */
   chain(gameId: string, head: string, fromVersion: number, events: readonly GameEvent[]): Array<StoredEvent> {
@@ -135,7 +145,10 @@ export class EventStore {
            FROM g, jsonb_to_recordset($16::jsonb) AS x(queue text, key text, payload jsonb, delay_ms float8)
          ON CONFLICT (key) DO UPDATE
            SET queue = EXCLUDED.queue, payload = EXCLUDED.payload, run_at = EXCLUDED.run_at, attempts = 0,
-               revision = async_jobs.revision + 1, locked_by = NULL, last_error = NULL, updated_at = now())
+               revision = async_jobs.revision + 1, locked_by = NULL, last_error = NULL, updated_at = now()),
+       lg AS (
+         INSERT INTO transparency_log_leaves (game_id, kind, event_version, value, timestamp_ms)
+         SELECT g.id, 1, 0, $12, ${LEAF_TIMESTAMP} FROM g)
        SELECT created_at, updated_at FROM g`,
       [
         game.id,
@@ -148,7 +161,7 @@ export class EventStore {
         state.status,
         state.version,
         game.turnTimeLimitSeconds,
-        game.serverSeed,
+        this.vault.seal(game.id, game.serverSeed),
         game.serverSeedHash,
         game.organizerSeed,
         JSON.stringify(seats),
@@ -213,7 +226,7 @@ export class EventStore {
     const names: Record<string, string> = {};
     for (const n of seats.rows as Array<{ id: string; display_name: string }>) names[n.id] = n.display_name;
     // Each statement of the message has its own snapshot: the events may be newer than the row.
-    const row = { ...toRow(r), status: entry.state.status, version: entry.state.version };
+    const row = { ...toRow(r, this.vault), status: entry.state.status, version: entry.state.version };
     // Row and names are kept only when they were read at the state's version (same snapshot age).
     const consistent = r.version === entry.state.version;
     this.remember(gameId, { ...entry, row: consistent ? row : null, names: consistent ? names : null });
@@ -238,6 +251,11 @@ export class EventStore {
     const gameId = loaded.row.id;
     const expected = loaded.state.version;
     const stored = this.chain(gameId, loaded.head, expected, events);
+    // The command that ends the game also logs its final head (transparency log, same statement).
+    const endsNow =
+      !isEnded(loaded.state.status) && isEnded(update.status) && stored.length > 0
+        ? stored[stored.length - 1].hash
+        : null;
     let result;
     try {
       result = await dbOr(this.pool).query(
@@ -266,7 +284,10 @@ export class EventStore {
              FROM upd, jsonb_to_recordset($13::jsonb) AS x(queue text, key text, payload jsonb, delay_ms float8)
            ON CONFLICT (key) DO UPDATE
              SET queue = EXCLUDED.queue, payload = EXCLUDED.payload, run_at = EXCLUDED.run_at, attempts = 0,
-                 revision = async_jobs.revision + 1, locked_by = NULL, last_error = NULL, updated_at = now())
+                 revision = async_jobs.revision + 1, locked_by = NULL, last_error = NULL, updated_at = now()),
+         lg AS (
+           INSERT INTO transparency_log_leaves (game_id, kind, event_version, value, timestamp_ms)
+           SELECT upd.id, 2, upd.version, $16::text, ${LEAF_TIMESTAMP} FROM upd WHERE $16::text IS NOT NULL)
          SELECT updated_at, started_at, finished_at, pg_notify('${GAME_EVENTS_CHANNEL}', upd.id::text || ':' || upd.version::text) FROM upd`,
         [
           gameId,
@@ -293,6 +314,7 @@ export class EventStore {
           ),
           update.organizerSeed !== undefined,
           update.organizerSeed ?? null,
+          endsNow,
         ],
       );
     } catch (err) {
@@ -394,6 +416,10 @@ const SUMMARY_COLUMNS = `g.id, g.rule_set, g.family, g.status, g.visibility, g.v
   g.current_player_id, g.standings, g.created_at, g.updated_at,
   (SELECT count(*)::int FROM game_seats s2 WHERE s2.game_id = g.id AND s2.player_id IS NOT NULL) AS seats_taken`;
 
+/** The leaf's timestamp: milliseconds since the epoch, taken by the database (one clock for every instance). */
+const LEAF_TIMESTAMP = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
+const isEnded = (status: string) => status === 'finished' || status === 'abandoned';
+
 const conflict = () =>
   new DomainException(
     'VERSION_CONFLICT',
@@ -437,7 +463,7 @@ function fromJson(gameId: string, e: any): StoredEvent {
   };
 }
 
-const toRow = (r: any): GameRow => ({
+const toRow = (r: any, vault: SeedVault): GameRow => ({
   id: r.id,
   ruleSet: r.rule_set,
   family: r.family,
@@ -446,7 +472,7 @@ const toRow = (r: any): GameRow => ({
   visibility: r.visibility,
   creatorId: r.creator_id,
   seatCount: r.seat_count,
-  serverSeed: r.server_seed,
+  serverSeed: vault.open(r.id, r.server_seed),
   serverSeedHash: r.server_seed_hash,
   createdAt: r.created_at,
   updatedAt: r.updated_at,

@@ -14,6 +14,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { EXIT_UNREVEALED, EXIT_USAGE, formatReport, runVerifyCommand } from '@fairdice/core/fairness/verify-command';
+import { consistencyMain } from './consistency-cli';
 
 /** The bundle's text from a file, standard input ('-') or an http(s) URL. */
 export async function loadSource(source: string): Promise<string> {
@@ -35,6 +36,8 @@ export function main(
   out: (s: string) => void = (s) => process.stdout.write(s + '\n'),
   err: (s: string) => void = (s) => process.stderr.write(s + '\n'),
 ): Promise<number> {
+  // `fairdice consistency …`: the organizer's fork check of archived tree heads (consistency-cli.ts).
+  if (argv[0] === 'consistency') return consistencyMain(argv.slice(1), out, err);
   return runVerifyCommand(argv, { load: loadSource, out, err }, 'fairdice');
 }
 

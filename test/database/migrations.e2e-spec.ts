@@ -371,6 +371,70 @@ describe(`migrations on an empty ${kind} database`, () => {
       expect(withDeliveries.player.id).toBe(owner.id);
     });
 
+    it('round-trips the transparency log models; the log is append-only', async () => {
+      const { prisma } = t;
+      const leaf = {
+        gameId: randomUUID(),
+        kind: 2,
+        eventVersion: 17,
+        value: 'ab'.repeat(32),
+        timestampMs: BigInt('1764412867123'),
+        leafIndex: null,
+        leafHash: null,
+        createdAt: at('2026-01-02T03:04:05.000Z'),
+      };
+      const created = await prisma.transparencyLogLeaf.create({ data: leaf });
+      expect(typeof created.id).toBe('bigint');
+      expect(await prisma.transparencyLogLeaf.findUniqueOrThrow({ where: { id: created.id } })).toEqual({
+        ...leaf,
+        id: created.id,
+      });
+      // the sequencer's one update: index and hash, once
+      const integrated = { leafIndex: BigInt(9_007_199_254_740_991), leafHash: 'cd'.repeat(32) };
+      await prisma.transparencyLogLeaf.update({ where: { id: created.id }, data: integrated });
+      expect(
+        await prisma.transparencyLogLeaf.findUniqueOrThrow({
+          where: { gameId_kind: { gameId: leaf.gameId, kind: 2 } },
+        }),
+      ).toEqual({ ...leaf, ...integrated, id: created.id });
+      await expect(
+        prisma.transparencyLogLeaf.update({ where: { id: created.id }, data: { leafIndex: BigInt(1) } }),
+      ).rejects.toThrow();
+      await expect(prisma.transparencyLogLeaf.delete({ where: { id: created.id } })).rejects.toThrow();
+      // (Prisma reports the trigger's restrict_violation as a constraint error; the row is unchanged)
+      expect(await prisma.transparencyLogLeaf.findUniqueOrThrow({ where: { id: created.id } })).toEqual({
+        ...leaf,
+        ...integrated,
+        id: created.id,
+      });
+
+      const node = { level: 3, idx: BigInt(12), hash: 'ef'.repeat(32) };
+      await prisma.transparencyLogNode.create({ data: node });
+      expect(
+        await prisma.transparencyLogNode.findUniqueOrThrow({ where: { level_idx: { level: 3, idx: BigInt(12) } } }),
+      ).toEqual(node);
+      await expect(
+        prisma.transparencyLogNode.update({
+          where: { level_idx: { level: 3, idx: BigInt(12) } },
+          data: { hash: '00' },
+        }),
+      ).rejects.toThrow();
+
+      const head = {
+        treeSize: BigInt(13),
+        timestampMs: BigInt('1764412901000'),
+        rootHash: '12'.repeat(32),
+        signature: '34'.repeat(64),
+        logId: '56'.repeat(32),
+        createdAt: at('2026-01-02T03:04:06.000Z'),
+      };
+      await prisma.transparencyTreeHead.create({ data: head });
+      expect(await prisma.transparencyTreeHead.findUniqueOrThrow({ where: { treeSize: BigInt(13) } })).toEqual(head);
+      await expect(prisma.transparencyTreeHead.delete({ where: { treeSize: BigInt(13) } })).rejects.toThrow();
+      expect(await prisma.transparencyLogNode.count({ where: { level: 3, idx: BigInt(12), hash: node.hash } })).toBe(1);
+      expect(await prisma.transparencyTreeHead.count({ where: { treeSize: BigInt(13) } })).toBe(1);
+    });
+
     it('covers every model of the schema (a new model must be added to the round trips above)', () => {
       expect(Object.values(Prisma.ModelName).sort()).toEqual(
         [
@@ -381,6 +445,9 @@ describe(`migrations on an empty ${kind} database`, () => {
           'IdempotencyRecord',
           'Player',
           'RateLimitCounter',
+          'TransparencyLogLeaf',
+          'TransparencyLogNode',
+          'TransparencyTreeHead',
           'Webhook',
           'WebhookDelivery',
         ].sort(),

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { createClient, type Client as WsClient } from 'graphql-ws';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- ws ships no types here (@types/ws is not installed)
 const WebSocket: unknown = require('ws');
-import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
+import { createTestApp, registerPlayer, storedServerSeed, type TestApp } from '../helpers/app';
 import { chooseMove, poolOf, restClient } from '../helpers/games';
 
 jest.setTimeout(60_000);
@@ -180,8 +180,7 @@ describe('push: GraphQL subscription and SSE', () => {
     expect(viaSse.map((m) => [m.id, m.event, m.data.hash])).toEqual(stored.map((e) => [e.version, e.type, e.hash]));
     expect(viaSse.every((m) => m.data.version === m.id && m.data.gameId === id)).toBe(true);
     // The pushed events never carry the server seed.
-    const { rows } = await poolOf(t).query('SELECT server_seed FROM games WHERE id = $1', [id]);
-    expect(JSON.stringify(viaGql) + JSON.stringify(viaSse)).not.toContain(rows[0].server_seed);
+    expect(JSON.stringify(viaGql) + JSON.stringify(viaSse)).not.toContain(await storedServerSeed(t, id));
   });
 
   it('SSE resumes from Last-Event-ID (or ?after=) without gaps or duplicates', async () => {

@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { verifyBundle } from '@fairdice/core/fairness/verifier';
-import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
-import { chooseMove, playToEnd, poolOf, restClient } from '../helpers/games';
+import { createTestApp, gql, registerPlayer, storedServerSeed, type TestApp } from '../helpers/app';
+import { chooseMove, playToEnd, restClient } from '../helpers/games';
 
 jest.setTimeout(120_000);
 
@@ -78,8 +78,7 @@ describe('audit bundle (REST GET /v1/games/{id}/audit, GraphQL audit)', () => {
       expect(bundle.status).toBe('finished');
       expect(bundle.serverSeed).toMatch(/^[0-9a-f]{64}$/);
       expect(createHash('sha256').update(Buffer.from(bundle.serverSeed, 'hex')).digest('hex')).toBe(bundle.commitment);
-      const { rows } = await poolOf(t).query('SELECT server_seed FROM games WHERE id = $1', [end.id]);
-      expect(bundle.serverSeed).toBe(rows[0].server_seed);
+      expect(bundle.serverSeed).toBe(await storedServerSeed(t, end.id));
       expect(bundle.chainHead).toBe(end.chainHead);
       expect(bundle.finalStandings.map((s: any) => [s.rank, s.seat, s.score])).toEqual(
         end.standings.map((s: any) => [s.rank, s.seat, s.total]),

@@ -8,7 +8,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cloneBundle, relinkBundle, simulateGame } from '@fairdice/core/fairness/bundle-fixtures';
+import { attachLogProof, cloneBundle, relinkBundle, simulateGame } from '@fairdice/core/fairness/bundle-fixtures';
+import { fromHex, logPublicKey, toHex } from '@fairdice/core/fairness/transparency-log';
 
 jest.setTimeout(300_000);
 
@@ -175,5 +176,25 @@ describe('fairdice verify (compiled CLI)', () => {
     expect(run(['verify', join(dir, 'bad.json')]).code).toBe(2);
     expect(run(['frobnicate']).code).toBe(2);
     expect(run(['verify']).code).toBe(2);
+  });
+
+  it('--log-key: 0 with the log proof signed by that key, 1 with another key or no proof, 2 on a malformed key', () => {
+    const priv = fromHex('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60');
+    const key = toHex(logPublicKey(priv));
+    const logged = join(dir, 'logged.json');
+    writeFileSync(logged, JSON.stringify(attachLogProof(cloneBundle(game), priv)));
+    const ok = run(['verify', logged, '--log-key', key]);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toMatch(/PASS {2}log-inclusion: created and ended leaf in the log of size 10/);
+    expect(ok.out).toMatch(/PASS {2}log-signature: tree head of size 10/);
+    expect(run(['verify', logged, `--log-key=${key.toUpperCase()}`]).code).toBe(0);
+    const other = run(['verify', logged, '--log-key', toHex(logPublicKey(new Uint8Array(32).fill(1)))]);
+    expect(other.code).toBe(1);
+    expect(other.out).toContain('FAILED: log-signature');
+    const plain = join(dir, 'plain.json');
+    writeFileSync(plain, JSON.stringify(game));
+    expect(run(['verify', plain, '--log-key', key]).code).toBe(1);
+    expect(run(['verify', plain]).out).toMatch(/SKIP {2}log-signature/);
+    expect(run(['verify', logged, '--log-key', 'abc']).code).toBe(2);
   });
 });

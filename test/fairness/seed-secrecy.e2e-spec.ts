@@ -2,7 +2,7 @@
  * The server seed stays secret until the game ends: a full game over REST, with a GraphQL
  * subscription and an SSE stream open, plus reads of every endpoint that shows a game (state,
  * events, versions, lists, audit bundle, REST and GraphQL) and a few errors, and every log line
- * (pino at trace level into memory): none contains the seed (read from games.server_seed) before
+ * (pino at trace level into memory): none contains the seed (games.server_seed, opened with the app's key) before
  * the end, in hex or base64. After the end it is readable (game state and audit bundle).
  */
 import { createHash } from 'node:crypto';
@@ -10,8 +10,8 @@ import { get as httpGet } from 'node:http';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { createClient } from 'graphql-ws';
-import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
-import { chooseMove, GAME_VIEW_FIELDS, poolOf, restClient } from '../helpers/games';
+import { createTestApp, gql, registerPlayer, storedServerSeed, type TestApp } from '../helpers/app';
+import { chooseMove, GAME_VIEW_FIELDS, restClient } from '../helpers/games';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const WebSocket: unknown = require('ws');
@@ -63,8 +63,7 @@ describe('server seed secrecy', () => {
       const options = ruleSet === 'farkle' ? { options: { target: 1500, entryThreshold: 0 } } : {};
       let view = await client.create(a.token, { ruleSet, seats: 2, ...options });
       const id: string = view.id;
-      const { rows } = await poolOf(t).query('SELECT server_seed FROM games WHERE id = $1', [id]);
-      const seed: string = rows[0].server_seed;
+      const seed = await storedServerSeed(t, id);
       expect(seed).toMatch(/^[0-9a-f]{64}$/);
       const forms = [
         seed,

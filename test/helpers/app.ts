@@ -6,7 +6,10 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import pino from 'pino';
 import request from 'supertest';
 import { createApp } from '../../src/app.factory';
+import type { Pool } from 'pg';
 import { loadConfig } from '../../src/config/config';
+import { PG_POOL } from '../../src/database/prisma.service';
+import { SeedVault } from '../../src/keys/seed-vault';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -16,15 +19,16 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  options: { listen?: boolean; env?: Record<string, string>; logger?: pino.Logger } = {},
+  options: { listen?: boolean; env?: Record<string, string>; logger?: pino.Logger; databaseUrl?: string } = {},
 ): Promise<TestApp> {
-  const url = process.env.DATABASE_URL;
+  const url = options.databaseUrl ?? process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set: run the e2e tests through jest (global setup)');
   // Webhook receivers in the tests listen on 127.0.0.1: the address checks are off unless a test turns them on.
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    ...testKeys(),
     ...options.env,
     DATABASE_URL: url,
   });
@@ -35,7 +39,12 @@ export async function createTestApp(
     poolMax,
     logger: options.logger ?? pino({ level: 'silent' }),
   });
-  await app.init();
+  try {
+    await app.init();
+  } catch (err) {
+    await app.close().catch(() => undefined); // a refused start leaves no pool or timer behind
+    throw err;
+  }
   await app.getHttpAdapter().getInstance().ready();
   if (options.listen) await app.listen({ port: 0, host: '127.0.0.1' });
   return {
@@ -43,6 +52,20 @@ export async function createTestApp(
     http: () => request(app.getHttpServer()),
     close: () => app.close(),
   };
+}
+
+/** The run's keys (global-setup.ts): LOG_SIGNING_KEY and SEED_ENCRYPTION_KEYS. */
+export function testKeys(): { LOG_SIGNING_KEY: string; SEED_ENCRYPTION_KEYS: string } {
+  const { LOG_SIGNING_KEY, SEED_ENCRYPTION_KEYS } = process.env;
+  if (!LOG_SIGNING_KEY || !SEED_ENCRYPTION_KEYS)
+    throw new Error('test keys are not set: run e2e tests through jest (global setup)');
+  return { LOG_SIGNING_KEY, SEED_ENCRYPTION_KEYS };
+}
+
+/** The server seed of a game as stored (sealed at rest), opened with the app's key. */
+export async function storedServerSeed(t: TestApp, gameId: string): Promise<string> {
+  const { rows } = await t.app.get<Pool>(PG_POOL).query('SELECT server_seed FROM games WHERE id = $1', [gameId]);
+  return t.app.get(SeedVault).open(gameId, rows[0].server_seed as string);
 }
 
 /** Registers a player through the API and returns its id and token. */

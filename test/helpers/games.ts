@@ -9,7 +9,7 @@ import { replayGame, type GameState } from '@fairdice/core/rules/game';
 import { createHash } from 'node:crypto';
 import { verifyChain } from '@fairdice/core/fairness/hash-chain';
 import { familyById } from '@fairdice/core/rules/registry';
-import { createTestApp, registerPlayer, type TestApp } from './app';
+import { createTestApp, registerPlayer, storedServerSeed, type TestApp } from './app';
 import type { Pool } from 'pg';
 
 export type Action = 'roll' | 'score' | 'set-aside' | 'bank' | 'quit';
@@ -258,8 +258,7 @@ export function describeCompleteGames(api: 'rest' | 'graphql'): void {
       expect(end.standings.every((s: any, i: number, all: any[]) => i === 0 || all[i - 1].total >= s.total)).toBe(true);
 
       // The server seed: hidden in every response before the end, revealed in the state after it.
-      const { rows } = await poolOf(t).query('SELECT server_seed FROM games WHERE id = $1', [end.id]);
-      const seed: string = rows[0].server_seed;
+      const seed = await storedServerSeed(t, end.id);
       expect(end.serverSeed).toBe(seed);
       expect(createHash('sha256').update(Buffer.from(seed, 'hex')).digest('hex')).toBe(end.commitment);
       const beforeEnd = client.texts.slice(0, -1);

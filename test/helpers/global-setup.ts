@@ -7,6 +7,7 @@
  *   started in this (the Jest parent) process and migrated. FAIRDICE_TEST_DB=embedded.
  * Workers are started after this and inherit process.env. global-teardown.ts cleans up.
  */
+import { randomBytes } from 'node:crypto';
 import { migrate } from '../../src/database/migrate';
 import { createFreshDatabase, type FreshDatabase } from './database';
 import { redactUrl } from '../../src/database/redact-url';
@@ -23,6 +24,10 @@ export default async function globalSetup(): Promise<void> {
     throw err;
   }
   process.env.DATABASE_URL = db.url;
+  // Per-run keys (required whenever DATABASE_URL is set), shared by every worker and every app
+  // instance of the run, as production instances share theirs.
+  process.env.LOG_SIGNING_KEY = randomBytes(32).toString('hex');
+  process.env.SEED_ENCRYPTION_KEYS = `test-${randomBytes(3).toString('hex')}:${randomBytes(32).toString('hex')}`;
   process.env.FAIRDICE_TEST_DB = db.kind;
   const where =
     db.kind === 'postgres'

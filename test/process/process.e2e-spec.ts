@@ -22,6 +22,10 @@ describe('configuration is validated once at start-up', () => {
     [{ DATABASE_URL: 'not-a-url' }, 'DATABASE_URL'],
     [{ PORT: 'abc' }, 'PORT'],
     [{ MIGRATE_ON_START: 'perhaps' }, 'MIGRATE_ON_START'],
+    // with DATABASE_URL both keys are required (only the embedded default generates its own)
+    [{ DATABASE_URL: 'postgresql://127.0.0.1:1/x', LOG_SIGNING_KEY: '' }, 'LOG_SIGNING_KEY'],
+    [{ DATABASE_URL: 'postgresql://127.0.0.1:1/x', SEED_ENCRYPTION_KEYS: '' }, 'SEED_ENCRYPTION_KEYS'],
+    [{ SEED_ENCRYPTION_KEYS: 'k1:short' }, 'SEED_ENCRYPTION_KEYS'],
   ])('%p → exit code 1 and one line naming %s', (env: Record<string, string>, name: string) => {
     const result = spawnSync(process.execPath, [main], {
       env: { ...process.env, ...env },
@@ -93,6 +97,9 @@ describe('the embedded database persists', () => {
       env: {
         ...process.env,
         DATABASE_URL: '',
+        // no keys configured: the embedded default generates them into its data directory
+        LOG_SIGNING_KEY: '',
+        SEED_ENCRYPTION_KEYS: '',
         PGLITE_DATA_DIR: dataDir,
         PORT: String(port),
         HOST: '127.0.0.1',
@@ -141,6 +148,13 @@ describe('the embedded database persists', () => {
       await fetch(`${base}/v1/games/${game.id}/roll`, { method: 'POST', headers: auth, body: '{}' })
     ).json()) as any;
     expect(rolled.dice).toHaveLength(5);
+    // the game's commitment is in the log (asking for its proof integrates a pending leaf)
+    const proof = (await (await fetch(`${base}/v1/games/${game.id}/log-proof`)).json()) as any;
+    expect(proof.entries.map((e: any) => [e.kind, e.value])).toEqual([['created', game.commitment]]);
+    const head = (await (await fetch(`${base}/v1/transparency/tree-head`)).json()) as any;
+    expect(head.treeSize).toBeGreaterThanOrEqual(1);
+    expect(head.publicKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(existsSync(join(dataDir, 'fairdice-keys.json'))).toBe(true);
     expect(await stop(child)).toBe(0);
 
     child = await startServer(dataDir, port);
@@ -150,6 +164,18 @@ describe('the embedded database persists', () => {
       dice: rolled.dice,
       status: 'playing',
     });
+    // the same generated keys after the restart: the sealed seed opens (the game rolls on), the log key is the same
+    const again = (await (
+      await fetch(`${base}/v1/games/${game.id}/roll`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ hold: [0] }),
+      })
+    ).json()) as any;
+    expect(again.version).toBeGreaterThan(rolled.version);
+    const head2 = (await (await fetch(`${base}/v1/transparency/tree-head`)).json()) as any;
+    expect(head2.publicKey).toBe(head.publicKey);
+    expect(head2.treeSize).toBeGreaterThanOrEqual(head.treeSize);
     expect(await stop(child)).toBe(0);
     child = undefined;
     rmSync(dataDir, { recursive: true, force: true });

@@ -10,6 +10,8 @@ export * from './fairness/derivation';
 export * from './fairness/hash-chain';
 export * from './fairness/audit-bundle';
 export * from './fairness/verifier';
+export * from './fairness/transparency-log';
+export * from './fairness/log-proof';
 export * from './rules/core';
 export * from './rules/game';
 export * from './rules/registry';

@@ -98,5 +98,33 @@ export const AUDIT_BUNDLE_SCHEMA = {
     chainHead: { type: 'string', pattern: '^[0-9a-f]{64}$' },
     finalStandings: { type: ['array', 'null'], items: { type: 'object' } },
     generatedAt: { type: 'string', format: 'date-time' },
+    transparencyLog: {
+      type: ['object', 'null'],
+      description:
+        "The game's leaves in the transparency log with RFC 9162 inclusion proofs against a signed tree head (docs/fairness.md §9.4). Verify the signature with the log's public key: `fairdice verify --log-key <hex>`.",
+      properties: {
+        treeHead: {
+          type: 'object',
+          properties: {
+            treeSize: { type: 'integer' },
+            timestamp: { type: 'integer', description: 'ms since the Unix epoch' },
+            rootHash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+            signature: { type: 'string', pattern: '^[0-9a-f]{128}$' },
+            logId: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+          },
+        },
+        entries: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              leafIndex: { type: 'integer' },
+              leaf: { type: 'string', description: '62-byte leaf, hex' },
+              inclusionProof: { type: 'array', items: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+            },
+          },
+        },
+      },
+    },
   },
 };

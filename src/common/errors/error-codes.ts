@@ -32,6 +32,8 @@ export const SERVICE_ERROR_CODES = [
   'URI_TOO_LONG',
   'NOT_READY',
   'SEED_BEFORE_COMMITMENT',
+  'LOG_SIZE_OUT_OF_RANGE',
+  'LOG_TREE_HEAD_NOT_FOUND',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -109,6 +111,8 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
     status: 400,
     title: 'Seeds are set after the game is created (PUT /v1/games/{id}/seeds), never in the create request',
   },
+  LOG_SIZE_OUT_OF_RANGE: { status: 400, title: 'The tree sizes are not in the transparency log' },
+  LOG_TREE_HEAD_NOT_FOUND: { status: 404, title: 'The transparency log signed no tree head of that size' },
 };
 
 export const isErrorCode = (value: unknown): value is ErrorCode =>

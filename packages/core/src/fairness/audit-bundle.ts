@@ -10,6 +10,7 @@ import { familyById } from '../rules/registry';
 import { emptyGame, evolveGame, type GameCommand, type GameEvent, type GameState } from '../rules/game';
 import { envelopeFields, type HashedEventEnvelope } from './hash-chain';
 import { orderedClientSeeds } from './seeds';
+import type { BundleTransparencyLog } from './log-proof';
 
 export const AUDIT_FORMAT = 'fairdice-audit';
 /**
@@ -40,6 +41,8 @@ export const BUNDLE_MEMBERS = [
   'finalStandings',
   'generatedAt',
 ] as const;
+/** Members a bundle may carry in addition (absent in bundles from before the transparency log, §9.4). */
+export const OPTIONAL_BUNDLE_MEMBERS = ['transparencyLog'] as const;
 export const PLAYER_MEMBERS = [
   'seat',
   'playerId',
@@ -105,6 +108,12 @@ export interface AuditBundle {
   chainHead: string;
   finalStandings: AuditStanding[] | null;
   generatedAt: string;
+  /**
+   * The game's leaves in the transparency log with their inclusion proofs and the signed tree head
+   * (docs/fairness.md §8.4); null when the service did not attach it. Not covered by the chain:
+   * the verifier checks it against the bundle and, given the log's public key, the signature.
+   */
+  transparencyLog?: BundleTransparencyLog | null;
 }
 
 /** Is the server seed public? Only once the game is over (finished or abandoned). */

@@ -17,6 +17,16 @@ import { bytesToHex, hexToBytes } from './bytes';
 import { diceRoller } from './derivation';
 import { appendEvent, type HashedEventEnvelope } from './hash-chain';
 import { commitmentOf, orderedClientSeeds } from './seeds';
+import {
+  encodeLeaf,
+  inclusionProof,
+  leafHash,
+  logIdOf,
+  logPublicKey,
+  merkleRoot,
+  signTreeHead,
+  toHex,
+} from './transparency-log';
 
 export interface SimulateOptions {
   ruleSet: RuleSetName;
@@ -216,5 +226,60 @@ export function relinkBundle(b: AuditBundle): AuditBundle {
     return next;
   });
   b.chainHead = prev;
+  return b;
+}
+
+/**
+ * Attaches a transparency-log proof to a bundle, as the service would (docs/fairness.md §9.4):
+ * a log of `before` unrelated leaves, the game's created leaf, `between` more, and its ended
+ * leaf once the game has ended, signed with `privateKey` (32 bytes).
+ */
+export function attachLogProof(
+  b: AuditBundle,
+  privateKey: Uint8Array,
+  opts: { before?: number; between?: number; timestamp?: number } = {},
+): AuditBundle {
+  const t0 = opts.timestamp ?? 1_764_410_400_000;
+  const other = (i: number) =>
+    encodeLeaf({
+      kind: 'created',
+      timestamp: t0 + i,
+      gameId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      eventVersion: 0,
+      value: toHex(leafHash(new Uint8Array([i & 255, i >> 8]))),
+    });
+  const leaves: Uint8Array[] = [];
+  const mine: number[] = [];
+  for (let i = 0; i < (opts.before ?? 5); i++) leaves.push(other(i));
+  mine.push(leaves.length);
+  leaves.push(
+    encodeLeaf({ kind: 'created', timestamp: t0 + 100, gameId: b.gameId, eventVersion: 0, value: b.commitment }),
+  );
+  for (let i = 0; i < (opts.between ?? 3); i++) leaves.push(other(1000 + i));
+  if (b.status === 'finished' || b.status === 'abandoned') {
+    mine.push(leaves.length);
+    leaves.push(
+      encodeLeaf({
+        kind: 'ended',
+        timestamp: t0 + 200,
+        gameId: b.gameId,
+        eventVersion: b.events.length,
+        value: b.chainHead,
+      }),
+    );
+  }
+  const hashes = leaves.map(leafHash);
+  const head = signTreeHead(
+    { treeSize: leaves.length, timestamp: t0 + 300, rootHash: toHex(merkleRoot(hashes)) },
+    privateKey,
+  );
+  b.transparencyLog = {
+    treeHead: { ...head, logId: logIdOf(logPublicKey(privateKey)) },
+    entries: mine.map((i) => ({
+      leafIndex: i,
+      leaf: toHex(leaves[i]),
+      inclusionProof: inclusionProof(hashes, i, leaves.length).map(toHex),
+    })),
+  };
   return b;
 }

@@ -14,6 +14,23 @@ import { simulateGame } from './bundle-fixtures';
 import { verifyBundle } from './verifier';
 import { decideGame, emptyGame, evolveGame, type GameCommand } from '../rules/game';
 import { familyById } from '../rules/registry';
+import {
+  consistencyProof,
+  encodeLeaf,
+  encodeTreeHead,
+  fromHex,
+  inclusionProof,
+  leafHash,
+  logIdOf,
+  type LogLeaf,
+  logPublicKey,
+  merkleRoot,
+  signTreeHead,
+  toHex,
+  verifyConsistency,
+  verifyInclusion,
+  verifyTreeHeadSignature,
+} from './transparency-log';
 
 const DOC_PATH = join(__dirname, '..', '..', '..', '..', 'docs', 'fairness.md');
 const doc = readFileSync(DOC_PATH, 'utf8');
@@ -244,5 +261,83 @@ describe('docs/fairness.md §5 example bundle and §4.4 layouts', () => {
     // moves are written as { type: "score", ... }, lifecycle commands as `create`
     for (const t of commands)
       expect(`${section.includes(`\`${t}\``) || section.includes(`type: "${t}"`)} ${t}`).toBe(`true ${t}`);
+  });
+});
+
+describe('docs/fairness.md transparency log vector (§7 vector F, §9)', () => {
+  const [text] = blocks('fairdice-log-vector');
+  const kv = new Map<string, string>();
+  for (const raw of (text ?? '').split('\n')) {
+    const line = raw.trim();
+    if (!line) continue;
+    const m = line.match(/^([\w ]+?\d*(?:\/\d+)?(?: bytes| hash)?): (.+)$/);
+    if (!m) throw new Error(`unparsed log vector line: ${line}`);
+    kv.set(m[1], m[2]);
+  }
+  const need = (k: string) => {
+    const v = kv.get(k);
+    if (v === undefined) throw new Error(`log vector lacks ${k}`);
+    return v;
+  };
+  const leafKeys = [...kv.keys()].filter((k) => /^leaf \d+$/.test(k));
+  const leaves: LogLeaf[] = leafKeys.map((k) => {
+    const [kind, timestamp, gameId, eventVersion, value] = need(k).split(' ');
+    return {
+      kind: kind as LogLeaf['kind'],
+      timestamp: Number(timestamp),
+      gameId,
+      eventVersion: Number(eventVersion),
+      value,
+    };
+  });
+  const hashes = leaves.map((_, i) => fromHex(need(`leaf ${i} hash`)));
+
+  it('is present, with both kinds of leaf', () => {
+    expect(text).toBeDefined();
+    expect(need('name')).toBe('F');
+    expect(leaves.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(leaves.map((l) => l.kind))).toEqual(new Set(['created', 'ended']));
+  });
+
+  it('encodes every leaf and hashes it as stated', () => {
+    leaves.forEach((leaf, i) => {
+      const bytes = encodeLeaf(leaf);
+      expect(toHex(bytes)).toBe(need(`leaf ${i} bytes`));
+      expect(toHex(leafHash(bytes))).toBe(need(`leaf ${i} hash`));
+    });
+  });
+
+  it('has the stated roots, key, log id, tree head bytes and signature', () => {
+    for (let n = 1; n <= leaves.length; n++) expect(toHex(merkleRoot(hashes.slice(0, n)))).toBe(need(`root ${n}`));
+    const priv = fromHex(need('logPrivateKey'));
+    expect(toHex(logPublicKey(priv))).toBe(need('logPublicKey'));
+    expect(logIdOf(fromHex(need('logPublicKey')))).toBe(need('logId'));
+    const [size, timestamp, rootHash] = need('treeHead').split(' ');
+    const head = { treeSize: Number(size), timestamp: Number(timestamp), rootHash };
+    expect(rootHash).toBe(need(`root ${size}`));
+    expect(toHex(encodeTreeHead(head))).toBe(need('treeHead bytes'));
+    expect(signTreeHead(head, priv).signature).toBe(need('signature'));
+    expect(verifyTreeHeadSignature({ ...head, signature: need('signature') }, need('logPublicKey'))).toBe(true);
+  });
+
+  it('has correct inclusion and consistency proofs', () => {
+    const proofs = [...kv.keys()].filter((k) => /^(inclusion|consistency) \d+\/\d+$/.test(k));
+    expect(proofs.some((k) => k.startsWith('inclusion'))).toBe(true);
+    expect(proofs.some((k) => k.startsWith('consistency'))).toBe(true);
+    for (const k of proofs) {
+      const [, what, a, b] = k.match(/^(\w+) (\d+)\/(\d+)$/)!;
+      const m = Number(a);
+      const n = Number(b);
+      const listed = need(k).split(' ');
+      if (what === 'inclusion') {
+        expect(inclusionProof(hashes, m, n).map(toHex)).toEqual(listed);
+        expect(verifyInclusion(m, n, hashes[m], listed.map(fromHex), fromHex(need(`root ${n}`)))).toBe(true);
+      } else {
+        expect(consistencyProof(hashes, m, n).map(toHex)).toEqual(listed);
+        expect(
+          verifyConsistency(m, n, fromHex(need(`root ${m}`)), fromHex(need(`root ${n}`)), listed.map(fromHex)),
+        ).toBe(true);
+      }
+    }
   });
 });

@@ -48,6 +48,7 @@ import {
   type AuditBundle,
   type AuditStanding,
   BUNDLE_MEMBERS,
+  OPTIONAL_BUNDLE_MEMBERS,
   PLAYER_MEMBERS,
   RULES_VERSION,
   SUPPORTED_FORMAT_VERSIONS,
@@ -57,6 +58,7 @@ import { canonicalJson } from './canonical';
 import { deriveDice, diceRoller, GAME_ID_PATTERN } from './derivation';
 import { type EventEnvelope, eventHash, verifyChain } from './hash-chain';
 import { HEX_SHA256_PATTERN, orderedClientSeeds, validateClientSeed } from './seeds';
+import { checkBundleLog } from './log-proof';
 
 export type CheckStatus = 'pass' | 'fail' | 'skipped';
 
@@ -150,6 +152,12 @@ export interface VerifyOptions {
   heads?: string[];
   /** Legacy: a head the log must END at exactly (as `heads`, and it must be the last event's hash). */
   expectedHead?: string;
+  /**
+   * The transparency log's Ed25519 public key (64 hex), obtained independently of the bundle:
+   * with it the tree head's signature is checked (log-signature), and a bundle without a log
+   * proof fails.
+   */
+  logKey?: string;
 }
 
 type Envelope = EventEnvelope & { hash?: string };
@@ -204,7 +212,8 @@ function formatError(b: Record<string, unknown>): string | null {
   if (typeof b.formatVersion !== 'number' || !SUPPORTED_FORMAT_VERSIONS.includes(b.formatVersion))
     return `formatVersion ${String(b.formatVersion)} is not supported (this verifier reads ${SUPPORTED_FORMAT_VERSIONS.join(', ')})`;
   // Strict: a member this verifier does not know would pass unchecked, so it is refused.
-  const unknown = Object.keys(b).filter((k) => !(BUNDLE_MEMBERS as readonly string[]).includes(k));
+  const known: readonly string[] = [...BUNDLE_MEMBERS, ...OPTIONAL_BUNDLE_MEMBERS];
+  const unknown = Object.keys(b).filter((k) => !known.includes(k));
   if (unknown.length > 0) return `unknown member ${unknown.map((k) => JSON.stringify(k)).join(', ')}`;
   if (!same(b.algorithms, AUDIT_ALGORITHMS)) return `algorithms must be ${canon(AUDIT_ALGORITHMS)}`;
   if (typeof b.gameId !== 'string' || !GAME_ID_PATTERN.test(b.gameId)) return 'gameId must be a lowercase UUID';
@@ -692,6 +701,12 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
     };
   } catch (err) {
     checks.fail('standings', finishedVersion, `cannot compute the standings: ${(err as Error).message}`);
+  }
+
+  // ---- transparency log (log-proof.ts): inclusion of the commitment / final head, head signature
+  for (const c of checkBundleLog(b, options.logKey)) {
+    if (c.status === 'fail') checks.fail(c.name, null, c.detail ?? 'failed');
+    else checks.add(c.name, c.status, c.detail);
   }
 
   ctx.status = state.status;

@@ -18,7 +18,7 @@ export { EXIT_FAILED, EXIT_OK, EXIT_UNREVEALED, EXIT_USAGE };
 
 /** The usage text of `<program> verify`. */
 export function verifyUsage(program = 'fairdice'): string {
-  return `usage: ${program} verify <file-or-url> [--commitment <64-hex>] [--head <64-hex>]... [--json] [--allow-unrevealed]
+  return `usage: ${program} verify <file-or-url> [--commitment <64-hex>] [--head <64-hex>]... [--log-key <64-hex>] [--json] [--allow-unrevealed]
 
 Checks an audit bundle (GET /v1/games/{id}/audit): the commitment, every roll, every command
 re-run through the rules, the replayed totals and ranking, and the hash chain.
@@ -27,6 +27,8 @@ re-run through the rules, the replayed totals and ranking, and the hash chain.
                         the bundle must be of that game
   --head <hex>          a chain head published during play (repeatable): each must be the hash of
                         one version of the log; the final head proves the log complete
+  --log-key <hex>       the transparency log's Ed25519 public key: checks the signed tree head
+                        and requires the bundle's log inclusion proof (docs/fairness.md §9.4)
   --json                print the report as JSON (checks, and what was proved and what was not)
   --allow-unrevealed    exit 0 (not 3) when the game has not ended and the dice cannot be checked yet
 
@@ -37,6 +39,7 @@ export interface VerifyArgs {
   source: string;
   heads: string[];
   commitment?: string;
+  logKey?: string;
   json: boolean;
   allowUnrevealed: boolean;
 }
@@ -63,6 +66,10 @@ export function parseVerifyArgs(argv: string[]): VerifyArgs | string {
       if (flag === '--head') out.heads.push(h.toLowerCase());
       else if (out.commitment !== undefined) return '--commitment may be given once';
       else out.commitment = h.toLowerCase();
+    } else if (flag === '--log-key') {
+      const k = inline ?? rest[++i];
+      if (k === undefined || !HEX64.test(k)) return '--log-key needs 64 hex digits (an Ed25519 public key)';
+      out.logKey = k.toLowerCase();
     } else if (a === '--help' || a === '-h') return 'help';
     else if (a.startsWith('-') && a !== '-') return `unknown option ${a}`;
     else if (source === undefined) source = a;
@@ -150,7 +157,7 @@ export async function runVerifyCommand(argv: string[], io: VerifyCommandIo, prog
     io.err(`${program}: cannot read ${args.source}: ${(e as Error).message}`);
     return EXIT_USAGE;
   }
-  const report = verifyBundle(bundle, { heads: args.heads, commitment: args.commitment });
+  const report = verifyBundle(bundle, { heads: args.heads, commitment: args.commitment, logKey: args.logKey });
   const code = exitCodeOf(report, args.allowUnrevealed);
   if (args.json) io.out(JSON.stringify({ exitCode: code, ...report }, null, 2));
   else io.out(formatReport(report, code));

@@ -1,0 +1,61 @@
+import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
+import type { AuthenticatedPlayer } from '../players/players.types';
+import { TransparencyLogService } from './transparency-log.service';
+import {
+  ConsistencyProofView,
+  ConsistencyQuery,
+  GameLogProofQuery,
+  GameLogProofView,
+  TreeHeadView,
+} from './dto/transparency.dto';
+
+@ApiTags('transparency')
+@UseGuards(AuthGuard)
+@Controller()
+export class TransparencyController {
+  constructor(private readonly log: TransparencyLogService) {}
+
+  @Get('transparency/tree-head')
+  @OptionalAuth()
+  @ApiOperation({
+    summary: 'The latest signed tree head of the transparency log, with the public key',
+    description:
+      'Archive it (docs/fairness.md §9.6): a later head must be consistent with it (GET /v1/transparency/consistency).',
+  })
+  @ApiOkResponse({ type: TreeHeadView })
+  treeHead(): Promise<TreeHeadView> {
+    return this.log.treeHead();
+  }
+
+  @Get('transparency/consistency')
+  @OptionalAuth()
+  @ApiOperation({
+    summary: 'RFC 9162 consistency proof between two tree sizes',
+    description: '1 <= first <= second <= the latest signed size, else 400 LOG_SIZE_OUT_OF_RANGE.',
+  })
+  @ApiOkResponse({ type: ConsistencyProofView })
+  consistency(@Query() q: ConsistencyQuery): Promise<ConsistencyProofView> {
+    return this.log.consistency(q.first, q.second);
+  }
+
+  @Get('games/:id/log-proof')
+  @ApiBearerAuth() // optional: a private game's proof is for its seats only
+  @OptionalAuth()
+  @ApiOperation({
+    summary: "The game's leaves in the transparency log with their inclusion proofs",
+    description:
+      'The commitment (leaf kind created) and, once the game has ended, the final chain head (kind ended), proved against ' +
+      'the latest signed tree head or the one of `treeSize` (404 LOG_TREE_HEAD_NOT_FOUND if none was signed at that size). ' +
+      'Public games: anyone; private games: their seats only.',
+  })
+  @ApiOkResponse({ type: GameLogProofView })
+  gameProof(
+    @CurrentPlayer() me: AuthenticatedPlayer | null,
+    @Param('id') id: string,
+    @Query() q: GameLogProofQuery,
+  ): Promise<GameLogProofView> {
+    return this.log.proofForPlayer(me, id, q.treeSize);
+  }
+}
