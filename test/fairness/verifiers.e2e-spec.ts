@@ -3,7 +3,8 @@
  * dist/src/fairness/cli.js), the `fairdice-verify` package (npm pack, installed offline into an
  * empty directory, run with npx) and the HTML page in headless Chromium (served at GET /verify with
  * its hash-only Content-Security-Policy, and saved to disk and opened from file://). They accept the
- * same real bundles and reject the same tampered ones, naming the same check and event.
+ * same real bundles and reject the same tampered ones, naming the same check and event, and show the same transparency log checks (given the log's
+ * public key: a wrong key fails log-signature, a tampered inclusion proof fails log-inclusion).
  *
  * A matrix: VERIFIERS × CASES. Add a case to CASES (or a verifier to VERIFIERS) and every pair runs.
  * The browser verifiers run once per CI run (describeOnce).
@@ -19,6 +20,8 @@ import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { cloneBundle, relinkBundle } from '@fairdice/core/fairness/bundle-fixtures';
 import type { AuditBundle } from '@fairdice/core/fairness/audit-bundle';
+import { logPublicKey, toHex } from '@fairdice/core/fairness/transparency-log';
+import { TransparencyLogService } from '../../src/transparency/transparency-log.service';
 import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 import { ensureBuilt, ROOT } from '../helpers/build';
 import { chooseMove, playToEnd, restClient } from '../helpers/games';
@@ -41,6 +44,8 @@ interface Outcome {
   version: number | null;
   /** Every check that failed, in the verifier's order. */
   failed: string[];
+  /** The transparency log checks as shown, name → pass | fail | skipped. */
+  log: Record<string, string>;
   /** The sentence the verifier shows a person about the outcome. */
   text: string;
 }
@@ -49,12 +54,14 @@ interface Outcome {
 interface Given {
   commitment?: string;
   heads?: string[];
+  /** The transparency log's public key (docs/fairness.md §9.4). */
+  logKey?: string;
 }
 
 type Expected =
-  | { verdict: 'verified' }
+  | { verdict: 'verified'; log?: Record<string, string> }
   | { verdict: 'incomplete' }
-  | { verdict: 'failed'; check: string; version: number | null; alsoFailed?: string[] };
+  | { verdict: 'failed'; check: string; version: number | null; alsoFailed?: string[]; log?: Record<string, string> };
 
 // ---------------------------------------------------------------------------------------- real games
 
@@ -62,6 +69,8 @@ interface Games {
   penta: AuditBundle;
   farkle: AuditBundle;
   playing: AuditBundle;
+  /** The log's public key as the service serves it (GET /v1/transparency/tree-head). */
+  logKey: string;
 }
 
 let t: TestApp;
@@ -99,8 +108,18 @@ async function playRealGames(): Promise<Games> {
   let playing = await start({ ruleSet: 'simple' });
   for (let i = 0; i < 5; i++)
     playing = await client.move(tokenOf(playing.currentPlayerId), playing.id, chooseMove(playing));
-  const out = { penta: await audit(penta.id), farkle: await audit(farkle.id), playing: await audit(playing.id) };
+  // The games' leaves (commitment, final head) integrated into a signed tree head before the bundles
+  // are fetched, so that they carry both inclusion proofs (as in test/transparency).
+  await t.app.get(TransparencyLogService).integrate({ wait: true });
+  const treeHead = (await t.http().get('/v1/transparency/tree-head').expect(200)).body as { publicKey: string };
+  const out = {
+    penta: await audit(penta.id),
+    farkle: await audit(farkle.id),
+    playing: await audit(playing.id),
+    logKey: treeHead.publicKey,
+  };
   expect([out.penta.status, out.farkle.status, out.playing.status]).toEqual(['finished', 'finished', 'playing']);
+  expect(out.penta.transparencyLog?.entries).toHaveLength(2); // the commitment and the final head
   return out;
 }
 
@@ -249,6 +268,41 @@ const CASES: Case[] = [
     // The chain does not reach the noted head: the verifier names the last event it has.
     expected: (_g, b) => ({ verdict: 'failed', check: 'published-head', version: b.events.length }),
   },
+  {
+    name: "a finished game with the transparency log's public key",
+    bundle: (g) => g.penta,
+    given: (g) => ({ logKey: g.logKey }),
+    expected: () => ({ verdict: 'verified', log: { 'log-inclusion': 'pass', 'log-signature': 'pass' } }),
+  },
+  {
+    name: "a finished game with another log's public key",
+    bundle: (g) => g.farkle,
+    given: () => ({ logKey: toHex(logPublicKey(new Uint8Array(32).fill(7))) }),
+    // Not about one event: the signed tree head does not verify under the key given.
+    expected: () => ({
+      verdict: 'failed',
+      check: 'log-signature',
+      version: null,
+      log: { 'log-inclusion': 'pass', 'log-signature': 'fail' },
+    }),
+  },
+  {
+    name: 'a tampered log inclusion proof (with the right key)',
+    bundle: (g) => {
+      const b = cloneBundle(g.farkle);
+      const entry = b.transparencyLog!.entries[0];
+      if (entry.inclusionProof.length === 0) entry.leafIndex += 1;
+      else entry.inclusionProof[0] = 'ff'.repeat(32);
+      return b;
+    },
+    given: (g) => ({ logKey: g.logKey }),
+    expected: () => ({
+      verdict: 'failed',
+      check: 'log-inclusion',
+      version: null,
+      log: { 'log-inclusion': 'fail', 'log-signature': 'pass' },
+    }),
+  },
 ];
 
 // ---------------------------------------------------------------------------------------- the verifiers
@@ -272,6 +326,7 @@ function commandLine(run: (args: string[]) => { code: number | null; out: string
       file,
       ...(given.commitment ? ['--commitment', given.commitment] : []),
       ...(given.heads ?? []).flatMap((h) => ['--head', h]),
+      ...(given.logKey ? ['--log-key', given.logKey] : []),
     ];
     const json = run([...args, '--json']);
     const text = run(args);
@@ -284,6 +339,11 @@ function commandLine(run: (args: string[]) => { code: number | null; out: string
       check: report.failure?.name ?? null,
       version: report.firstBadVersion,
       failed: report.checks.filter((c: { status: string }) => c.status === 'fail').map((c: { name: string }) => c.name),
+      log: Object.fromEntries(
+        (report.checks as Array<{ name: string; status: string }>)
+          .filter((c) => c.name.startsWith('log-'))
+          .map((c) => [c.name, c.status]),
+      ),
       text: text.out.trim().split('\n').at(-1) ?? '',
     });
   };
@@ -323,6 +383,7 @@ function inBrowser(url: () => string) {
       await page.waitForSelector('body[data-ready="true"]');
       await page.fill('#commitment', given.commitment ?? '');
       await page.fill('#heads', (given.heads ?? []).join('\n'));
+      await page.fill('#log-key', given.logKey ?? '');
       await page.setInputFiles('#file', file);
       const verdict = page.locator('#verdict[data-status]');
       await verdict.waitFor();
@@ -333,11 +394,18 @@ function inBrowser(url: () => string) {
       const failed = await page.$$eval('#checks tr[data-status="fail"]', (rows) =>
         rows.map((r) => (r as unknown as { dataset: Record<string, string> }).dataset.check ?? ''),
       );
+      const log = await page.$$eval('#checks tr[data-check^="log-"]', (rows) =>
+        rows.map((r) => {
+          const d = (r as unknown as { dataset: Record<string, string> }).dataset;
+          return [d.check ?? '', d.status ?? ''] as const;
+        }),
+      );
       return {
         verdict: data.status as Verdict,
         check: data.failedCheck ?? null,
         version: data.firstBadVersion === undefined ? null : Number(data.firstBadVersion),
         failed,
+        log: Object.fromEntries(log),
         text: data.text,
       };
     },
@@ -418,6 +486,12 @@ for (const v of VERIFIERS) {
       outcomes.get(c.name)!.set(v.name, outcome);
 
       expect(outcome.verdict).toBe(expected.verdict);
+      // Every verifier shows the transparency log checks (skipped signature without a key).
+      expect(outcome.log).toEqual(
+        'log' in expected && expected.log
+          ? expected.log
+          : { 'log-inclusion': expect.any(String), 'log-signature': c.given?.(games).logKey ? 'pass' : 'skipped' },
+      );
       if (expected.verdict === 'verified') {
         expect(outcome).toMatchObject({ check: null, version: null, failed: [] });
         expect(outcome.text).toBe('VERIFIED: every check passed.');

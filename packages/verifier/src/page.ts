@@ -4,6 +4,9 @@
  * the same verifyBundle as `fairdice verify` and the `fairdice-verify` package. No network: the
  * bundle file is read locally (drop or file picker), nothing leaves the page.
  *
+ * Options: the commitment written down before play, chain heads published during play, and the
+ * transparency log's public key (as `fairdice verify --commitment/--head/--log-key`).
+ *
  * For tests and scripts, #verdict carries the outcome as data attributes: data-status
  * (verified | failed | incomplete | error), data-failed-check, data-first-bad-version.
  */
@@ -39,7 +42,15 @@ function optionsFromForm(): VerifyOptions | string {
     .filter((h) => h !== '');
   if (commitment !== '' && !HEX64.test(commitment)) return 'the commitment must be 64 hex digits';
   if (heads.some((h) => !HEX64.test(h))) return 'each published head must be 64 hex digits';
-  return { ...(commitment !== '' ? { commitment } : {}), ...(heads.length ? { heads } : {}) };
+  // The same option as the command line's --log-key: checks the tree head's signature (log-signature)
+  // and requires the bundle's inclusion proof (log-inclusion), docs/fairness.md §9.4.
+  const logKey = $<HTMLInputElement>('log-key').value.trim().toLowerCase();
+  if (logKey !== '' && !HEX64.test(logKey)) return 'the log public key must be 64 hex digits (an Ed25519 public key)';
+  return {
+    ...(commitment !== '' ? { commitment } : {}),
+    ...(heads.length ? { heads } : {}),
+    ...(logKey !== '' ? { logKey } : {}),
+  };
 }
 
 /** The command line's verdict line, and the outcome as the exit code would say it. */
