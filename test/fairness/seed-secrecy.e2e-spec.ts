@@ -13,7 +13,7 @@ import { createClient } from 'graphql-ws';
 import { createTestApp, gql, registerPlayer, storedServerSeed, type TestApp } from '../helpers/app';
 import { chooseMove, GAME_VIEW_FIELDS, restClient } from '../helpers/games';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- ws ships no types here
 const WebSocket: unknown = require('ws');
 
 jest.setTimeout(180_000);

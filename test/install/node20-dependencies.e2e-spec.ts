@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 // semver is in the tree (npm's own range logic) without typings here: only satisfies() is used.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- semver (a transitive dependency) ships no types here
 const semver = require('semver') as { satisfies(version: string, range: string, options?: object): boolean };
 
 const root = join(__dirname, '..', '..');

@@ -58,7 +58,7 @@ describe('canonicalJson', () => {
   it('rejects values outside JSON and non-plain objects', () => {
     expect(() => canonicalJson(undefined)).toThrow(/undefined/);
     expect(() => canonicalJson([undefined])).toThrow(/undefined/);
-    expect(() => canonicalJson([1, , 3])).toThrow(/hole/); // eslint-disable-line no-sparse-arrays
+    expect(() => canonicalJson([1, , 3])).toThrow(/hole/); // eslint-disable-line no-sparse-arrays -- the hole is what is tested
     expect(() => canonicalJson(10n)).toThrow(/bigint/);
     expect(() => canonicalJson(() => 1)).toThrow(/function/);
     expect(() => canonicalJson(Symbol('s'))).toThrow(/symbol/);
