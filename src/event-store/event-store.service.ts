@@ -139,13 +139,7 @@ export class EventStore {
          INSERT INTO game_events (game_id, version, type, seat, payload, prev_hash, hash)
          SELECT g.id, x.version, x.type, x.seat, x.payload, x.prev_hash, x.hash
            FROM g, jsonb_to_recordset($15::jsonb) AS x(version int, type text, seat int, payload jsonb, prev_hash text, hash text)),
-       jb AS (
-         INSERT INTO async_jobs (queue, key, payload, run_at)
-         SELECT x.queue, x.key, x.payload, now() + x.delay_ms * interval '1 millisecond'
-           FROM g, jsonb_to_recordset($16::jsonb) AS x(queue text, key text, payload jsonb, delay_ms float8)
-         ON CONFLICT (key) DO UPDATE
-           SET queue = EXCLUDED.queue, payload = EXCLUDED.payload, run_at = EXCLUDED.run_at, attempts = 0,
-               revision = async_jobs.revision + 1, locked_by = NULL, last_error = NULL, updated_at = now()),
+       jb AS (${upsertJobsSql('g', 16)}),
        lg AS (
          INSERT INTO transparency_log_leaves (game_id, kind, event_version, value, timestamp_ms)
          SELECT g.id, 1, 0, $12, ${LEAF_TIMESTAMP} FROM g)
@@ -278,13 +272,7 @@ export class EventStore {
              FROM upd, jsonb_to_recordset($11::jsonb) AS x(seat int, player_id uuid, hot_seat boolean, client_seed text)
            ON CONFLICT (game_id, seat) DO UPDATE
              SET player_id = EXCLUDED.player_id, hot_seat = EXCLUDED.hot_seat, client_seed = EXCLUDED.client_seed, joined_at = now()),
-         jb AS (
-           INSERT INTO async_jobs (queue, key, payload, run_at)
-           SELECT x.queue, x.key, x.payload, now() + x.delay_ms * interval '1 millisecond'
-             FROM upd, jsonb_to_recordset($13::jsonb) AS x(queue text, key text, payload jsonb, delay_ms float8)
-           ON CONFLICT (key) DO UPDATE
-             SET queue = EXCLUDED.queue, payload = EXCLUDED.payload, run_at = EXCLUDED.run_at, attempts = 0,
-                 revision = async_jobs.revision + 1, locked_by = NULL, last_error = NULL, updated_at = now()),
+         jb AS (${upsertJobsSql('upd', 13)}),
          lg AS (
            INSERT INTO transparency_log_leaves (game_id, kind, event_version, value, timestamp_ms)
            SELECT upd.id, 2, upd.version, $16::text, ${LEAF_TIMESTAMP} FROM upd WHERE $16::text IS NOT NULL)
@@ -417,6 +405,21 @@ const SUMMARY_COLUMNS = `g.id, g.rule_set, g.family, g.status, g.visibility, g.v
   (SELECT count(*)::int FROM game_seats s2 WHERE s2.game_id = g.id AND s2.player_id IS NOT NULL) AS seats_taken`;
 
 /** The leaf's timestamp: milliseconds since the epoch, taken by the database (one clock for every instance). */
+/**
+ * The CTE body that writes a command's jobs in the append's own statement: `$param` is the jsonb list
+ * of {queue, key, payload, delay_ms}; a pending job with the same key is replaced (new run time,
+ * attempts reset, revision bumped so a worker holding the old one cannot complete it).
+ */
+function upsertJobsSql(from: string, param: number): string {
+  return `
+    INSERT INTO async_jobs (queue, key, payload, run_at)
+    SELECT x.queue, x.key, x.payload, now() + x.delay_ms * interval '1 millisecond'
+      FROM ${from}, jsonb_to_recordset($${param}::jsonb) AS x(queue text, key text, payload jsonb, delay_ms float8)
+    ON CONFLICT (key) DO UPDATE
+      SET queue = EXCLUDED.queue, payload = EXCLUDED.payload, run_at = EXCLUDED.run_at, attempts = 0,
+          revision = async_jobs.revision + 1, locked_by = NULL, last_error = NULL, updated_at = now()`;
+}
+
 const LEAF_TIMESTAMP = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
 const isEnded = (status: string) => status === 'finished' || status === 'abandoned';
 
