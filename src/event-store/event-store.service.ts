@@ -39,6 +39,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import { DomainException } from '../common/errors';
+import { fromMicros, micros } from '../common/pagination/cursor';
 import { PG_POOL } from '../database/prisma.service';
 import { SeedVault } from '../keys/seed-vault';
 import { afterCommit, dbOr } from '../database/unit-of-work';
@@ -48,6 +49,7 @@ import {
   GAME_EVENTS_CHANNEL,
   GameRow,
   GameSummaryRow,
+  ListPosition,
   NewGame,
   ReadModelUpdate,
   ScheduledJob,
@@ -355,25 +357,42 @@ export class EventStore {
     return rows.map((e) => fromJson(gameId, e));
   }
 
-  /** Games the player holds a seat in: those awaiting their move first, then most recently updated. */
-  async listMine(playerId: string, limit: number, offset: number): Promise<GameSummaryRow[]> {
-    const { rows } = await this.pool.query(
-      `SELECT ${SUMMARY_COLUMNS} FROM games g
-        WHERE EXISTS (SELECT 1 FROM game_seats s WHERE s.game_id = g.id AND s.player_id = $1)
-        ORDER BY (g.status = 'playing' AND g.current_player_id = $1) DESC, g.updated_at DESC, g.id
-        LIMIT $2 OFFSET $3`,
-      [playerId, limit, offset],
+  /**
+   * Games the player holds a seat in, newest first: ORDER BY created_at DESC, id DESC (a key no
+   * move changes, so paging is stable while games are played; decision 0025). `from` is either the
+   * key of the last game of the previous page (keyset) or a deprecated offset.
+   */
+  async listMine(playerId: string, limit: number, from: ListPosition = {}): Promise<GameSummaryRow[]> {
+    return this.listGames(
+      'EXISTS (SELECT 1 FROM game_seats s WHERE s.game_id = g.id AND s.player_id = $1)',
+      [playerId],
+      limit,
+      from,
     );
-    return rows.map(toSummary);
   }
 
-  /** Open public games, newest first. */
-  async listOpen(limit: number, offset: number): Promise<GameSummaryRow[]> {
+  /** Open public games, newest first (same order and paging as listMine). */
+  async listOpen(limit: number, from: ListPosition = {}): Promise<GameSummaryRow[]> {
+    return this.listGames(`g.status = 'open' AND g.visibility = 'public'`, [], limit, from);
+  }
+
+  private async listGames(
+    filter: string,
+    params: unknown[],
+    limit: number,
+    from: ListPosition,
+  ): Promise<GameSummaryRow[]> {
+    const values = [...params];
+    const p = (v: unknown) => `$${values.push(v)}`;
+    const keyset = from.after
+      ? ` AND (g.created_at, g.id) < (${fromMicros(p(from.after.createdMicros))}, ${p(from.after.id)}::uuid)`
+      : '';
     const { rows } = await this.pool.query(
       `SELECT ${SUMMARY_COLUMNS} FROM games g
-        WHERE g.status = 'open' AND g.visibility = 'public'
-        ORDER BY g.created_at DESC, g.id LIMIT $1 OFFSET $2`,
-      [limit, offset],
+        WHERE ${filter}${keyset}
+        ORDER BY g.created_at DESC, g.id DESC
+        LIMIT ${p(limit)} OFFSET ${p(from.offset ?? 0)}`,
+      values,
     );
     return rows.map(toSummary);
   }
@@ -401,7 +420,7 @@ export class EventStore {
 }
 
 const SUMMARY_COLUMNS = `g.id, g.rule_set, g.family, g.status, g.visibility, g.version, g.seat_count, g.creator_id, g.current_seat,
-  g.current_player_id, g.standings, g.created_at, g.updated_at,
+  g.current_player_id, g.standings, g.created_at, g.updated_at, ${micros('g.created_at')} AS created_micros,
   (SELECT count(*)::int FROM game_seats s2 WHERE s2.game_id = g.id AND s2.player_id IS NOT NULL) AS seats_taken`;
 
 /** The leaf's timestamp: milliseconds since the epoch, taken by the database (one clock for every instance). */
@@ -498,4 +517,5 @@ const toSummary = (r: any): GameSummaryRow => ({
   standings: r.standings,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  createdMicros: Number(r.created_micros),
 });

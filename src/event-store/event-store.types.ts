@@ -106,4 +106,12 @@ export interface GameSummaryRow {
   standings: SeatStanding[] | null;
   createdAt: Date;
   updatedAt: Date;
+  /** created_at in microseconds since the epoch (exact: the page cursor's key). */
+  createdMicros: number;
+}
+
+/** Where a game list page starts: after a game's (created_at, id) key, or at a deprecated offset. */
+export interface ListPosition {
+  after?: { createdMicros: number; id: string };
+  offset?: number;
 }

@@ -32,7 +32,9 @@ import {
   StartGameInput,
   StreamQuery,
 } from './dto/game.inputs';
-import { checkGameId, CommandOptions, GamesService } from './games.service';
+import { checkGameId, CommandOptions, GameListPage, GamesService } from './games.service';
+import { pageRequest } from '../common/pagination/page-request';
+import { NEXT_LINK_HEADER, setNextLink } from '../common/pagination/next-link';
 import { writeEventStream } from './sse';
 import {
   etagOf,
@@ -68,13 +70,22 @@ export class GamesController {
   @ApiOperation({
     summary: 'List games',
     description:
-      'scope=mine (token needed): my games, awaiting my move first, then most recently updated. scope=open: open public games.',
+      'scope=mine (token needed): games I hold a seat in. scope=open: open public games. Both newest first (created_at, then id, descending): a game keeps its place while it is played, so paging by cursor neither skips nor repeats a game (games created meanwhile are not added to a pass already under way; docs/api.md#pagination). The games awaiting my move, most urgent first: GET /v1/inbox.',
   })
-  @ApiOkResponse({ type: GamePage })
-  list(@CurrentPlayer() me: Me | null, @Query() q: ListGamesQuery) {
-    if ((q.scope ?? 'mine') === 'open') return this.games.listOpen(me, q.limit, q.offset);
-    if (!me) throw new DomainException('UNAUTHENTICATED', 'scope=mine needs "Authorization: Bearer <token>"');
-    return this.games.listMine(me, q.limit, q.offset);
+  @ApiOkResponse({ type: GamePage, headers: NEXT_LINK_HEADER })
+  async list(
+    @CurrentPlayer() me: Me | null,
+    @Query() q: ListGamesQuery,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<GamePage> {
+    const page = pageRequest(q);
+    let result: GameListPage;
+    if ((q.scope ?? 'mine') === 'open') result = await this.games.listOpen(me, page);
+    else if (!me) throw new DomainException('UNAUTHENTICATED', 'scope=mine needs "Authorization: Bearer <token>"');
+    else result = await this.games.listMine(me, page);
+    setNextLink(req, reply, result.nextCursor);
+    return { items: result.items, nextCursor: result.nextCursor, nextOffset: result.nextOffset };
   }
 
   @Get(':id')
@@ -98,10 +109,22 @@ export class GamesController {
 
   @Get(':id/events')
   @OptionalAuth()
-  @ApiOperation({ summary: "The game's events, oldest first (version > after)" })
-  @ApiOkResponse({ type: GameEventPage })
-  events(@CurrentPlayer() me: Me | null, @Param('id', UuidPipe) id: string, @Query() q: EventsQuery) {
-    return this.games.history(me, id, q.after, q.limit);
+  @ApiOperation({
+    summary: "The game's events, oldest first (version > after, or after the cursor)",
+    description:
+      'Events are append-only and ordered by version, so paging is exact. Page with `cursor` (nextCursor / Link rel="next") or with `after` (nextAfter, an event version as in the stream).',
+  })
+  @ApiOkResponse({ type: GameEventPage, headers: NEXT_LINK_HEADER })
+  async events(
+    @CurrentPlayer() me: Me | null,
+    @Param('id', UuidPipe) id: string,
+    @Query() q: EventsQuery,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<GameEventPage> {
+    const result = await this.games.history(me, id, { ...pageRequest(q), after: q.after });
+    setNextLink(req, reply, result.nextCursor);
+    return { items: result.items, nextAfter: result.nextAfter, nextCursor: result.nextCursor };
   }
 
   @Get(':id/versions/:version')

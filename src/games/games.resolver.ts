@@ -3,20 +3,23 @@ import { Args, ID, Int, Mutation, Query, Resolver, Subscription } from '@nestjs/
 import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
 import { DomainException, toGraphQLError } from '../common/errors';
 import type { AuthenticatedPlayer } from '../players/players.types';
-import { GameEventPage, GameEventView, GamePage, GameView } from './dto/game-view.model';
-import { CreateGameInput, JoinGameInput, SetSeedInput, StartGameInput } from './dto/game.inputs';
+import {
+  GameConnection,
+  GameEventConnection,
+  GameEventPage,
+  GameEventView,
+  GamePage,
+  GameView,
+} from './dto/game-view.model';
+import { CreateGameInput, GameListScope, JoinGameInput, SetSeedInput, StartGameInput } from './dto/game.inputs';
+import { toConnection } from '../common/graphql/connection';
+import { pageRequest } from '../common/pagination/page-request';
 import { isAccessRevoked } from './game-stream';
 import { toEventView } from './game-view';
 import { GamesService } from './games.service';
 
 type Me = AuthenticatedPlayer;
 
-function limitOf(limit: number | undefined): number {
-  const l = limit ?? 20;
-  if (!Number.isInteger(l) || l < 1 || l > 100)
-    throw new DomainException('VALIDATION_FAILED', 'limit must be from 1 to 100');
-  return l;
-}
 function nonNegative(name: string, v: number | undefined): number {
   const n = v ?? 0;
   if (!Number.isInteger(n) || n < 0)
@@ -36,34 +39,82 @@ export class GamesResolver {
     return this.games.get(me, id);
   }
 
-  @Query(() => GamePage, { description: 'My games: awaiting my move first, then most recently updated.' })
-  myGames(
+  @Query(() => GameConnection, {
+    description:
+      'Games, newest first (created_at, then id, descending): mine (token needed) or open public ones. A game keeps its place while it is played, so paging neither skips nor repeats (docs/api.md#pagination). Same as GET /v1/games.',
+  })
+  @OptionalAuth()
+  async gamesConnection(
+    @CurrentPlayer() me: Me | null,
+    @Args('scope', { type: () => GameListScope, nullable: true, defaultValue: GameListScope.mine })
+    scope: GameListScope,
+    @Args('first', { type: () => Int, nullable: true, description: 'Page size, 1 to 100 (default 20).' })
+    first?: number,
+    @Args('after', { type: () => String, nullable: true, description: 'endCursor of the previous page.' })
+    after?: string,
+  ) {
+    const page = pageRequest({ limit: first, cursor: after });
+    if (scope === GameListScope.open) return toConnection(await this.games.listOpen(me, page), after);
+    if (!me) throw new DomainException('UNAUTHENTICATED', 'scope: mine needs "Authorization: Bearer <token>"');
+    return toConnection(await this.games.listMine(me, page), after);
+  }
+
+  @Query(() => GamePage, {
+    description: 'My games, newest first.',
+    deprecationReason: 'Offsets shift while games are created; use gamesConnection(scope: mine, first, after).',
+  })
+  async myGames(
     @CurrentPlayer() me: Me,
     @Args('limit', { type: () => Int, nullable: true }) limit?: number,
     @Args('offset', { type: () => Int, nullable: true }) offset?: number,
-  ) {
-    return this.games.listMine(me, limitOf(limit), nonNegative('offset', offset));
+  ): Promise<GamePage> {
+    const page = await this.games.listMine(me, pageRequest({ limit, offset: offset ?? 0 }));
+    return { items: page.items, nextOffset: page.nextOffset, nextCursor: page.nextCursor };
   }
 
-  @Query(() => GamePage, { description: 'Open public games to join.' })
+  @Query(() => GamePage, {
+    description: 'Open public games to join, newest first.',
+    deprecationReason: 'Offsets shift while games are created; use gamesConnection(scope: open, first, after).',
+  })
   @OptionalAuth()
-  openGames(
+  async openGames(
     @CurrentPlayer() me: Me | null,
     @Args('limit', { type: () => Int, nullable: true }) limit?: number,
     @Args('offset', { type: () => Int, nullable: true }) offset?: number,
+  ): Promise<GamePage> {
+    const page = await this.games.listOpen(me, pageRequest({ limit, offset: offset ?? 0 }));
+    return { items: page.items, nextOffset: page.nextOffset, nextCursor: page.nextCursor };
+  }
+
+  @Query(() => GameEventConnection, {
+    description:
+      "The game's events, oldest first (by version; exact paging: events are append-only). Same as GET /v1/games/{id}/events.",
+  })
+  @OptionalAuth()
+  async gameEventsConnection(
+    @CurrentPlayer() me: Me | null,
+    @Args('gameId', { type: () => ID }) gameId: string,
+    @Args('first', { type: () => Int, nullable: true, description: 'Page size, 1 to 100 (default 20).' })
+    first?: number,
+    @Args('after', { type: () => String, nullable: true, description: 'endCursor of the previous page.' })
+    after?: string,
   ) {
-    return this.games.listOpen(me, limitOf(limit), nonNegative('offset', offset));
+    return toConnection(await this.games.history(me, gameId, pageRequest({ limit: first, cursor: after })), after);
   }
 
   @Query(() => GameEventPage, { description: "The game's events with version > after." })
   @OptionalAuth()
-  gameHistory(
+  async gameHistory(
     @CurrentPlayer() me: Me | null,
     @Args('gameId', { type: () => ID }) gameId: string,
     @Args('after', { type: () => Int, nullable: true }) after?: number,
     @Args('limit', { type: () => Int, nullable: true }) limit?: number,
-  ) {
-    return this.games.history(me, gameId, nonNegative('after', after), limitOf(limit));
+  ): Promise<GameEventPage> {
+    const page = await this.games.history(me, gameId, {
+      ...pageRequest({ limit }),
+      after: nonNegative('after', after),
+    });
+    return { items: page.items, nextAfter: page.nextAfter, nextCursor: page.nextCursor };
   }
 
   @Query(() => GameView, { description: 'The game right after event `version`.' })

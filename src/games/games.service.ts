@@ -33,7 +33,10 @@ import { DiceService } from './dice.service';
 import { GameEventBus } from './game-event-bus';
 import { GameEventStream } from './game-stream';
 import { buildGameView, toEventView, viewOfLoaded } from './game-view';
-import type { GameEventPage, GamePage, GameView } from './dto/game-view.model';
+import type { GameEventView, GameSummaryView, GameView } from './dto/game-view.model';
+import { cursorPage, decodeCursor, encodeCursor, type CursorPage } from '../common/pagination/cursor';
+import type { PageRequest } from '../common/pagination/page-request';
+import type { GameSummaryRow, ListPosition } from '../event-store/event-store.types';
 import type { CreateGameInput, JoinGameInput, SetSeedInput, StartGameInput } from './dto/game.inputs';
 import { asyncEffects, type InactivityPeriods } from '../event-store/async-effects';
 import { afterCommit, currentUnitOfWork } from '../database/unit-of-work';
@@ -352,23 +355,42 @@ export class GamesService {
     return viewOfLoaded(await this.loadVisible(player, checkGameId(gameId)));
   }
 
-  async listMine(player: Player, limit = 20, offset = 0): Promise<GamePage> {
-    const rows = await this.store.listMine(player.id, limit + 1, offset);
-    return this.page(rows, limit, offset, player);
+  /** My games, newest first (decision 0025: a stable order, so paging neither skips nor repeats). */
+  async listMine(player: Player, page: PageRequest): Promise<GameListPage> {
+    const rows = await this.store.listMine(player.id, page.limit + 1, this.gamesPosition('games:mine', page));
+    return this.gamePage('games:mine', rows, page, player);
   }
 
-  async listOpen(player: Player | null, limit = 20, offset = 0): Promise<GamePage> {
-    const rows = await this.store.listOpen(limit + 1, offset);
-    return this.page(rows, limit, offset, player);
+  /** Open public games, newest first. */
+  async listOpen(player: Player | null, page: PageRequest): Promise<GameListPage> {
+    const rows = await this.store.listOpen(page.limit + 1, this.gamesPosition('games:open', page));
+    return this.gamePage('games:open', rows, page, player);
   }
 
-  async history(player: Player | null, gameId: string, after = 0, limit = 20): Promise<GameEventPage> {
+  /**
+   * The game's events with version > `after` (or after the `cursor`'s version), oldest first.
+   * Events are append-only, so this paging is exact.
+   */
+  async history(
+    player: Player | null,
+    gameId: string,
+    page: PageRequest & { after?: number },
+  ): Promise<GameEventListPage> {
     const g = await this.loadVisible(player, checkGameId(gameId));
-    const events = await this.store.readEvents(g.row.id, after, limit);
+    const list = `events:${g.row.id}`;
+    if (page.cursor !== undefined && page.after !== undefined)
+      throw new DomainException('VALIDATION_FAILED', 'Give either a cursor or `after`, not both');
+    const after =
+      page.cursor !== undefined ? (decodeCursor(page.cursor, list, ['int'])[0] as number) : (page.after ?? 0);
+    const events = await this.store.readEvents(g.row.id, after, page.limit);
     const lastVersion = events.length ? events[events.length - 1].version : after;
+    const more = lastVersion < g.state.version && events.length > 0;
+    const cursors = events.map((e) => encodeCursor(list, [e.version]));
     return {
       items: events.map(toEventView),
-      nextAfter: lastVersion < g.state.version && events.length > 0 ? lastVersion : null,
+      cursors,
+      nextCursor: more ? cursors[cursors.length - 1] : null,
+      nextAfter: more ? lastVersion : null,
     };
   }
 
@@ -515,34 +537,40 @@ export class GamesService {
     return buildGameView(res.row, res.state, res.head, res.lastRolled, { ...g.names, [player.id]: player.displayName });
   }
 
-  private page(
-    rows: Awaited<ReturnType<EventStore['listOpen']>>,
-    limit: number,
-    offset: number,
-    player: Player | null,
-  ): GamePage {
-    const more = rows.length > limit;
-    return {
-      items: rows.slice(0, limit).map((r) => ({
-        id: r.id,
-        ruleSet: r.ruleSet,
-        family: r.family,
-        status: r.status,
-        visibility: r.visibility,
-        version: r.version,
-        seatCount: r.seatCount,
-        seatsTaken: r.seatsTaken,
-        creatorId: r.creatorId,
-        currentSeat: r.currentSeat,
-        currentPlayerId: r.currentPlayerId,
-        awaitingMyMove: player !== null && r.status === 'playing' && r.currentPlayerId === player.id,
-        createdAt: r.createdAt,
-        updatedAt: r.updatedAt,
-      })),
-      nextOffset: more ? offset + limit : null,
-    };
+  private gamesPosition(list: string, page: PageRequest): ListPosition {
+    if (page.cursor === undefined) return { offset: page.offset };
+    const [createdMicros, id] = decodeCursor(page.cursor, list, ['int', 'uuid']) as [number, string];
+    return { after: { createdMicros, id } };
+  }
+
+  private gamePage(list: string, rows: GameSummaryRow[], page: PageRequest, player: Player | null): GameListPage {
+    const toItem = (r: GameSummaryRow): GameSummaryView => ({
+      id: r.id,
+      ruleSet: r.ruleSet,
+      family: r.family,
+      status: r.status,
+      visibility: r.visibility,
+      version: r.version,
+      seatCount: r.seatCount,
+      seatsTaken: r.seatsTaken,
+      creatorId: r.creatorId,
+      currentSeat: r.currentSeat,
+      currentPlayerId: r.currentPlayerId,
+      awaitingMyMove: player !== null && r.status === 'playing' && r.currentPlayerId === player.id,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+    });
+    const result = cursorPage(rows, page.limit, list, (r) => [r.createdMicros, r.id], toItem);
+    // Offsets stay meaningful only for offset paging (a cursor's absolute position is unknown).
+    const nextOffset = page.cursor === undefined && result.nextCursor !== null ? (page.offset ?? 0) + page.limit : null;
+    return { ...result, nextOffset };
   }
 }
+
+/** A page of games: cursor paging, plus the deprecated offset of the next page (offset paging only). */
+export type GameListPage = CursorPage<GameSummaryView> & { nextOffset: number | null };
+/** A page of events: cursor paging, plus the version to pass as `after` for the next page. */
+export type GameEventListPage = CursorPage<GameEventView> & { nextAfter: number | null };
 
 /** The rule set's option overrides, validated by its family before anything is hashed or stored. */
 function checkOptions(input: CreateGameInput): void {

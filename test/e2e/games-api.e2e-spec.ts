@@ -308,7 +308,7 @@ describe('games API: errors, access, lists, history, concurrency', () => {
   });
 
   describe('lists', () => {
-    it('my games: awaiting my move first, then most recently updated; open public games; pagination', async () => {
+    it('my games and open public games, newest first; pagination (deprecated offsets)', async () => {
       const p1 = await registerPlayer(t, 'P1');
       const p2 = await registerPlayer(t, 'P2');
       const waiting = (await post(p1, '', { ruleSet: 'simple', seats: 2 }).expect(201)).body.id; // open

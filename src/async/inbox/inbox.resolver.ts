@@ -1,9 +1,10 @@
 import { UseGuards } from '@nestjs/common';
 import { Args, Int, Query, Resolver } from '@nestjs/graphql';
 import { AuthGuard, CurrentPlayer } from '../../players/auth.guard';
-import { DomainException } from '../../common/errors';
 import type { AuthenticatedPlayer } from '../../players/players.types';
-import { InboxPage } from './dto/inbox.dto';
+import { toConnection } from '../../common/graphql/connection';
+import { pageRequest } from '../../common/pagination/page-request';
+import { InboxConnection, InboxPage } from './dto/inbox.dto';
 import { InboxService } from './inbox.service';
 
 @Resolver(() => InboxPage)
@@ -11,18 +12,30 @@ import { InboxService } from './inbox.service';
 export class InboxResolver {
   constructor(private readonly service: InboxService) {}
 
-  @Query(() => InboxPage, { description: 'My games awaiting my move, the nearest deadline first.' })
-  inbox(
+  @Query(() => InboxConnection, {
+    description:
+      'My games awaiting my move, most urgent first (as GET /v1/inbox). Within one pass no game is shown twice; a game that changes during the pass is left out of its later pages (docs/api.md#pagination).',
+  })
+  async inboxConnection(
+    @CurrentPlayer() me: AuthenticatedPlayer,
+    @Args('first', { type: () => Int, nullable: true, description: 'Page size, 1 to 100 (default 20).' })
+    first?: number,
+    @Args('after', { type: () => String, nullable: true, description: 'endCursor of the previous page.' })
+    after?: string,
+  ) {
+    return toConnection(await this.service.inbox(me.id, pageRequest({ limit: first, cursor: after })), after);
+  }
+
+  @Query(() => InboxPage, {
+    description: 'My games awaiting my move, the nearest deadline first.',
+    deprecationReason: 'Offsets shift as games enter and leave the inbox; use inboxConnection(first, after).',
+  })
+  async inbox(
     @CurrentPlayer() me: AuthenticatedPlayer,
     @Args('limit', { type: () => Int, nullable: true }) limit?: number,
     @Args('offset', { type: () => Int, nullable: true }) offset?: number,
-  ) {
-    const l = limit ?? 20;
-    const o = offset ?? 0;
-    if (!Number.isInteger(l) || l < 1 || l > 100)
-      throw new DomainException('VALIDATION_FAILED', 'limit must be from 1 to 100');
-    if (!Number.isInteger(o) || o < 0)
-      throw new DomainException('VALIDATION_FAILED', 'offset must be a non-negative integer');
-    return this.service.inbox(me.id, l, o);
+  ): Promise<InboxPage> {
+    const page = await this.service.inbox(me.id, pageRequest({ limit, offset: offset ?? 0 }));
+    return { items: page.items, nextOffset: page.nextOffset, nextCursor: page.nextCursor };
   }
 }

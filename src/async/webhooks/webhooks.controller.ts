@@ -1,4 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pageRequest } from '../../common/pagination/page-request';
+import { NEXT_LINK_HEADER, setNextLink } from '../../common/pagination/next-link';
 import {
   ApiBearerAuth,
   ApiCreatedResponse,
@@ -52,9 +55,21 @@ export class WebhooksController {
   }
 
   @Get(':id/deliveries')
-  @ApiOperation({ summary: "A webhook's recent deliveries with their attempts and status, newest first" })
-  @ApiOkResponse({ type: [WebhookDeliveryView] })
-  deliveries(@CurrentPlayer() me: AuthenticatedPlayer, @Param('id') id: string, @Query() q: DeliveriesQuery) {
-    return this.webhooks.deliveries(me.id, id, q.limit);
+  @ApiOperation({
+    summary: "A webhook's deliveries with their attempts and status, newest first",
+    description:
+      'Newest first (created_at, then id, descending): a delivery keeps its place while it is attempted, so paging neither skips nor repeats (deliveries made meanwhile are not added to a pass under way). The body is the page\'s array; the next page is in the `Link: <…>; rel="next"` header (docs/api.md#pagination).',
+  })
+  @ApiOkResponse({ type: [WebhookDeliveryView], headers: NEXT_LINK_HEADER })
+  async deliveries(
+    @CurrentPlayer() me: AuthenticatedPlayer,
+    @Param('id') id: string,
+    @Query() q: DeliveriesQuery,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<WebhookDeliveryView[]> {
+    const page = await this.webhooks.deliveries(me.id, id, pageRequest(q));
+    setNextLink(req, reply, page.nextCursor);
+    return page.items;
   }
 }

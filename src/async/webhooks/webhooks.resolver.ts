@@ -1,9 +1,16 @@
 import { UseGuards } from '@nestjs/common';
 import { Args, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { AuthGuard, CurrentPlayer } from '../../players/auth.guard';
-import { DomainException } from '../../common/errors';
+import { toConnection } from '../../common/graphql/connection';
+import { pageRequest } from '../../common/pagination/page-request';
 import type { AuthenticatedPlayer } from '../../players/players.types';
-import { CreateWebhookInput, WebhookDeliveryView, WebhookRegistration, WebhookView } from './dto/webhook.dto';
+import {
+  CreateWebhookInput,
+  WebhookDeliveryConnection,
+  WebhookDeliveryView,
+  WebhookRegistration,
+  WebhookView,
+} from './dto/webhook.dto';
 import { WebhooksService } from './webhooks.service';
 
 /** Same operations and error codes as WebhooksController. */
@@ -17,16 +24,32 @@ export class WebhooksResolver {
     return this.service.list(me.id);
   }
 
-  @Query(() => [WebhookDeliveryView], { description: "A webhook's recent deliveries, newest first." })
-  webhookDeliveries(
+  @Query(() => WebhookDeliveryConnection, {
+    description:
+      "A webhook's deliveries, newest first (as GET /v1/webhooks/{id}/deliveries); stable while deliveries are attempted.",
+  })
+  async webhookDeliveriesConnection(
+    @CurrentPlayer() me: AuthenticatedPlayer,
+    @Args('webhookId', { type: () => ID }) webhookId: string,
+    @Args('first', { type: () => Int, nullable: true, description: 'Page size, 1 to 100 (default 20).' })
+    first?: number,
+    @Args('after', { type: () => String, nullable: true, description: 'endCursor of the previous page.' })
+    after?: string,
+  ) {
+    const page = await this.service.deliveries(me.id, webhookId, pageRequest({ limit: first, cursor: after }));
+    return toConnection(page, after);
+  }
+
+  @Query(() => [WebhookDeliveryView], {
+    description: "A webhook's recent deliveries, newest first.",
+    deprecationReason: 'Only the first page; use webhookDeliveriesConnection(webhookId, first, after).',
+  })
+  async webhookDeliveries(
     @CurrentPlayer() me: AuthenticatedPlayer,
     @Args('webhookId', { type: () => ID }) webhookId: string,
     @Args('limit', { type: () => Int, nullable: true }) limit?: number,
   ) {
-    const l = limit ?? 20;
-    if (!Number.isInteger(l) || l < 1 || l > 100)
-      throw new DomainException('VALIDATION_FAILED', 'limit must be from 1 to 100');
-    return this.service.deliveries(me.id, webhookId, l);
+    return (await this.service.deliveries(me.id, webhookId, pageRequest({ limit }))).items;
   }
 
   @Mutation(() => WebhookRegistration, { description: 'Register a webhook; the signing secret is returned only here.' })

@@ -26,6 +26,8 @@ import { Inject, Injectable, Logger, OnModuleInit, Optional } from '@nestjs/comm
 import { Pool } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { DomainException } from '../../common/errors';
+import { cursorPage, decodeCursor, fromMicros, micros, type CursorPage } from '../../common/pagination/cursor';
+import type { PageRequest } from '../../common/pagination/page-request';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { PG_POOL } from '../../database/prisma.service';
 import { DELIVERY_QUEUE, FANOUT_QUEUE, FanoutPayload, WEBHOOK_EVENT_TYPES } from '../../event-store/async-effects';
@@ -139,20 +141,37 @@ export class WebhooksService implements OnModuleInit {
     if (!rowCount) throw notFound();
   }
 
-  async deliveries(playerId: string, id: string, limit = 20): Promise<WebhookDeliveryView[]> {
+  /**
+   * A webhook's deliveries, newest first: ORDER BY created_at DESC, id DESC (a delivery's key never
+   * changes, so paging is stable while deliveries are attempted; new ones are not added to a pass
+   * under way). The keyset condition sits in the join, so an owned webhook with no (more)
+   * deliveries still gives one row and only an unknown webhook is WEBHOOK_NOT_FOUND.
+   */
+  async deliveries(playerId: string, id: string, page: PageRequest): Promise<CursorPage<WebhookDeliveryView>> {
     if (!UUID.test(id)) throw notFound();
+    const list = `deliveries:${id.toLowerCase()}`;
+    const values: unknown[] = [id, playerId];
+    const p = (v: unknown) => `$${values.push(v)}`;
+    let keyset = '';
+    if (page.cursor !== undefined) {
+      const [createdMicros, deliveryId] = decodeCursor(page.cursor, list, ['int', 'uuid']);
+      keyset = ` AND (d.created_at, d.id) < (${fromMicros(p(createdMicros))}, ${p(deliveryId)}::uuid)`;
+    }
     const { rows } = await this.pool.query(
       `SELECT d.id, d.event_type, d.game_id, d.game_version, d.status, d.attempts, d.last_status_code, d.last_error,
-              d.next_attempt_at, d.created_at, d.delivered_at, w.player_id
-         FROM webhooks w LEFT JOIN webhook_deliveries d ON d.webhook_id = w.id
+              d.next_attempt_at, d.created_at, d.delivered_at, ${micros('d.created_at')} AS created_micros, w.player_id
+         FROM webhooks w LEFT JOIN webhook_deliveries d ON d.webhook_id = w.id${keyset}
         WHERE w.id = $1 AND w.player_id = $2
-        ORDER BY d.created_at DESC NULLS LAST, d.id LIMIT $3`,
-      [id, playerId, limit],
+        ORDER BY d.created_at DESC NULLS LAST, d.id DESC LIMIT ${p(page.limit + 1)}`,
+      values,
     );
     if (rows.length === 0) throw notFound();
-    return rows
-      .filter((r) => r.id !== null)
-      .map((r) => ({
+    return cursorPage(
+      rows.filter((r) => r.id !== null),
+      page.limit,
+      list,
+      (r) => [Number(r.created_micros), r.id],
+      (r): WebhookDeliveryView => ({
         id: r.id,
         eventType: r.event_type,
         gameId: r.game_id,
@@ -164,7 +183,8 @@ export class WebhooksService implements OnModuleInit {
         nextAttemptAt: r.next_attempt_at,
         createdAt: r.created_at,
         deliveredAt: r.delivered_at,
-      }));
+      }),
+    );
   }
 
   // ------------------------------------------------------------------ workers

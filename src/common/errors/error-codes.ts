@@ -34,6 +34,7 @@ export const SERVICE_ERROR_CODES = [
   'SEED_BEFORE_COMMITMENT',
   'LOG_SIZE_OUT_OF_RANGE',
   'LOG_TREE_HEAD_NOT_FOUND',
+  'INVALID_CURSOR',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -113,6 +114,7 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   },
   LOG_SIZE_OUT_OF_RANGE: { status: 400, title: 'The tree sizes are not in the transparency log' },
   LOG_TREE_HEAD_NOT_FOUND: { status: 404, title: 'The transparency log signed no tree head of that size' },
+  INVALID_CURSOR: { status: 400, title: 'The page cursor is not valid for this list' },
 };
 
 export const isErrorCode = (value: unknown): value is ErrorCode =>

@@ -5,6 +5,7 @@
 import { Field, GraphQLISODateTime, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JSONScalar } from './json.scalar';
+import { connectionOf } from '../../common/graphql/connection';
 
 @ObjectType({ description: 'One seat (numbered from 0; the creator holds seat 0).' })
 export class SeatView {
@@ -204,13 +205,32 @@ export class GameSummaryView {
   @Field(() => GraphQLISODateTime) @ApiProperty({ type: String, format: 'date-time' }) updatedAt: Date;
 }
 
-@ObjectType({ description: 'A page of games.' })
+@ObjectType({ description: 'A page of games, newest first.' })
 export class GamePage {
   @Field(() => [GameSummaryView]) @ApiProperty({ type: [GameSummaryView] }) items: GameSummaryView[];
-  @Field(() => Int, { nullable: true, description: 'Offset of the next page, or null on the last page.' })
-  @ApiProperty({ type: Number, nullable: true })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Offset of the next page, or null on the last page (and when paging by cursor).',
+    deprecationReason: 'Offsets shift while games are created; use gamesConnection (first/after).',
+  })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    deprecated: true,
+    description:
+      'Deprecated (use nextCursor): offset of the next page; null on the last page and when paging by cursor.',
+  })
   nextOffset: number | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Pass as `cursor` for the next page (opaque); null on the last page.',
+  })
+  nextCursor: string | null;
 }
+
+@ObjectType('GameConnection', { description: 'Games, newest first (Relay connection; decision 0025).' })
+export class GameConnection extends connectionOf(GameSummaryView, 'Game', 'game') {}
 
 @ObjectType({ description: 'A stored event with its place in the hash chain.' })
 export class GameEventView {
@@ -231,10 +251,19 @@ export class GameEventView {
   @Field(() => GraphQLISODateTime) @ApiProperty({ type: String, format: 'date-time' }) createdAt: Date;
 }
 
-@ObjectType({ description: 'A page of events.' })
+@ObjectType({ description: 'A page of events, oldest first.' })
 export class GameEventPage {
   @Field(() => [GameEventView]) @ApiProperty({ type: [GameEventView] }) items: GameEventView[];
   @Field(() => Int, { nullable: true, description: 'Pass as `after` for the next page; null when no more events.' })
   @ApiProperty({ type: Number, nullable: true })
   nextAfter: number | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Pass as `cursor` for the next page (opaque); null when no more events.',
+  })
+  nextCursor: string | null;
 }
+
+@ObjectType('GameEventConnection', { description: "A game's events, oldest first (Relay connection)." })
+export class GameEventConnection extends connectionOf(GameEventView, 'GameEvent', 'event') {}

@@ -1,8 +1,8 @@
 /** Inputs shared by REST (class-validator + OpenAPI) and GraphQL (@InputType). */
-import { Field, InputType, Int } from '@nestjs/graphql';
+import { Field, InputType, Int, registerEnumType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { LimitQuery, PageQuery } from '../../common/dto/pagination';
+import { CursorQuery, PageQuery } from '../../common/dto/pagination';
 import {
   ArrayMaxSize,
   IsArray,
@@ -239,19 +239,34 @@ export class SetAsideInput {
 /** Commands without parameters accept no body fields (shared with token rotation). */
 export { NoFieldsPipe } from '../../common/dto/no-fields.pipe';
 
+/** Which games a list shows (REST `?scope=`, GraphQL `gamesConnection(scope:)`). */
+export enum GameListScope {
+  mine = 'mine',
+  open = 'open',
+}
+registerEnumType(GameListScope, {
+  name: 'GameListScope',
+  description: 'mine: games I hold a seat in; open: open public games to join. Both newest first.',
+});
+
 export class ListGamesQuery extends PageQuery {
   @ApiPropertyOptional({
     enum: ['mine', 'open'],
     default: 'mine',
-    description: 'mine (needs a token): games I sit in, awaiting my move first; open: open public games.',
+    description:
+      'mine (needs a token): games I hold a seat in; open: open public games. Both newest first (created_at, then id, descending), so games being played keep their place.',
   })
   @IsOptional()
   @IsIn(['mine', 'open'])
   scope?: 'mine' | 'open';
 }
 
-export class EventsQuery extends LimitQuery {
-  @ApiPropertyOptional({ minimum: 0, default: 0, description: 'Return events with a version greater than this.' })
+export class EventsQuery extends CursorQuery {
+  @ApiPropertyOptional({
+    minimum: 0,
+    default: 0,
+    description: "Return events with a version greater than this (the stream's `after`). Not together with `cursor`.",
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

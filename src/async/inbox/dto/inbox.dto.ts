@@ -1,6 +1,7 @@
 import { Field, GraphQLISODateTime, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
 import { PageQuery } from '../../../common/dto/pagination';
+import { connectionOf } from '../../../common/graphql/connection';
 
 @ObjectType({ description: 'A game awaiting my move.' })
 export class InboxItem {
@@ -26,7 +27,31 @@ export class InboxItem {
 @ObjectType({ description: 'My games awaiting my move, the nearest deadline first.' })
 export class InboxPage {
   @Field(() => [InboxItem]) @ApiProperty({ type: [InboxItem] }) items: InboxItem[];
-  @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) nextOffset: number | null;
+  @Field(() => Int, {
+    nullable: true,
+    deprecationReason: 'Offsets shift as games enter and leave the inbox; use inboxConnection (first/after).',
+  })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    deprecated: true,
+    description:
+      'Deprecated (use nextCursor): offset of the next page; null on the last page and when paging by cursor.',
+  })
+  nextOffset: number | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'Pass as `cursor` for the next page (opaque); null on the last page. What it guarantees: docs/api.md#pagination.',
+  })
+  nextCursor: string | null;
 }
+
+@ObjectType('InboxConnection', {
+  description:
+    'My games awaiting my move, most urgent first (Relay connection). Within one pass no game is shown twice; a game that changes during the pass is left out of its later pages (docs/api.md#pagination).',
+})
+export class InboxConnection extends connectionOf(InboxItem, 'Inbox', 'game awaiting my move') {}
 
 export class InboxQuery extends PageQuery {}

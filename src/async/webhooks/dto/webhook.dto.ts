@@ -11,7 +11,8 @@ import {
   MaxLength,
   registerDecorator,
 } from 'class-validator';
-import { LimitQuery } from '../../../common/dto/pagination';
+import { CursorQuery } from '../../../common/dto/pagination';
+import { connectionOf } from '../../../common/graphql/connection';
 import { WEBHOOK_EVENT_TYPES } from '../../../event-store/async-effects';
 
 /** An absolute http:// or https:// URL with a host and no credentials, at most 2048 characters. */
@@ -69,7 +70,7 @@ export class CreateWebhookInput {
   description?: string;
 }
 
-export class DeliveriesQuery extends LimitQuery {}
+export class DeliveriesQuery extends CursorQuery {}
 
 @ObjectType('Webhook', { description: 'A registered webhook (the secret is shown only at registration).' })
 export class WebhookView {
@@ -124,3 +125,8 @@ export class WebhookDeliveryView {
   @ApiProperty({ type: Date, nullable: true })
   deliveredAt: Date | null;
 }
+
+@ObjectType('WebhookDeliveryConnection', {
+  description: "A webhook's deliveries, newest first (Relay connection; stable while deliveries are attempted).",
+})
+export class WebhookDeliveryConnection extends connectionOf(WebhookDeliveryView, 'WebhookDelivery', 'delivery') {}
