@@ -46,15 +46,16 @@ export class GamesResolver {
   @OptionalAuth()
   async gamesConnection(
     @CurrentPlayer() me: Me | null,
+    // Typed as a string: the enum object as the parameter's metatype would be validated as a class.
     @Args('scope', { type: () => GameListScope, nullable: true, defaultValue: GameListScope.mine })
-    scope: GameListScope,
+    scope: string,
     @Args('first', { type: () => Int, nullable: true, description: 'Page size, 1 to 100 (default 20).' })
     first?: number,
     @Args('after', { type: () => String, nullable: true, description: 'endCursor of the previous page.' })
     after?: string,
   ) {
     const page = pageRequest({ limit: first, cursor: after });
-    if (scope === GameListScope.open) return toConnection(await this.games.listOpen(me, page), after);
+    if (scope === (GameListScope.open as string)) return toConnection(await this.games.listOpen(me, page), after);
     if (!me) throw new DomainException('UNAUTHENTICATED', 'scope: mine needs "Authorization: Bearer <token>"');
     return toConnection(await this.games.listMine(me, page), after);
   }

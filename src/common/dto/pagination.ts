@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { CURSOR_MAX_LENGTH } from '../pagination/cursor';
 
 /** `?limit=` for REST lists: 1..100, default 20 (query strings are converted to numbers). */
@@ -21,9 +21,9 @@ export class CursorQuery extends LimitQuery {
     description:
       'Opaque: the `nextCursor` of the previous page (or the `Link: rel="next"` header). Omit for the first page. A cursor that is malformed or of another list is 400 INVALID_CURSOR.',
   })
+  // Longer, empty or foreign cursors are INVALID_CURSOR from the list's service (as over GraphQL).
   @IsOptional()
   @IsString()
-  @MaxLength(CURSOR_MAX_LENGTH)
   cursor?: string;
 }
 
