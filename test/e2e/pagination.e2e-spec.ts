@@ -410,7 +410,7 @@ describe('stable pagination', () => {
         'deliveries',
       );
       const next = async (url: string) =>
-        /cursor=([^&>]+)/.exec((await t.http().get(url).set(mo.auth).expect(200)).headers.link as string)![1];
+        /cursor=([^&>]+)/.exec((await t.http().get(url).set(mo.auth).expect(200)).headers.link)![1];
       cursors.mine = await next('/v1/games?scope=mine&limit=1');
       cursors.open = await next('/v1/games?scope=open&limit=1');
       cursors.events = await next(`/v1/games/${gameA}/events?limit=1`);
