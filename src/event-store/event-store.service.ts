@@ -36,6 +36,7 @@
  * Inside an idempotent command (src/reliability/idempotency) create/load/append run on the
  * command's transaction instead (dbOr), and the cache is updated only after it commits.
  */
+import { FANOUT_QUEUE } from './async-effects';
 import { METRICS, type Metrics } from '../metrics/metrics';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Pool } from 'pg';
@@ -431,6 +432,11 @@ function upsertJobsSql(from: string, param: number): string {
     INSERT INTO async_jobs (queue, key, payload, run_at)
     SELECT x.queue, x.key, x.payload, now() + x.delay_ms * interval '1 millisecond'
       FROM ${from}, jsonb_to_recordset($${param}::jsonb) AS x(queue text, key text, payload jsonb, delay_ms float8)
+     -- A fan-out job only when some webhook can receive one of its notices (most commands have none).
+     WHERE x.queue <> '${FANOUT_QUEUE}' OR EXISTS (
+       SELECT 1 FROM jsonb_array_elements(x.payload -> 'notices') n
+         CROSS JOIN jsonb_array_elements_text(n -> 'playerIds') p
+         JOIN webhooks w ON w.player_id = p::uuid AND (n ->> 'type') = ANY (w.events))
     ON CONFLICT (key) DO UPDATE
       SET queue = EXCLUDED.queue, payload = EXCLUDED.payload, run_at = EXCLUDED.run_at, attempts = 0,
           revision = async_jobs.revision + 1, locked_by = NULL, last_error = NULL, updated_at = now()`;
