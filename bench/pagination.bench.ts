@@ -52,7 +52,7 @@ async function main(): Promise<void> {
        INSERT INTO game_seats (game_id, seat, player_id) SELECT id, 0, $1 FROM g`,
       [player, games],
     );
-    // --without-index: as before migration 20261204000000_list_keyset_indexes (every page sorts).
+    // --without-index: as before migration 20261206000000_list_keyset_indexes (every page sorts).
     if (process.argv.includes('--without-index')) await pool.query('DROP INDEX games_created_at_id_idx');
     await pool.query('ANALYZE');
     // Only the list queries are used: they read nothing else of the store.
