@@ -94,21 +94,21 @@ describe('hostile input is refused with a code, and nothing is stored', () => {
       await storesNothing(async () => {
         const literal = await gql(
           t,
-          'mutation { createGame(idempotencyKey: "g1", input: { ruleSet: "farkle", seats: 1, options: { target: 1.5 } }) { id } }',
+          'mutation { createGame(idempotencyKey: "g1", input: { ruleSet: farkle, seats: 1, options: { target: 1.5 } }) { id } }',
           {},
           ann.token,
         );
         expect(literal.errors?.[0].extensions?.code).toBe('INVALID_OPTIONS');
         const huge = await gql(
           t,
-          'mutation { createGame(input: { ruleSet: "farkle", seats: 1, options: { target: 1e400 } }) { id } }',
+          'mutation { createGame(input: { ruleSet: farkle, seats: 1, options: { target: 1e400 } }) { id } }',
           {},
           ann.token,
         );
         expect(huge.errors?.[0].extensions?.code).toBe('VALIDATION_FAILED');
         const beyond = await gql(
           t,
-          'mutation { createGame(input: { ruleSet: "penta", seats: 1, options: { upperBonusPoints: 9007199254740993 } }) { id } }',
+          'mutation { createGame(input: { ruleSet: penta, seats: 1, options: { upperBonusPoints: 9007199254740993 } }) { id } }',
           {},
           ann.token,
         );
@@ -162,7 +162,7 @@ describe('hostile input is refused with a code, and nothing is stored', () => {
 
     it('GraphQL JSON literals nested deeper than 32 levels → an error with a code', async () => {
       const literal =
-        'mutation { createGame(input: { ruleSet: "penta", seats: 1, options: ' +
+        'mutation { createGame(input: { ruleSet: penta, seats: 1, options: ' +
         '{a:'.repeat(40) +
         '1' +
         '}'.repeat(40) +
