@@ -78,7 +78,9 @@ describe('GraphQL contract: typed events, enums, options and audit; deprecated n
       const id = ids[key];
       const rest = { items: [] as any[] };
       for (let after: number | null = 0; after !== null;) {
-        const page = (await t.http().get(`/v1/games/${id}/events?limit=100&after=${after}`).expect(200)).body;
+        const page: { items: any[]; nextAfter: number | null } = (
+          await t.http().get(`/v1/games/${id}/events?limit=100&after=${after}`).expect(200)
+        ).body;
         rest.items.push(...page.items);
         after = page.nextAfter;
       }

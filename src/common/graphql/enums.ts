@@ -15,7 +15,7 @@ export const graphqlEnumName = (restValue: string): string => restValue.replace(
 
 /** `{ graphqlName: restValue }` for registerEnumType. */
 export function enumOf<T extends string>(values: readonly T[]): Record<string, T> {
-  return Object.fromEntries(values.map((v) => [graphqlEnumName(v), v])) as Record<string, T>;
+  return Object.fromEntries(values.map((v) => [graphqlEnumName(v), v]));
 }
 
 /** The family events' types (packages/core/src/rules/{five-dice,farkle}/types.ts). */

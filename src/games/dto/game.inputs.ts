@@ -21,8 +21,8 @@ import {
 } from 'class-validator';
 import { validateClientSeed } from '@fairdice/core/fairness/seeds';
 import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
-import { JSONScalar } from './json.scalar';
 import { RuleSetNameEnum, VisibilityEnum } from '../../common/graphql/enums';
+import { GameOptionsInput } from '../../common/graphql/game-options';
 
 /** 1..128 visible ASCII characters (fairness/seeds.ts validateClientSeed). */
 export function IsClientSeed() {
@@ -47,7 +47,7 @@ export class CreateGameInput {
   @IsIn(RULE_SET_NAMES)
   ruleSet: string;
 
-  @Field(() => JSONScalar, {
+  @Field(() => GameOptionsInput, {
     nullable: true,
     description: "Overrides of the preset's options (validated by the family: INVALID_OPTIONS).",
   })

@@ -16,6 +16,7 @@ import {
 } from 'class-validator';
 import { JSONScalar } from '../../common/graphql/json.scalar';
 import { BoxIdEnum, GameFamilyEnum, RuleSetNameEnum } from '../../common/graphql/enums';
+import { FarkleOptionsInput, FiveDiceOptionsInput } from '../../common/graphql/game-options';
 import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
 import { BOX_IDS } from '@fairdice/core/rules/five-dice/types';
 
@@ -62,7 +63,7 @@ export class FiveDiceScoreInput {
   @IsIn(['penta', 'simple', 'bonus'])
   ruleSet: string;
 
-  @Field(() => JSONScalar, { nullable: true, description: 'Overrides of the preset options.' })
+  @Field(() => FiveDiceOptionsInput, { nullable: true, description: 'Overrides of the preset options.' })
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
   @IsOptional()
   @IsObject()
@@ -120,7 +121,7 @@ export class FarkleScoreInput {
   @Max(6, { each: true })
   dice: number[];
 
-  @Field(() => JSONScalar, { nullable: true, description: 'Overrides of the farkle options (e.g. straights).' })
+  @Field(() => FarkleOptionsInput, { nullable: true, description: 'Overrides of the farkle options (e.g. straights).' })
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
   @IsOptional()
   @IsObject()
