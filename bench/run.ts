@@ -15,7 +15,9 @@
  *        pool of K.
  * 4. The server (`node dist/src/main.js`, LOG_LEVEL=warn, NODE_ENV=production, child process):
  *    REST actions, GraphQL actions, REST reads (GET /v1/games/:id), K closed-loop clients each.
- * 5. Table + ratios printed, report written to bench/results/<YYYY-MM-DD>.md, and the README's
+ * 5. The job queue alone (bench/job-queue.bench.ts): jobs/s drained, and how long a delivery
+ *    waits behind a fan-out backlog.
+ * 6. Table + ratios printed, report written to bench/results/<YYYY-MM-DD>.md, and the README's
  *    Benchmarks table refreshed (between the bench:table markers).
  *
  * --variants adds a diagnostic scenario: REST actions on a second server started with
@@ -33,6 +35,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { runFairnessMicroBenchmarks } from './fairness.bench';
 import { runGameAggregateMicroBenchmarks } from './game-aggregate.bench';
+import { type JobQueueBenchResult, runJobQueueBench } from './job-queue.bench';
 import {
   NESTED as GQL_NESTED,
   REPEATED as GQL_REPEATED,
@@ -424,6 +427,7 @@ async function main(): Promise<void> {
   const stats: Record<string, PlayStats> = {};
   let profileSection = '';
   let serverStartupMs = 0;
+  let jobQueue: JobQueueBenchResult | null = null;
   try {
     // ---- ceiling (a): bare Fastify
     {
@@ -597,6 +601,9 @@ async function main(): Promise<void> {
         http.close();
       });
     }
+    // ---- the job queue on its own (bench/job-queue.bench.ts), after the servers have stopped
+    log('job queue: draining 5,000 no-op jobs, then a delivery behind 5,000 fan-out jobs');
+    jobQueue = await runJobQueueBench(db.url, { jobs: 5000, pool: opts.pool });
   } finally {
     await statsPool.end().catch(() => undefined);
     log(`database: dropping ${db.name}`);
@@ -608,6 +615,22 @@ async function main(): Promise<void> {
   // ---- report
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ts = targets(byId, micro.rows);
+  if (jobQueue) {
+    ts.push({
+      name: 'Job queue: jobs drained per second (no-op handlers, one instance)',
+      value: jobQueue.jobsPerSecond,
+      target: '≥ 1,000',
+      met: jobQueue.jobsPerSecond >= 1000,
+      show: f0(jobQueue.jobsPerSecond),
+    });
+    ts.push({
+      name: `(info) Job queue: ms a webhook delivery waited behind ${jobQueue.jobs} fan-out jobs`,
+      value: jobQueue.deliveryWaitMs,
+      target: '–',
+      met: null,
+      show: f0(jobQueue.deliveryWaitMs),
+    });
+  }
   const date = new Date().toISOString().slice(0, 10);
   const elapsedS = (performance.now() - began) / 1000;
   const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
