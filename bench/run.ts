@@ -572,7 +572,7 @@ async function main(): Promise<void> {
         await scenario(
           'graphql',
           'GraphQL actions',
-          'the same commands as GraphQL mutations (createGame / startGame / roll / scoreBox)',
+          'the same commands as GraphQL mutations (createGame / startGame / roll / score)',
           opts,
           (i) => new GraphqlPlayer(http, players[i], stats.graphql),
           server,

@@ -1,24 +1,34 @@
 import { UseGuards } from '@nestjs/common';
-import { Args, ID, Int, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
+import { Args, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
 import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
 import { DomainException, toGraphQLError } from '../common/errors';
 import type { AuthenticatedPlayer } from '../players/players.types';
-import {
-  GameConnection,
-  GameEventConnection,
-  GameEventPage,
-  GameEventView,
-  GamePage,
-  GameView,
-} from './dto/game-view.model';
+import { GameConnection, GameEventConnection, GameEventPage, GamePage, GameView } from './dto/game-view.model';
+import { GameEvent, toTypedEvent } from './dto/game-event.types';
+import { GameOptions } from '../common/graphql/game-options';
+import { BoxIdEnum } from '../common/graphql/enums';
+import type { FamilyId } from '@fairdice/core/rules/core/family';
 import { CreateGameInput, GameListScope, JoinGameInput, SetSeedInput, StartGameInput } from './dto/game.inputs';
 import { toConnection } from '../common/graphql/connection';
 import { pageRequest } from '../common/pagination/page-request';
+import type { GameEventListPage } from './games.service';
+import type { GameEventView } from './dto/game-view.model';
 import { isAccessRevoked } from './game-stream';
 import { toEventView } from './game-view';
 import { GamesService } from './games.service';
 
 type Me = AuthenticatedPlayer;
+
+/** The page's events typed by type and family (GraphQL's GameEvent types). */
+const typedEvents = <P extends { items: GameEventView[]; family: FamilyId }>(page: P): P => ({
+  ...page,
+  items: page.items.map((e) => toTypedEvent(e, page.family)),
+});
+const IDEMPOTENCY_KEY = {
+  type: () => String,
+  nullable: true,
+  description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+} as const;
 
 function nonNegative(name: string, v: number | undefined): number {
   const n = v ?? 0;
@@ -100,10 +110,35 @@ export class GamesResolver {
     @Args('after', { type: () => String, nullable: true, description: 'endCursor of the previous page.' })
     after?: string,
   ) {
-    return toConnection(await this.games.history(me, gameId, pageRequest({ limit: first, cursor: after })), after);
+    const page = await this.games.history(me, gameId, pageRequest({ limit: first, cursor: after }));
+    return toConnection(typedEvents(page), after);
   }
 
-  @Query(() => GameEventPage, { description: "The game's events with version > after." })
+  @ResolveField('ruleOptions', () => GameOptions, { description: "The family's resolved options, typed." })
+  ruleOptions(@Parent() game: GameView): object {
+    return game.options;
+  }
+
+  @Query(() => GameEventPage, {
+    description: "The game's events with version > after, oldest first (GET /v1/games/{id}/events).",
+  })
+  @OptionalAuth()
+  async gameEvents(
+    @CurrentPlayer() me: Me | null,
+    @Args('gameId', { type: () => ID }) gameId: string,
+    @Args('after', { type: () => Int, nullable: true }) after?: number,
+    @Args('limit', { type: () => Int, nullable: true }) limit?: number,
+  ): Promise<GameEventPage> {
+    const page: GameEventListPage = typedEvents(
+      await this.games.history(me, gameId, { ...pageRequest({ limit }), after: nonNegative('after', after) }),
+    );
+    return { items: page.items, nextAfter: page.nextAfter, nextCursor: page.nextCursor };
+  }
+
+  @Query(() => GameEventPage, {
+    description: "The game's events with version > after.",
+    deprecationReason: 'Renamed gameEvents (as GET /v1/games/{id}/events); same arguments and result.',
+  })
   @OptionalAuth()
   async gameHistory(
     @CurrentPlayer() me: Me | null,
@@ -111,11 +146,7 @@ export class GamesResolver {
     @Args('after', { type: () => Int, nullable: true }) after?: number,
     @Args('limit', { type: () => Int, nullable: true }) limit?: number,
   ): Promise<GameEventPage> {
-    const page = await this.games.history(me, gameId, {
-      ...pageRequest({ limit }),
-      after: nonNegative('after', after),
-    });
-    return { items: page.items, nextAfter: page.nextAfter, nextCursor: page.nextCursor };
+    return this.gameEvents(me, gameId, after, limit);
   }
 
   @Query(() => GameView, { description: 'The game right after event `version`.' })
@@ -240,7 +271,19 @@ export class GamesResolver {
     return this.games.roll(me, gameId, hold ?? undefined, { idempotencyKey });
   }
 
-  @Mutation(() => GameView)
+  @Mutation(() => GameView, { description: 'Five dice: enter the dice in a box (POST /v1/games/{id}/score).' })
+  score(
+    @CurrentPlayer() me: Me,
+    @Args('gameId', { type: () => ID }) gameId: string,
+    @Args('box', { type: () => BoxIdEnum }) box: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY) idempotencyKey?: string,
+  ) {
+    return this.games.score(me, gameId, box, { idempotencyKey });
+  }
+
+  @Mutation(() => GameView, {
+    deprecationReason: 'Renamed score (as POST /v1/games/{id}/score), whose box is a BoxId enum value.',
+  })
   scoreBox(
     @CurrentPlayer() me: Me,
     @Args('gameId', { type: () => ID }) gameId: string,
@@ -298,9 +341,10 @@ export class GamesResolver {
     return this.games.quit(me, gameId, { idempotencyKey });
   }
 
-  @Subscription(() => GameEventView, {
+  @Subscription(() => GameEvent, {
+    name: 'gameEvents',
     description:
-      'Every event of a game after `afterVersion` (backlog, then live; completes after the game ends). Access is re-checked on every event: once you may no longer see the game (you left a private game), the event that removed you is not sent; an error with extensions.code GAME_ACCESS_REVOKED is, and the subscription completes. Auth: connectionParams.authorization = "Bearer <token>".',
+      'Every event of a game after `after` (backlog, then live; completes after the game ends). Access is re-checked on every event: once you may no longer see the game (you left a private game), the event that removed you is not sent; an error with extensions.code GAME_ACCESS_REVOKED is, and the subscription completes. Auth: connectionParams.authorization = "Bearer <token>".',
     // The stream's last item when access is revoked: an error with a stable code, then completion.
     resolve: (event: unknown) => {
       if (isAccessRevoked(event))
@@ -313,13 +357,27 @@ export class GamesResolver {
     },
   })
   @OptionalAuth()
-  async gameEvents(
+  async gameEventStream(
     @CurrentPlayer() me: Me | null,
     @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('afterVersion', { type: () => Int, nullable: true }) afterVersion?: number,
+    @Args('after', {
+      type: () => Int,
+      nullable: true,
+      description: 'Resume after this version (as ?after= of GET /v1/games/{id}/stream).',
+    })
+    after?: number,
+    @Args('afterVersion', {
+      type: () => Int,
+      nullable: true,
+      deprecationReason: 'Renamed after (as ?after= of GET /v1/games/{id}/stream).',
+    })
+    afterVersion?: number,
   ) {
-    const stream = await this.games.stream(me, gameId, nonNegative('afterVersion', afterVersion));
-    return mapIterator(stream, (item) => (isAccessRevoked(item) ? item : toEventView(item)));
+    if (after !== undefined && after !== null && afterVersion !== undefined && afterVersion !== null)
+      throw new DomainException('VALIDATION_FAILED', 'Give after or its deprecated name afterVersion, not both');
+    const from = after ?? afterVersion ?? undefined;
+    const { family, stream } = await this.games.streamOf(me, gameId, nonNegative('after', from));
+    return mapIterator(stream, (item) => (isAccessRevoked(item) ? item : toTypedEvent(toEventView(item), family)));
   }
 }
 

@@ -16,6 +16,7 @@ import { generateClientSeed, generateServerSeed } from '../fairness/seed-generat
 import { noDice } from '@fairdice/core/rules/core/dice';
 import { isRuleError } from '@fairdice/core/rules/core/errors';
 import { familyById, RULE_SETS, RuleSetName } from '@fairdice/core/rules/registry';
+import type { FamilyId } from '@fairdice/core/rules/core/family';
 import {
   AbandonCommand,
   CreateCommand,
@@ -415,6 +416,7 @@ export class GamesService {
       cursors,
       nextCursor: more ? cursors[cursors.length - 1] : null,
       nextAfter: more ? lastVersion : null,
+      family: g.state.family,
     };
   }
 
@@ -449,9 +451,19 @@ export class GamesService {
    * AccessRevoked item once the subscriber may no longer see the game).
    */
   async stream(player: Player | null, gameId: string, after = 0): Promise<GameEventStream> {
+    return (await this.streamOf(player, gameId, after)).stream;
+  }
+
+  /** The stream with the game's family (GraphQL types each event by type and family). */
+  async streamOf(
+    player: Player | null,
+    gameId: string,
+    after = 0,
+  ): Promise<{ family: FamilyId; stream: GameEventStream }> {
     const g = await this.loadVisible(player, checkGameId(gameId));
     const access = { state: g.state, mayView: (state: GameState) => this.canSeeState(state, player) };
-    return new GameEventStream(this.store, this.bus, g.row.id, after, access).start();
+    const stream = await new GameEventStream(this.store, this.bus, g.row.id, after, access).start();
+    return { family: g.state.family, stream };
   }
 
   // ------------------------------------------------------------------ internals
@@ -595,8 +607,11 @@ export class GamesService {
 
 /** A page of games: cursor paging, plus the deprecated offset of the next page (offset paging only). */
 export type GameListPage = CursorPage<GameSummaryView> & { nextOffset: number | null };
-/** A page of events: cursor paging, plus the version to pass as `after` for the next page. */
-export type GameEventListPage = CursorPage<GameEventView> & { nextAfter: number | null };
+/**
+ * A page of events: cursor paging, plus the version to pass as `after` for the next page and the
+ * game's family (GraphQL types each event by type and family).
+ */
+export type GameEventListPage = CursorPage<GameEventView> & { nextAfter: number | null; family: FamilyId };
 
 /** The rule set's option overrides, validated by its family before anything is hashed or stored. */
 function checkOptions(input: CreateGameInput): void {
