@@ -254,7 +254,7 @@ describe('stable pagination', () => {
         gql(
           t,
           `query($id: ID!, $after: String) { gameEventsConnection(gameId: $id, first: 4, after: $after) {
-            edges { cursor node { version type } } pageInfo { hasNextPage endCursor } } }`,
+            edges { cursor node { __typename version type ... on FiveDiceRolledEvent { dice } } } pageInfo { hasNextPage endCursor } } }`,
           { id, after },
         ),
         moves++ < 3 ? move(id) : Promise.resolve(),
@@ -262,6 +262,12 @@ describe('stable pagination', () => {
       expect(res.errors).toBeUndefined();
       const c: any = res.data.gameEventsConnection;
       gqlVersions.push(...c.edges.map((e: any) => e.node.version));
+      // The nodes are the typed GameEvent objects (one type per event type and family).
+      for (const e of c.edges) {
+        expect(e.node.__typename).toMatch(/Event$/);
+        if (e.node.type === 'rolled') expect(e.node).toMatchObject({ __typename: 'FiveDiceRolledEvent' });
+        if (e.node.type === 'rolled') expect(e.node.dice).toHaveLength(5);
+      }
       if (!c.pageInfo.hasNextPage) break;
       after = c.pageInfo.endCursor;
     }
