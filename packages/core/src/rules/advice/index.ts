@@ -2,3 +2,4 @@ export * from './dice-tables';
 export * from './five-dice-solver';
 export * from './five-dice-advice';
 export * from './five-dice-table-format';
+export * from './farkle-solver';
