@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 /**
  * `Link: <…>; rel="next"` (RFC 8288) for a REST list: the request's own path and query with
  * `cursor` set to the next page's cursor (and any `offset` dropped). A relative reference, so it
- * is right behind any proxy. No header on the last page.
+ * is right behind any proxy. No rel="next" on the last page; other links already set are kept.
  */
 export function setNextLink(request: FastifyRequest, reply: FastifyReply, nextCursor: string | null): void {
   if (nextCursor === null) return;
@@ -11,7 +11,10 @@ export function setNextLink(request: FastifyRequest, reply: FastifyReply, nextCu
   url.searchParams.delete('offset');
   url.searchParams.delete('after');
   url.searchParams.set('cursor', nextCursor);
-  reply.header('link', `<${url.pathname}${url.search}>; rel="next"`);
+  const next = `<${url.pathname}${url.search}>; rel="next"`;
+  // Kept beside a link already set (e.g. rel="deprecation" when a deprecated parameter is used).
+  const earlier = reply.getHeader('link');
+  reply.header('link', earlier ? `${String(earlier)}, ${next}` : next);
 }
 
 /** The Link response header as OpenAPI declares it on the paged REST lists. */
