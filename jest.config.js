@@ -66,6 +66,8 @@ module.exports = {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/helpers/global-setup.ts',
       globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+      // Every REST response of the e2e apps is checked against openapi/openapi.json.
+      setupFilesAfterEnv: ['<rootDir>/test/helpers/contract-setup.ts'],
     },
   ],
 };

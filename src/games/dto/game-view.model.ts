@@ -5,6 +5,7 @@
 import { Field, GraphQLISODateTime, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JSONScalar } from './json.scalar';
+import { apiRef, ref } from '../../common/openapi/json-schema';
 
 @ObjectType({ description: 'One seat (numbered from 0; the creator holds seat 0).' })
 export class SeatView {
@@ -27,7 +28,7 @@ export class SeatView {
 
 @ObjectType({ description: 'One box of a five-dice sheet: points, or null while open.' })
 export class BoxView {
-  @Field() @ApiProperty({ example: 'fullHouse' }) box: string;
+  @Field() @ApiProperty(apiRef('BoxId')) box: string;
   @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) points: number | null;
 }
 
@@ -45,7 +46,7 @@ export class FiveDiceSheetView {
 
 @ObjectType({ description: 'An open box with what the current dice would score there.' })
 export class BoxOptionView {
-  @Field() @ApiProperty() box: string;
+  @Field() @ApiProperty(apiRef('BoxId')) box: string;
   @Field(() => Int) @ApiProperty() points: number;
   @Field(() => Int, { description: 'Extra five-of-a-kind bonus earned by entering the roll (any allowed box).' })
   @ApiProperty()
@@ -128,15 +129,15 @@ export class StandingView {
 @ObjectType({ description: 'A game as its players see it.' })
 export class GameView {
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) id: string;
-  @Field() @ApiProperty({ enum: ['penta', 'simple', 'bonus', 'farkle'] }) ruleSet: string;
-  @Field() @ApiProperty({ enum: ['five-dice', 'farkle'] }) family: string;
+  @Field() @ApiProperty(apiRef('RuleSetName')) ruleSet: string;
+  @Field() @ApiProperty(apiRef('GameFamily')) family: string;
   @Field(() => JSONScalar, { description: "The family's resolved options." })
-  @ApiProperty({ type: 'object', additionalProperties: true })
+  @ApiProperty(apiRef('GameOptions'))
   options: Record<string, unknown>;
   @Field({ description: 'open | playing | finished | abandoned' })
-  @ApiProperty({ enum: ['open', 'playing', 'finished', 'abandoned'] })
+  @ApiProperty(apiRef('GameStatus'))
   status: string;
-  @Field({ description: 'public | private' }) @ApiProperty({ enum: ['public', 'private'] }) visibility: string;
+  @Field({ description: 'public | private' }) @ApiProperty(apiRef('Visibility')) visibility: string;
   @Field(() => Int, { description: 'Number of events so far (the version of the last one).' })
   @ApiProperty()
   version: number;
@@ -189,14 +190,14 @@ export class GameView {
 @ObjectType({ description: 'A game in a list (from the read model).' })
 export class GameSummaryView {
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) id: string;
-  @Field() @ApiProperty() ruleSet: string;
-  @Field() @ApiProperty() family: string;
-  @Field() @ApiProperty() status: string;
-  @Field() @ApiProperty() visibility: string;
+  @Field() @ApiProperty(apiRef('RuleSetName')) ruleSet: string;
+  @Field() @ApiProperty(apiRef('GameFamily')) family: string;
+  @Field() @ApiProperty(apiRef('GameStatus')) status: string;
+  @Field() @ApiProperty(apiRef('Visibility')) visibility: string;
   @Field(() => Int) @ApiProperty() version: number;
   @Field(() => Int) @ApiProperty() seatCount: number;
   @Field(() => Int) @ApiProperty() seatsTaken: number;
-  @Field(() => ID) @ApiProperty() creatorId: string;
+  @Field(() => ID) @ApiProperty({ format: 'uuid' }) creatorId: string;
   @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) currentSeat: number | null;
   @Field(() => ID, { nullable: true }) @ApiProperty({ type: String, nullable: true }) currentPlayerId: string | null;
   @Field({ description: 'It is the caller’s move.' }) @ApiProperty() awaitingMyMove: boolean;
@@ -233,7 +234,7 @@ export class GameEventView {
 
 @ObjectType({ description: 'A page of events.' })
 export class GameEventPage {
-  @Field(() => [GameEventView]) @ApiProperty({ type: [GameEventView] }) items: GameEventView[];
+  @Field(() => [GameEventView]) @ApiProperty({ type: 'array', items: ref('GameEvent') }) items: GameEventView[];
   @Field(() => Int, { nullable: true, description: 'Pass as `after` for the next page; null when no more events.' })
   @ApiProperty({ type: Number, nullable: true })
   nextAfter: number | null;

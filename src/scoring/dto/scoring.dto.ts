@@ -15,19 +15,19 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { JSONScalar } from '../../common/graphql/json.scalar';
-import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
 import { BOX_IDS } from '@fairdice/core/rules/five-dice/types';
+import { apiRef } from '../../common/openapi/json-schema';
 
 @ObjectType({ description: 'A named rule set a game can be created with.' })
 export class RuleSetModel {
-  @Field({ description: 'Name to pass as ruleSet.' }) @ApiProperty({ enum: RULE_SET_NAMES }) name: string;
+  @Field({ description: 'Name to pass as ruleSet.' }) @ApiProperty(apiRef('RuleSetName')) name: string;
   @Field({ description: 'Game family: five-dice or farkle.' })
-  @ApiProperty({ enum: ['five-dice', 'farkle'] })
+  @ApiProperty(apiRef('GameFamily'))
   family: string;
   @Field() @ApiProperty() title: string;
   @Field() @ApiProperty() description: string;
   @Field(() => JSONScalar, { description: 'The preset option values; a game may override them (see docs/rules.md).' })
-  @ApiProperty({ type: 'object', additionalProperties: true })
+  @ApiProperty(apiRef('GameOptions'))
   options: Record<string, unknown>;
   @Field(() => Int) @ApiProperty() minSeats: number;
   @Field(() => Int) @ApiProperty() maxSeats: number;
@@ -36,7 +36,7 @@ export class RuleSetModel {
 @InputType({ description: 'A filled box and its points.' })
 export class FilledBoxInput {
   @Field({ description: 'Box id, e.g. threeOfAKind.' })
-  @ApiProperty({ enum: BOX_IDS })
+  @ApiProperty(apiRef('BoxId'))
   @IsString()
   @IsIn(BOX_IDS)
   box: string;
@@ -57,7 +57,7 @@ export class FiveDiceScoreInput {
   ruleSet: string;
 
   @Field(() => JSONScalar, { nullable: true, description: 'Overrides of the preset options.' })
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @ApiPropertyOptional(apiRef('FiveDiceOptionsOverrides'))
   @IsOptional()
   @IsObject()
   options?: Record<string, unknown>;
@@ -84,7 +84,7 @@ export class FiveDiceScoreInput {
 
 @ObjectType({ description: 'What the dice would score in one open box.' })
 export class BoxOptionModel {
-  @Field() @ApiProperty() box: string;
+  @Field() @ApiProperty(apiRef('BoxId')) box: string;
   @Field(() => Int) @ApiProperty() points: number;
   @Field(() => Int, { description: 'Extra five-of-a-kind bonus earned by this roll wherever it is entered.' })
   @ApiProperty()
@@ -115,7 +115,7 @@ export class FarkleScoreInput {
   dice: number[];
 
   @Field(() => JSONScalar, { nullable: true, description: 'Overrides of the farkle options (e.g. straights).' })
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @ApiPropertyOptional(apiRef('FarkleOptionsOverrides'))
   @IsOptional()
   @IsObject()
   options?: Record<string, unknown>;
