@@ -218,7 +218,7 @@ export class GamesController {
   @ApiOkResponse({ type: GameView })
   @ApiNoFieldsBody()
   @ApiRequestHeaders('Idempotency-Key', 'If-Match')
-  @ApiCommandProblems('GAME_ALREADY_STARTED', 'NOT_SEATED', 'NOT_CREATOR')
+  @ApiCommandProblems('GAME_ALREADY_STARTED', 'NOT_CREATOR')
   leave(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -237,14 +237,7 @@ export class GamesController {
   })
   @ApiOkResponse({ type: GameView })
   @ApiRequestHeaders('Idempotency-Key', 'If-Match')
-  @ApiCommandProblems(
-    'GAME_ALREADY_STARTED',
-    'INVALID_SEED',
-    'NOT_CREATOR',
-    'NOT_YOUR_SEAT',
-    'NOT_SEATED',
-    'INVALID_COMMAND',
-  )
+  @ApiCommandProblems('GAME_ALREADY_STARTED', 'INVALID_SEED', 'NOT_CREATOR', 'NOT_YOUR_SEAT', 'INVALID_COMMAND')
   setSeed(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -303,7 +296,6 @@ export class GamesController {
   @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiCommandProblems(
     'GAME_NOT_STARTED',
-    'NOT_SEATED',
     'NOT_YOUR_TURN',
     'NO_ROLLS_LEFT',
     'INVALID_HOLD',
@@ -326,7 +318,6 @@ export class GamesController {
   @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiCommandProblems(
     'GAME_NOT_STARTED',
-    'NOT_SEATED',
     'NOT_YOUR_TURN',
     'ROLL_REQUIRED',
     'UNKNOWN_BOX',
@@ -350,7 +341,6 @@ export class GamesController {
   @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiCommandProblems(
     'GAME_NOT_STARTED',
-    'NOT_SEATED',
     'NOT_YOUR_TURN',
     'ROLL_REQUIRED',
     'INVALID_SELECTION',
@@ -375,7 +365,6 @@ export class GamesController {
   @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiCommandProblems(
     'GAME_NOT_STARTED',
-    'NOT_SEATED',
     'NOT_YOUR_TURN',
     'ROLL_REQUIRED',
     'NOTHING_SET_ASIDE',
@@ -397,7 +386,7 @@ export class GamesController {
   @ApiOkResponse({ type: GameView })
   @ApiNoFieldsBody()
   @ApiRequestHeaders('Idempotency-Key', 'If-Match')
-  @ApiCommandProblems('GAME_NOT_STARTED', 'NOT_SEATED', 'NOT_YOUR_TURN', 'INVALID_COMMAND')
+  @ApiCommandProblems('GAME_NOT_STARTED', 'NOT_YOUR_TURN', 'INVALID_COMMAND')
   quit(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,

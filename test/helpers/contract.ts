@@ -52,7 +52,7 @@ export class ResponseContract {
   private readonly routes: Array<{ template: string; pattern: RegExp; params: number }>;
 
   constructor(readonly document: Json) {
-    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, verbose: true });
     addFormats(this.ajv);
     this.ajv.addSchema({ $id: 'openapi', components: document.components }, 'openapi');
     this.routes = Object.keys(document.paths)
@@ -135,7 +135,11 @@ export class ResponseContract {
     if (!validate(body)) {
       const errors = (validate.errors ?? [])
         .slice(0, 8)
-        .map((e) => `${e.instancePath || '(body)'} ${e.message}${e.params ? ' ' + JSON.stringify(e.params) : ''}`);
+        .map(
+          (e) =>
+            `${e.instancePath || '(body)'} ${e.message}${e.params ? ' ' + JSON.stringify(e.params) : ''}` +
+            (typeof e.data !== 'object' ? ` (got ${JSON.stringify(e.data)})` : ''),
+        );
       problems.push(`${where}: the body does not match the schema:\n    ${errors.join('\n    ')}`);
     }
     return problems;
@@ -198,3 +202,27 @@ export function takeViolations(): string[] {
 }
 
 export const checkedResponses = () => checked;
+
+/**
+ * Checks one message of the SSE stream (which bypasses the onSend hook): its data is a GameEvent
+ * of the document, named by its type; access-revoked carries the GAME_ACCESS_REVOKED notice.
+ */
+export function recordStreamMessage(event: string, data: unknown): void {
+  shared ??= ResponseContract.fromFile();
+  checked++;
+  if (event === 'access-revoked') {
+    if ((data as { code?: unknown })?.code !== 'GAME_ACCESS_REVOKED')
+      violations.push(`SSE access-revoked: data.code is not GAME_ACCESS_REVOKED`);
+    return;
+  }
+  const validate = shared.validator({ $ref: '#/components/schemas/GameEvent' });
+  if (!validate(data))
+    violations.push(
+      `SSE event ${event}: the data is not a GameEvent: ${(validate.errors ?? [])
+        .slice(0, 5)
+        .map((e) => `${e.instancePath} ${e.message}`)
+        .join('; ')}`,
+    );
+  else if ((data as { type: string }).type !== event)
+    violations.push(`SSE event ${event}: named differently from its type ${(data as { type: string }).type}`);
+}

@@ -109,6 +109,9 @@ const RESPONSE_HEADERS: Record<string, Json> = {
   },
 };
 
+/** Codes answered with Retry-After. */
+const RETRY_AFTER_CODES: ErrorCode[] = ['RATE_LIMITED', 'DATABASE_UNAVAILABLE', 'NOT_READY', 'IDEMPOTENCY_IN_PROGRESS'];
+
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 const TAGS = [
@@ -214,7 +217,7 @@ function completeOperation(path: string, method: string, op: Json): void {
     const existing = op.responses[status];
     const extra = existing?.description ? ` ${existing.description}` : '';
     const responseHeaders: Json = {};
-    if (status === 429 || status === 503) responseHeaders['Retry-After'] = headerRef('RetryAfter');
+    if (list.some((c) => RETRY_AFTER_CODES.includes(c))) responseHeaders['Retry-After'] = headerRef('RetryAfter');
     if (list.includes('PRECONDITION_FAILED')) responseHeaders.ETag = headerRef('ETag');
     op.responses[status] = {
       description: `${list.map((c) => `\`${c}\``).join(', ')}.${extra}`,
