@@ -55,6 +55,14 @@ describe('OpenAPI breaking-change check', () => {
     );
   });
 
+  it('fails a field removed from one event type of the union', () => {
+    const changed = clone(current);
+    delete changed.components.schemas.FiveDiceRolledEventData.properties.held;
+    changed.components.schemas.FiveDiceRolledEventData.required = ['type', 'seat', 'dice', 'rollInTurn'];
+    const found = findBreakingChanges(current, changed);
+    expect(found.map((c) => c.message).join('\n')).toMatch(/events.*variant changed incompatibly.*held/);
+  });
+
   it('fails a type change and a new required request field', () => {
     const changed = clone(current);
     changed.components.schemas.GameView.properties.version = { type: 'string' };

@@ -21,7 +21,10 @@ export interface BreakingChange {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
+let variantMemo = new Map<string, BreakingChange[]>();
+
 export function findBreakingChanges(released: Json, current: Json): BreakingChange[] {
+  variantMemo = new Map();
   const out: BreakingChange[] = [];
   const add = (id: string, message: string) => out.push({ id, message });
   for (const [path, oldItem] of Object.entries((released.paths ?? {}) as Json)) {
@@ -168,10 +171,9 @@ function compareSchemas(
   const n = flattenAllOf(current, resolve(current, newNode));
   // Unions: each variant a client may receive (response) must match an old one; each variant a
   // client may send (request) must still be accepted by a new one.
-  const variants = (s: Json, doc: Json) =>
-    ((s.oneOf ?? s.anyOf) as Json[] | undefined)?.map((v) => flattenAllOf(doc, resolve(doc, v)));
-  const ov = variants(o, released);
-  const nv = variants(n, current);
+  const variants = (s: Json) => (s.oneOf ?? s.anyOf) as Json[] | undefined;
+  const ov = variants(o);
+  const nv = variants(n);
   if (ov || nv) {
     const from = direction === 'response' ? (nv ?? [n]) : (ov ?? [o]);
     const into = direction === 'response' ? (ov ?? [o]) : (nv ?? [n]);
@@ -180,11 +182,17 @@ function compareSchemas(
     from.forEach((variant, i) => {
       let best: BreakingChange[] | null = null;
       for (const candidate of into) {
-        const found: BreakingChange[] = [];
-        const collect = (id: string, message: string) => found.push({ id, message });
-        if (direction === 'response')
-          compareSchemas(where, direction, released, current, candidate, variant, collect, depth + 1);
-        else compareSchemas(where, direction, released, current, variant, candidate, collect, depth + 1);
+        const [oldSide, newSide] = direction === 'response' ? [candidate, variant] : [variant, candidate];
+        // Named variants (the event and command unions) are compared once per pair.
+        const key = oldSide.$ref && newSide.$ref ? `${direction} ${oldSide.$ref} ${newSide.$ref}` : null;
+        let found = key ? variantMemo.get(key) : undefined;
+        if (!found) {
+          const list: BreakingChange[] = [];
+          const collect = (id: string, message: string) => list.push({ id, message });
+          compareSchemas(where, direction, released, current, oldSide, newSide, collect, depth + 1);
+          found = list;
+          if (key) variantMemo.set(key, found);
+        }
         if (!best || found.length < best.length) best = found;
         if (found.length === 0) break;
       }
@@ -204,6 +212,10 @@ function compareSchemas(
   } else if (ot && !nt && direction === 'response' && !isFreeForm(n)) {
     add(`${where} type`, `${where}: type ${[...ot].join('|')} became unconstrained`);
   }
+  if (o.const !== undefined && n.const !== undefined && o.const !== n.const)
+    add(`${where} const`, `${where}: the constant ${JSON.stringify(o.const)} became ${JSON.stringify(n.const)}`);
+  if (direction === 'response' && o.const !== undefined && n.const === undefined)
+    add(`${where} const`, `${where}: the constant ${JSON.stringify(o.const)} is no longer fixed`);
   if (direction === 'request' && !o.enum && o.const === undefined && (n.enum || n.const !== undefined))
     add(`${where} enum`, `${where}: the request value is now restricted to an enum`);
   if (direction === 'request' && isFreeForm(o) && !isFreeForm(n) && n.additionalProperties === false)

@@ -53,7 +53,7 @@ export const PROBLEM_SCHEMAS: Record<string, JsonSchema> = {
       dice: arrayOf(int(), 'INVALID_SELECTION: the indices given.'),
       option: str('INVALID_OPTIONS: the option.'),
       value: {
-        type: ['string', 'integer', 'boolean', 'null'],
+        type: ['string', 'number', 'boolean', 'null'],
         description: 'INVALID_OPTIONS: the value given (text for objects and arrays, long text shortened).',
       },
       setAside: arrayOf(int(), 'ALREADY_SET_ASIDE: the indices already set aside from this roll.'),
