@@ -17,6 +17,7 @@
  * - Works the same on the embedded PGlite (one session: statements are serialized) and on a
  *   real PostgreSQL shared by several instances.
  */
+import { METRICS, type Metrics } from '../../metrics/metrics';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
@@ -60,6 +61,7 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     @Optional() @Inject(APP_CONFIG) config?: AppConfig,
+    @Optional() @Inject(METRICS) private readonly metrics?: Metrics,
   ) {
     this.pollIntervalMs = config?.JOBS_POLL_INTERVAL_MS ?? 1000;
     this.leaseSeconds = config?.JOBS_LEASE_SECONDS ?? 60;
@@ -150,7 +152,9 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
     try {
       if (!handler) throw new Error(`no handler for queue ${job.queue}`);
       outcome = await handler(job, this.abort.signal);
+      this.metrics?.jobs.inc({ queue: job.queue, outcome: typeof outcome?.retryInMs === 'number' ? 'retry' : 'done' });
     } catch (err) {
+      this.metrics?.jobs.inc({ queue: job.queue, outcome: 'error' });
       const message = (err as Error)?.message ?? String(err);
       this.logger.warn(`job ${job.queue} ${job.key} failed (attempt ${job.attempts}): ${message}`);
       outcome = { retryInMs: defaultRetryMs(job.attempts), error: message };
