@@ -6,10 +6,11 @@ import { join } from 'node:path';
 
 // A CommonJS script, shared with `npm run openapi:type-holes`.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the script is plain CommonJS
-const { countTypeHoles, generateTypes } = require('../../scripts/openapi-type-holes.js') as {
-  countTypeHoles(ts: string): { total: number; lines: string[] };
-  generateTypes(path: string): string;
+const holes = require('../../scripts/openapi-type-holes.js') as {
+  countTypeHoles: (ts: string) => { total: number; lines: string[] };
+  generateTypes: (path: string) => string;
 };
+const { countTypeHoles, generateTypes } = holes;
 
 describe('types generated from openapi/openapi.json', () => {
   it('have no unknown, any or Record<string, never> for a documented field', () => {

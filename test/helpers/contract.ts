@@ -107,10 +107,7 @@ export class ResponseContract {
     const problems: string[] = [];
     problems.push(...this.checkHeaders(where, r, response));
     if (method === 'head') return problems;
-    const contentType = String(r.headers['content-type'] ?? '')
-      .split(';')[0]
-      .trim()
-      .toLowerCase();
+    const contentType = headerText(r.headers['content-type']).split(';')[0].trim().toLowerCase();
     const hasBody = r.body !== undefined && r.body.length > 0;
     if (!hasBody) {
       if (response.content && Object.keys(response.content).length > 0 && r.status !== 304)
@@ -161,7 +158,7 @@ export class ResponseContract {
         continue;
       }
       if (!header.schema) continue;
-      const text = String(value);
+      const text = headerText(value);
       const typed = header.schema.type === 'integer' && /^-?\d+$/.test(text) ? Number(text) : text;
       const validate = this.validator(header.schema);
       if (!validate(typed))
@@ -170,6 +167,10 @@ export class ResponseContract {
     return problems;
   }
 }
+
+/** A header value as text (Node gives a string, a number or a list of strings). */
+const headerText = (value: unknown): string =>
+  Array.isArray(value) ? value.join(', ') : typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 
 /** `#/components/...` references of an inline schema, pointed at the document added as 'openapi'. */
 function rebase(node: unknown): unknown {

@@ -106,7 +106,7 @@ function compareParameters(
 function resolve(doc: Json, node: Json): Json {
   let current = node;
   for (let i = 0; i < 20 && current && typeof current.$ref === 'string'; i++) {
-    const target = (current.$ref as string)
+    const target = current.$ref
       .replace(/^#\//, '')
       .split('/')
       .reduce((acc: Json, key) => acc?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
