@@ -14,7 +14,7 @@ const operations: Array<{ where: string; path: string; op: Json }> = Object.entr
 );
 const walk = (node: unknown, visit: (n: Json, path: string) => void, path = '#'): void => {
   if (!node || typeof node !== 'object') return;
-  if (!Array.isArray(node)) visit(node as Json, path);
+  if (!Array.isArray(node)) visit(node, path);
   for (const [k, v] of Object.entries(node)) walk(v, visit, `${path}/${k}`);
 };
 
