@@ -227,3 +227,14 @@ export function recordStreamMessage(event: string, data: unknown): void {
   else if ((data as { type: string }).type !== event)
     violations.push(`SSE event ${event}: named differently from its type ${(data as { type: string }).type}`);
 }
+
+/** The violations of a webhook request body against the document's `webhooks` section (by its type). */
+export function webhookViolations(body: { type?: unknown }): string[] {
+  shared ??= ResponseContract.fromFile();
+  const hook = (shared.document.webhooks as Json)?.[String(body.type)];
+  if (!hook) return [`webhook ${String(body.type)}: not in the webhooks section`];
+  const validate = shared.validator(hook.post.requestBody.content['application/json'].schema);
+  return validate(body)
+    ? []
+    : (validate.errors ?? []).map((e) => `webhook ${String(body.type)}: ${e.instancePath} ${e.message}`);
+}
