@@ -231,10 +231,10 @@ export function recordStreamMessage(event: string, data: unknown): void {
 /** The violations of a webhook request body against the document's `webhooks` section (by its type). */
 export function webhookViolations(body: { type?: unknown }): string[] {
   shared ??= ResponseContract.fromFile();
-  const hook = (shared.document.webhooks as Json)?.[String(body.type)];
-  if (!hook) return [`webhook ${String(body.type)}: not in the webhooks section`];
+  const type = String(body.type);
+  const hook = (shared.document.webhooks as Json)?.[type];
+  if (!hook) return [`webhook ${type}: not in the webhooks section`];
   const validate = shared.validator(hook.post.requestBody.content['application/json'].schema);
-  return validate(body)
-    ? []
-    : (validate.errors ?? []).map((e) => `webhook ${String(body.type)}: ${e.instancePath} ${e.message}`);
+  if (validate(body)) return [];
+  return (validate.errors ?? []).map((e) => `webhook ${type}: ${e.instancePath} ${e.message}`);
 }
