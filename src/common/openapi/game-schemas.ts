@@ -11,6 +11,7 @@
  * is the choice of the two (anyOf: a lifecycle event is valid in both).
  */
 import { BOX_IDS } from '@fairdice/core/rules/five-dice/types';
+import { JOKER_RULES } from '@fairdice/core/rules/five-dice/options';
 import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
 import {
   arrayOf,
@@ -55,11 +56,14 @@ const ENUMS: Record<string, JsonSchema> = {
   GameStatus: enumOf(GAME_STATUSES, 'open (lobby) | playing | finished | abandoned.'),
   Visibility: enumOf(VISIBILITIES, 'public: listed and readable by anyone; private: only its seats.'),
   BoxId: enumOf(BOX_IDS, 'A box of the five-dice score sheet, in sheet order.'),
-  JokerRule: enumOf(['forced', 'free', 'none'], 'How a further five of a kind may be entered (docs/rules.md).'),
+  JokerRule: enumOf(JOKER_RULES, 'How a further five of a kind may be entered (docs/rules.md).'),
 };
 
 const fiveDiceOptionProps = {
   joker: ref('JokerRule'),
+  jokerAfterSacrifice: bool(
+    'The joker also applies once the five-of-a-kind box holds 0 (without the extra bonus). Absent: false.',
+  ),
   extraFiveOfAKindBonus: int('Points for each further five of a kind while its box holds 50 (0 = none).', {
     minimum: 0,
     maximum: 1000,
@@ -86,7 +90,10 @@ const farkleOptionProps = (straights: JsonSchema) => ({
 });
 
 const OPTIONS: Record<string, JsonSchema> = {
-  FiveDiceOptions: closed(fiveDiceOptionProps, { description: 'Resolved options of a five-dice game.' }),
+  FiveDiceOptions: closed(fiveDiceOptionProps, {
+    optional: ['jokerAfterSacrifice'],
+    description: 'Resolved options of a five-dice game.',
+  }),
   FarkleStraights: closed(straightProps, { description: 'Points of the optional straights.' }),
   FarkleOptions: closed(farkleOptionProps(ref('FarkleStraights')), { description: 'Resolved options of a Farkle game.' }),
   GameOptions: {
