@@ -1,6 +1,6 @@
 /**
  * The OpenAPI breaking-change check (decision 0020): openapi/openapi.json against the last released
- * document, openapi/released/v1.json. A break fails unless openapi/released/allowed-breaks.json
+ * document, contracts/released/openapi.json. A break fails unless contracts/openapi-breaking-allowed.json
  * accepts it with a reason; an acceptance that matches nothing fails too (it would hide a later break).
  */
 import { readFileSync } from 'node:fs';
@@ -9,9 +9,9 @@ import { findBreakingChanges } from '../helpers/openapi-compat';
 
 const root = join(__dirname, '..', '..');
 const read = (path: string) => JSON.parse(readFileSync(join(root, path), 'utf8'));
-const released = read('openapi/released/v1.json');
+const released = read('contracts/released/openapi.json');
 const current = read('openapi/openapi.json');
-const { accepted } = read('openapi/released/allowed-breaks.json') as {
+const { accepted } = read('contracts/openapi-breaking-allowed.json') as {
   accepted: Array<{ id?: string; pattern?: string; reason: string }>;
 };
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;

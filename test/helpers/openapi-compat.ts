@@ -14,7 +14,7 @@ type Json = Record<string, any>;
 type Direction = 'request' | 'response';
 
 export interface BreakingChange {
-  /** Stable id: what openapi/released/allowed-breaks.json names to accept the change deliberately. */
+  /** Stable id: what contracts/openapi-breaking-allowed.json names to accept the change deliberately. */
   id: string;
   message: string;
 }
