@@ -319,7 +319,12 @@ function mergeDuplicates(doc: Json, schemas: Json): void {
     const b = stripDescriptions(schemas[canonical]);
     if (JSON.stringify(a) !== JSON.stringify(b))
       throw new Error(`${duplicate} and ${canonical} differ: they are merged in the OpenAPI document`);
-    delete schemas[duplicate];
+    // One definition; the old name stays as a deprecated alias, so generated code that names it compiles.
+    schemas[duplicate] = {
+      $ref: `#/components/schemas/${canonical}`,
+      description: `Deprecated alias of ${canonical} (the same schema).`,
+      deprecated: true,
+    };
   }
 }
 
