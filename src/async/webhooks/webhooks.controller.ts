@@ -20,6 +20,7 @@ import {
   WebhookView,
 } from './dto/webhook.dto';
 import { WebhooksService } from './webhooks.service';
+import { ApiProblems, BODY_PROBLEMS, PATH_PROBLEMS } from '../../common/openapi/decorators';
 
 @ApiTags('webhooks')
 @ApiBearerAuth()
@@ -35,6 +36,7 @@ export class WebhooksController {
       'POSTs turn.started, game.started and game.finished for my games, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: HMAC-SHA256). The secret is returned only here. Failed deliveries are retried with exponential backoff (1 s, 2 s, 4 s..., 8 attempts).',
   })
   @ApiCreatedResponse({ type: WebhookRegistration })
+  @ApiProblems(...BODY_PROBLEMS, 'WEBHOOK_LIMIT_REACHED', 'WEBHOOK_URL_NOT_ALLOWED', 'DATABASE_UNAVAILABLE')
   create(@CurrentPlayer() me: AuthenticatedPlayer, @Body() input: CreateWebhookInput) {
     return this.webhooks.create(me.id, input);
   }
@@ -42,6 +44,7 @@ export class WebhooksController {
   @Get()
   @ApiOperation({ summary: 'My webhooks (without secrets)' })
   @ApiOkResponse({ type: [WebhookView] })
+  @ApiProblems('DATABASE_UNAVAILABLE')
   list(@CurrentPlayer() me: AuthenticatedPlayer) {
     return this.webhooks.list(me.id);
   }
@@ -49,7 +52,8 @@ export class WebhooksController {
   @Delete(':id')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a webhook (pending deliveries are dropped)' })
-  @ApiNoContentResponse()
+  @ApiNoContentResponse({ description: 'Deleted.' })
+  @ApiProblems(...PATH_PROBLEMS, 'WEBHOOK_NOT_FOUND', 'DATABASE_UNAVAILABLE')
   async remove(@CurrentPlayer() me: AuthenticatedPlayer, @Param('id') id: string): Promise<void> {
     await this.webhooks.remove(me.id, id);
   }
@@ -61,6 +65,7 @@ export class WebhooksController {
       'Newest first (created_at, then id, descending): a delivery keeps its place while it is attempted, so paging neither skips nor repeats (deliveries made meanwhile are not added to a pass under way). The body is the page\'s array; the next page is in the `Link: <…>; rel="next"` header (docs/api.md#pagination).',
   })
   @ApiOkResponse({ type: [WebhookDeliveryView], headers: NEXT_LINK_HEADER })
+  @ApiProblems(...PATH_PROBLEMS, 'INVALID_CURSOR', 'WEBHOOK_NOT_FOUND', 'DATABASE_UNAVAILABLE')
   async deliveries(
     @CurrentPlayer() me: AuthenticatedPlayer,
     @Param('id') id: string,
