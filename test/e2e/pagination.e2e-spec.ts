@@ -539,6 +539,13 @@ describe('stable pagination', () => {
     expect(c2.items.map((g: any) => g.id)).toEqual([newestFirst[2]]);
     expect(c2.nextOffset).toBeNull();
 
+    // Using the deprecated offset is announced (RFC 9745 Deprecation); a cursor request is not.
+    const announced = await t.http().get('/v1/games?scope=mine&limit=1&offset=1').set(oz.auth).expect(200);
+    expect(announced.headers.deprecation).toMatch(/^@\d+$/);
+    expect(announced.headers.link).toContain('rel="deprecation"');
+    expect(announced.headers.link).toContain('rel="next"');
+    const quiet = await t.http().get(`/v1/games?scope=mine&limit=1&cursor=${c1.nextCursor}`).set(oz.auth).expect(200);
+    expect(quiet.headers.deprecation).toBeUndefined();
     const inbox = (await restPage(oz, '/v1/inbox?limit=2&offset=1')).body;
     expect(inbox.items.map((i: any) => i.gameId)).toEqual(ids.slice(1));
     const g2 = await gql(
