@@ -7,7 +7,6 @@
  *   no event lost or repeated; a GraphQL error arrives as a FairdiceError with its code.
  * - A real webhook delivery verifies with verifyWebhook (and a tampered one does not).
  */
-import WebSocket from 'ws';
 import {
   createFairdiceClient,
   unwrap,
@@ -19,6 +18,10 @@ import {
 import { createGraphqlWsClient, gameEventsSubscription } from '../../packages/client/src/graphql';
 import { startReceiver, waitFor, type Receiver } from '../async/helpers';
 import { createTestApp, type TestApp } from '../helpers/app';
+
+// ws ships no types here; graphql-ws only needs the constructor (Node 20 has no global WebSocket).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- untyped module, used as an opaque constructor
+const WebSocket: unknown = require('ws');
 
 describe('@fairdice/client against the server', () => {
   let t: TestApp;
@@ -149,15 +152,11 @@ describe('@fairdice/client against the server', () => {
       'a delivery',
     );
 
-    const payload = await verifyWebhook(registration.secret, delivery.headers as Record<string, string>, delivery.body);
+    const payload = await verifyWebhook(registration.secret, delivery.headers, delivery.body);
     expect(payload.type).toBe('game.started');
     expect(typeof payload.data.gameId).toBe('string');
     await expect(
-      verifyWebhook(
-        registration.secret,
-        delivery.headers as Record<string, string>,
-        delivery.body.replace('game.started', 'game.finished'),
-      ),
+      verifyWebhook(registration.secret, delivery.headers, delivery.body.replace('game.started', 'game.finished')),
     ).rejects.toBeInstanceOf(WebhookVerificationError);
   });
 });

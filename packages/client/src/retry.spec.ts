@@ -42,7 +42,13 @@ function client(script: Array<Response | Error>, attempts = 4) {
     baseUrl: 'http://fairdice.test/',
     token: 'fd_secret',
     fetch: server.fetch,
-    retry: { attempts, sleep: async (ms) => void waits.push(ms) },
+    retry: {
+      attempts,
+      sleep: (ms) => {
+        waits.push(ms);
+        return Promise.resolve();
+      },
+    },
   });
   return { api, sent: server.sent, waits };
 }

@@ -47,15 +47,19 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-const defaultSleep = (ms: number, signal?: AbortSignal | null) =>
+const abortReason = (signal: AbortSignal): Error =>
+  signal.reason instanceof Error ? signal.reason : new Error('The operation was aborted');
+
+/** Waits `ms`, or rejects as soon as `signal` aborts. */
+export const abortableSleep = (ms: number, signal?: AbortSignal | null) =>
   new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
+    if (signal?.aborted) return reject(abortReason(signal));
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener(
       'abort',
       () => {
         clearTimeout(timer);
-        reject(signal.reason);
+        reject(abortReason(signal));
       },
       { once: true },
     );
@@ -75,7 +79,7 @@ export function resilientFetch(base: FetchLike, options: RetryOptions = {}): Fet
   const attempts = Math.max(1, options.attempts ?? 4);
   const baseDelay = options.baseDelayMs ?? 250;
   const maxDelay = options.maxDelayMs ?? 30_000;
-  const sleep = options.sleep ?? defaultSleep;
+  const sleep = options.sleep ?? abortableSleep;
 
   return async (input: Request): Promise<Response> => {
     let request = input;

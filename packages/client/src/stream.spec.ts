@@ -25,11 +25,10 @@ function server(responses: Response[]) {
   const requests: Request[] = [];
   return {
     requests,
-    fetch: async (request: Request) => {
+    fetch: (request: Request) => {
       requests.push(request);
       const next = responses.shift();
-      if (!next) throw new Error('no more responses');
-      return next;
+      return next ? Promise.resolve(next) : Promise.reject(new Error('no more responses'));
     },
   };
 }

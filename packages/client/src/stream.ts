@@ -17,7 +17,7 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { FairdiceError, problemOf, type Problem } from './errors';
-import { retryAfterMs, type FetchLike } from './retry';
+import { abortableSleep, retryAfterMs, type FetchLike } from './retry';
 import type { GameEvent } from './types';
 
 export interface GameStreamOptions {
@@ -40,13 +40,6 @@ class RetryableStreamError extends FairdiceError {}
 
 const TERMINAL = new Set(['gameFinished', 'gameAbandoned']);
 export const ACCESS_REVOKED_EVENT = 'access-revoked';
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  });
 
 export async function* gameEventStream(options: GameStreamOptions): AsyncGenerator<GameEvent, void, undefined> {
   const fetchImpl: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
@@ -112,6 +105,6 @@ export async function* gameEventStream(options: GameStreamOptions): AsyncGenerat
       if (options.signal?.aborted) throw err;
       if (++failures > maxReconnects) throw err;
     }
-    await sleep(wait, options.signal);
+    await abortableSleep(wait, options.signal);
   }
 }

@@ -38,7 +38,7 @@ function header(headers: HeaderSource, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function base64ToBytes(base64: string): Uint8Array {
+function base64ToBytes(base64: string): Uint8Array<ArrayBuffer> {
   const binary = atob(base64);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
@@ -86,19 +86,15 @@ export async function verifyWebhook(
   if (Math.abs(now - Number(timestamp)) > (options.toleranceSeconds ?? 300))
     throw new WebhookVerificationError('webhook-timestamp is too old or in the future');
 
-  let keyBytes: Uint8Array;
+  let keyBytes: Uint8Array<ArrayBuffer>;
   try {
     keyBytes = base64ToBytes(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret);
   } catch {
     throw new WebhookVerificationError('the secret is not whsec_<base64>');
   }
-  const key = await globalThis.crypto.subtle.importKey(
-    'raw',
-    keyBytes as BufferSource,
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  );
+  const key = await globalThis.crypto.subtle.importKey('raw', keyBytes, { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
   const mac = await globalThis.crypto.subtle.sign(
     'HMAC',
     key,
