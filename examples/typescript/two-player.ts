@@ -43,7 +43,7 @@ async function register(baseUrl: string, name: string): Promise<Player> {
 }
 
 /** The policy: the allowed open box that scores most (the first such box in sheet order on a tie). */
-function bestBox(game: Game): string {
+function bestBox(game: Game) {
   const options = game.fiveDice?.scoreOptions;
   if (!options) throw new Error('no score options for the player on turn');
   const allowed = options.boxes.filter((b) => b.allowed);

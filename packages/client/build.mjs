@@ -2,7 +2,7 @@
 /**
  * Builds @fairdice/client (run by the root `npm run build`, and by `npm pack` through prepack):
  *   1. src/generated/openapi.ts   openapi-typescript over the committed ../../openapi/openapi.json
- *   2. src/generated/graphql.ts   graphql-codegen (typescript, typescript-operations, typed-document-node)
+ *   2. src/generated/graphql.ts   graphql-codegen (typescript-operations, typed-document-node)
  *                                 over the committed ../../src/schema.gql and the documents in src/graphql/
  *   3. dist/                      tsc -p tsconfig.build.json (CommonJS + .d.ts; ESM importers load it too)
  * The generated files are not committed (.gitignore): the SDK's types are always those of the
@@ -51,9 +51,10 @@ async function generateGraphqlTypes() {
       useTypeImports: true,
       avoidOptionals: { field: true, inputValue: false, object: true, defaultValue: false },
     },
-    plugins: [{ typescript: {} }, { typescriptOperations: {} }, { typedDocumentNode: {} }],
+    // typescript-operations 6 emits the enums and inputs the documents use by itself: adding the
+    // `typescript` plugin too would declare each enum twice.
+    plugins: [{ typescriptOperations: {} }, { typedDocumentNode: {} }],
     pluginMap: {
-      typescript: require('@graphql-codegen/typescript'),
       typescriptOperations: require('@graphql-codegen/typescript-operations'),
       typedDocumentNode: require('@graphql-codegen/typed-document-node'),
     },
