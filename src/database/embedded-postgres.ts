@@ -13,7 +13,13 @@
  *   and session advisory locks (`pg_advisory_lock` from two connections both succeed). Outside
  *   a transaction, messages of two connections' extended-protocol exchanges can interleave.
  *   Hence: one process should use ONE connection (pg pool `max: 1`, see EMBEDDED_POOL_MAX).
- *   Several processes (jest workers) each holding one connection work for tests.
+ * - The library queues each protocol MESSAGE, not each exchange, so two connections' extended-
+ *   protocol exchanges (Parse/Bind/Describe/Execute/Sync) can interleave on the one session and
+ *   clobber each other's unnamed statement ("unnamed prepared statement does not exist", or
+ *   worse, a bind against the other statement). Upstream: electric-sql/pglite#1046, PR #977,
+ *   unfixed in 0.2.17. `serializeExchanges` below gives a connection the session from its first
+ *   message until its exchange ends (Sync, simple Query, Terminate), so several processes (jest
+ *   workers, a CLI next to the app) can each hold a connection safely.
  * - `maxConnections` defaults to 1 in the library; extra connections are not queued but get a
  *   plain-text "Too many connections" and are closed (pg reports a protocol/connection error).
  *   A closed connection is only forgotten on a later tick, so "close one, open the next"
@@ -82,6 +88,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
     await db.close();
     throw err;
   }
+  serializeExchanges(server);
   const port = Number(server.getServerConn().split(':').pop());
 
   let stopped = false;
@@ -132,4 +139,90 @@ async function createInMemoryFromTemplate(): Promise<PGlite> {
     // The cache is an optimization only.
   }
   return db;
+}
+
+/** The library's private query queue (0.2.17), as far as serializeExchanges replaces it. */
+interface QueuedMessage {
+  handlerId: number;
+  message: Uint8Array;
+  resolve: (resultSize: number) => void;
+  reject: (error: Error) => void;
+  onData: (data: Uint8Array) => void;
+}
+interface MessageQueue {
+  queue: QueuedMessage[];
+  processing: boolean;
+  db: PGlite;
+  lastHandlerId: number | null;
+  processQueue(): Promise<void>;
+  clearQueueForHandler(handlerId: number): void;
+}
+
+/** Frontend messages that end an exchange: Sync, simple Query, Terminate; a startup message has no type byte (0). */
+const EXCHANGE_END = new Set([0, ...['S', 'Q', 'X'].map((c) => c.charCodeAt(0))]);
+
+/**
+ * Makes the socket server run whole exchanges, not single messages, one connection at a time
+ * (see the header comment): the upstream fix (pglite PR #977), applied to the pinned 0.2.17.
+ * The library already serves only the connection that holds an open transaction; this also
+ * pins the connection that is in the middle of an exchange. It also keeps a failed message from
+ * stalling the queue for good (the library returns without clearing `processing`, #1046).
+ */
+export function serializeExchanges(server: PGLiteSocketServer): void {
+  const q = (server as unknown as { queryQueue?: Partial<MessageQueue> }).queryQueue;
+  if (
+    !q ||
+    !Array.isArray(q.queue) ||
+    typeof q.processQueue !== 'function' ||
+    typeof q.clearQueueForHandler !== 'function' ||
+    !('lastHandlerId' in q) ||
+    !q.db
+  ) {
+    // A library update changed its internals: fail loudly rather than run without the guard.
+    throw new Error('@electric-sql/pglite-socket internals changed: re-check serializeExchanges');
+  }
+  const queue = q as MessageQueue;
+  let midExchange = false;
+
+  queue.processQueue = async function processQueue(this: MessageQueue): Promise<void> {
+    if (this.processing || this.queue.length === 0) return;
+    this.processing = true;
+    try {
+      while (this.queue.length > 0) {
+        const pinned = this.lastHandlerId !== null && (midExchange || this.db.isInTransaction());
+        const index = pinned ? this.queue.findIndex((m) => m.handlerId === this.lastHandlerId) : 0;
+        if (index === -1) break; // the pinned connection's next message has not arrived yet
+        const [next] = this.queue.splice(index, 1);
+        let size = 0;
+        try {
+          await this.db.runExclusive(() =>
+            this.db.execProtocolRawStream(next.message, {
+              onRawData: (data) => {
+                size += data.length;
+                next.onData(data);
+              },
+            }),
+          );
+        } catch (err) {
+          next.reject(err as Error);
+          continue;
+        }
+        midExchange = !EXCHANGE_END.has(next.message[0]);
+        this.lastHandlerId = next.handlerId;
+        next.resolve(size);
+      }
+    } finally {
+      this.processing = false;
+    }
+  };
+
+  const clear = queue.clearQueueForHandler.bind(queue);
+  queue.clearQueueForHandler = (handlerId: number) => {
+    clear(handlerId);
+    if (queue.lastHandlerId === handlerId && midExchange) {
+      // It left mid-exchange: release the session (an open transaction is rolled back by the library).
+      midExchange = false;
+      void queue.processQueue();
+    }
+  };
 }

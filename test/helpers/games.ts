@@ -261,8 +261,10 @@ export function describeCompleteGames(api: 'rest' | 'graphql'): void {
       const seed = await storedServerSeed(t, end.id);
       expect(end.serverSeed).toBe(seed);
       expect(createHash('sha256').update(Buffer.from(seed, 'hex')).digest('hex')).toBe(end.commitment);
+      // Every response before the finishing move: at least create, start and one move (a lucky
+      // solo Farkle game can end after very few moves, so no larger floor).
       const beforeEnd = client.texts.slice(0, -1);
-      expect(beforeEnd.length).toBeGreaterThan(5);
+      expect(beforeEnd.length).toBeGreaterThanOrEqual(3);
       for (const text of beforeEnd) expect(text).not.toContain(seed);
       const after = await client.get(null, end.id);
       expect(after.serverSeed).toBe(seed);
