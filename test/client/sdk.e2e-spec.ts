@@ -23,6 +23,8 @@ import { createTestApp, type TestApp } from '../helpers/app';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- untyped module, used as an opaque constructor
 const WebSocket: unknown = require('ws');
 
+jest.setTimeout(120_000);
+
 describe('@fairdice/client against the server', () => {
   let t: TestApp;
   let baseUrl: string;

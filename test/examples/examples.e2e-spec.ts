@@ -12,6 +12,9 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { createTestApp, type TestApp } from '../helpers/app';
 
+// A whole game of ~60 requests per example, plus bundling: minutes on a loaded CI machine, not 5 s.
+jest.setTimeout(180_000);
+
 const root = join(__dirname, '..', '..');
 
 /** Runs a program to its end; resolves with its output, rejects with it on a non-zero exit. */
