@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 // the modules listed for it, nothing else of src/ (and never the app files src/*.ts). Under all
 // of them: @fairdice/core (packages/core), which every layer may import and which imports none.
 const core = ['fairness'];
-const foundation = [...core, 'config', 'generated', 'database', 'common', 'keys'];
+const foundation = [...core, 'config', 'generated', 'database', 'common', 'keys', 'metrics'];
 const persistence = [...foundation, 'event-store', 'reliability'];
 const layering = {
   // core: the service side of fairness (seed generation from the CSPRNG, the verify CLI)
@@ -21,6 +21,8 @@ const layering = {
   common: [...core, 'config'],
   // the service's keys and the seed vault (sealing server seeds at rest)
   keys: ['config', 'database'],
+  // Prometheus metrics: recorded by every layer above, read from the pool and the job table
+  metrics: ['config', 'database'],
   // persistence: the event store and the request-reliability machinery; neither imports the other
   'event-store': foundation,
   reliability: foundation,

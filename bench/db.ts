@@ -3,7 +3,9 @@
  * (migrated with the project's own step, dropped afterwards), and ceiling (b): PostgreSQL's own
  * rate for inserting one row of game_events' shape with plain `pg`.
  */
+import { execSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Client, Pool } from 'pg';
 import { migrate } from '../src/database/migrate';
 import type { VirtualClient } from './load';
@@ -111,4 +113,56 @@ export function insertPool(url: string, max: number): Pool {
   const pool = new Pool({ connectionString: url, max, application_name: 'fairdice-bench' });
   pool.on('error', () => undefined);
   return pool;
+}
+
+/** Clock ticks per second of /proc/<pid>/stat times (getconf CLK_TCK; 100 on Linux). */
+let clockTicks: number | null = null;
+function ticksPerSecond(): number {
+  if (clockTicks === null) {
+    try {
+      clockTicks = Number(execSync('getconf CLK_TCK', { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      clockTicks = 100;
+    }
+  }
+  return clockTicks;
+}
+
+/** user + system CPU seconds of one process from /proc/<pid>/stat, or null when it is gone. */
+function processCpuSeconds(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces) start at field 3 (state).
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(rest[11]) + Number(rest[12])) / ticksPerSecond();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * PostgreSQL's own CPU spent for one database: the backends connected to it (pg_stat_activity),
+ * read from /proc (the server runs on this machine; the shared cluster is never restarted to load
+ * an extension). `sample()` at the start and the end of a window; `delta` sums the backends seen
+ * at the end (a backend that started inside the window counts whole, one that ended is lost:
+ * pools keep their connections, so neither happens in a steady window).
+ */
+export function postgresBackendCpu(pool: Pool, database: string) {
+  const sample = async (): Promise<Map<number, number>> => {
+    const { rows } = await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [
+      database,
+    ]);
+    const out = new Map<number, number>();
+    for (const { pid } of rows) {
+      const s = processCpuSeconds(pid);
+      if (s !== null) out.set(pid, s);
+    }
+    return out;
+  };
+  const delta = (start: Map<number, number>, end: Map<number, number>): number => {
+    let sum = 0;
+    for (const [pid, s] of end) sum += s - (start.get(pid) ?? 0);
+    return sum;
+  };
+  return { sample, delta };
 }

@@ -15,7 +15,9 @@
  *        pool of K.
  * 4. The server (`node dist/src/main.js`, LOG_LEVEL=warn, NODE_ENV=production, child process):
  *    REST actions, GraphQL actions, REST reads (GET /v1/games/:id), K closed-loop clients each.
- * 5. Table + ratios printed, report written to bench/results/<YYYY-MM-DD>.md, and the README's
+ * 5. The job queue alone (bench/job-queue.bench.ts): jobs/s drained, and how long a delivery
+ *    waits behind a fan-out backlog.
+ * 6. Table + ratios printed, report written to bench/results/<YYYY-MM-DD>.md, and the README's
  *    Benchmarks table refreshed (between the bench:table markers).
  *
  * --variants adds a diagnostic scenario: REST actions on a second server started with
@@ -33,6 +35,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { runFairnessMicroBenchmarks } from './fairness.bench';
 import { runGameAggregateMicroBenchmarks } from './game-aggregate.bench';
+import { type JobQueueBenchResult, runJobQueueBench } from './job-queue.bench';
 import {
   NESTED as GQL_NESTED,
   REPEATED as GQL_REPEATED,
@@ -41,7 +44,14 @@ import {
 } from './graphql-validation.bench';
 import { runFarkleMicroBenchmarks } from './rules-farkle.bench';
 import { runFiveDiceMicroBenchmarks } from './rules-five-dice.bench';
-import { createBenchDatabase, DEFAULT_DATABASE_URL, insertClient, insertPool, prepareInsertCeiling } from './db';
+import {
+  createBenchDatabase,
+  DEFAULT_DATABASE_URL,
+  insertClient,
+  insertPool,
+  postgresBackendCpu,
+  prepareInsertCeiling,
+} from './db';
 import { HttpClient, type LoadResult, runClosedLoop, type VirtualClient } from './load';
 import {
   GraphqlPlayer,
@@ -160,6 +170,9 @@ interface ScenarioRow {
   serverCpu: number;
   clientCpu: number;
   machineBusy: number;
+  /** CPU milliseconds per completed request: the server child, and PostgreSQL's backends for the bench database. */
+  serverCpuMsPerRequest: number | null;
+  postgresCpuMsPerRequest: number | null;
 }
 
 interface MicroRow {
@@ -212,10 +225,12 @@ async function scenario(
   makeClient: (i: number) => VirtualClient,
   server: ServerProcess | null,
   commits: (() => Promise<number>) | null,
+  backends: ReturnType<typeof postgresBackendCpu> | null = null,
 ): Promise<ScenarioRow> {
   log(`${id} ${name}: ${opts.clients} clients, ${opts.warmup} s warm-up + ${opts.seconds} s measured`);
   // Assigned in a callback: the cast keeps TypeScript from narrowing it to null below.
   let atStart = null as Promise<number> | null;
+  let backendsAtStart = null as Promise<Map<number, number> | null> | null;
   let clientCpu0 = process.cpuUsage();
   let machine0 = machineCpu();
   let t0 = performance.now();
@@ -229,6 +244,7 @@ async function scenario(
       t0 = performance.now();
       server?.beginWindow();
       if (commits) atStart = commits().catch(() => NaN);
+      if (backends) backendsAtStart = backends.sample().catch(() => null);
     },
   });
   const wall = (performance.now() - t0) / 1000;
@@ -243,6 +259,15 @@ async function scenario(
     const end = await commits().catch(() => NaN);
     txPerRequest = (end - (await atStart)) / result.requests;
   }
+  let postgresCpuMsPerRequest: number | null = null;
+  if (backends && backendsAtStart) {
+    const start = await backendsAtStart;
+    const end = await backends.sample().catch(() => null);
+    if (start && end && result.requests > 0)
+      postgresCpuMsPerRequest = (backends.delta(start, end) * 1000) / result.requests;
+  }
+  const serverCpuMsPerRequest =
+    mem && result.requests > 0 ? ((mem.cpuPercent / 100) * wall * 1000) / result.requests : null;
   log(
     `  → ${f0(result.perSec)} /s, p50 ${f2(result.p50Ms)} ms, p99 ${f2(result.p99Ms)} ms, errors ${result.errors}${mem ? `, peak RSS ${f1(mem.peakMiB)} MiB, server CPU ${f0(mem.cpuPercent)} %` : ''}, client CPU ${f0(clientCpu)} %, machine busy ${f0(machineBusy)} %`,
   );
@@ -258,6 +283,8 @@ async function scenario(
     serverCpu: mem ? mem.cpuPercent : NaN,
     clientCpu,
     machineBusy,
+    serverCpuMsPerRequest,
+    postgresCpuMsPerRequest,
   };
 }
 
@@ -315,6 +342,24 @@ function targets(rows: Map<string, ScenarioRow>, micro: MicroRow[]): Target[] {
     met: Number.isFinite(p99) ? p99 <= 25 : null,
     show: f2(p99),
   });
+  const cpu = rest?.serverCpuMsPerRequest ?? NaN;
+  out.push({
+    name: 'Server CPU ms per REST action',
+    value: cpu,
+    target: '≤ 0.3',
+    met: Number.isFinite(cpu) ? cpu <= 0.3 : null,
+    show: f3(cpu),
+  });
+  const pgCpu = rest?.postgresCpuMsPerRequest ?? NaN;
+  out.push({ name: '(info) PostgreSQL CPU ms per REST action', value: pgCpu, target: '–', met: null, show: f3(pgCpu) });
+  const peak = rest?.peakMiB ?? NaN;
+  out.push({
+    name: 'Server peak RSS under K clients (MiB, REST actions)',
+    value: peak,
+    target: '≤ 250',
+    met: Number.isFinite(peak) ? peak <= 250 : null,
+    show: f1(peak),
+  });
   const replay = micro.find((m) => m.suite === 'game aggregate' && m.name.startsWith('replayGame, simple solo'));
   const us = replay?.usPerOp ?? NaN;
   out.push({
@@ -351,13 +396,13 @@ function targets(rows: Map<string, ScenarioRow>, micro: MicroRow[]): Target[] {
 
 function scenarioTable(rows: ScenarioRow[]): string {
   const lines = [
-    '| scenario | what one request does | req/s | p50 ms | p95 ms | p99 ms | max ms | errors | server peak RSS MiB | DB commits / req | server CPU % | client CPU % | machine busy % |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | what one request does | req/s | p50 ms | p95 ms | p99 ms | max ms | errors | server peak RSS MiB | DB commits / req | server CPU % | server CPU ms / req | PostgreSQL CPU ms / req | client CPU % | machine busy % |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of rows) {
     const x = r.result;
     lines.push(
-      `| ${r.id === 'a' || r.id === 'b' || r.id === 'bK' ? `ceiling (${r.id === 'bK' ? 'b′' : r.id}) ` : ''}${r.name} | ${r.what} | ${f0(x.perSec)} | ${f2(x.p50Ms)} | ${f2(x.p95Ms)} | ${f2(x.p99Ms)} | ${f1(x.maxMs)} | ${x.errors} | ${r.peakMiB === null ? '–' : f1(r.peakMiB)} | ${r.txPerRequest === null ? '–' : f2(r.txPerRequest)} | ${f0(r.serverCpu)} | ${f0(r.clientCpu)} | ${f0(r.machineBusy)} |`,
+      `| ${r.id === 'a' || r.id === 'b' || r.id === 'bK' ? `ceiling (${r.id === 'bK' ? 'b′' : r.id}) ` : ''}${r.name} | ${r.what} | ${f0(x.perSec)} | ${f2(x.p50Ms)} | ${f2(x.p95Ms)} | ${f2(x.p99Ms)} | ${f1(x.maxMs)} | ${x.errors} | ${r.peakMiB === null ? '–' : f1(r.peakMiB)} | ${r.txPerRequest === null ? '–' : f2(r.txPerRequest)} | ${f0(r.serverCpu)} | ${r.serverCpuMsPerRequest === null ? '–' : f3(r.serverCpuMsPerRequest)} | ${r.postgresCpuMsPerRequest === null ? '–' : f3(r.postgresCpuMsPerRequest)} | ${f0(r.clientCpu)} | ${f0(r.machineBusy)} |`,
     );
   }
   return lines.join('\n');
@@ -414,6 +459,7 @@ async function main(): Promise<void> {
   const db = await createBenchDatabase(adminUrl, (l) => log(`  migrate: ${l}`));
   log(`database: ${db.name} (${db.serverVersion})`);
   const statsPool = insertPool(adminUrl, 1);
+  const backends = postgresBackendCpu(statsPool, db.name);
   const commits = async () =>
     Number(
       (await statsPool.query('SELECT xact_commit FROM pg_stat_database WHERE datname = $1', [db.name])).rows[0]
@@ -424,6 +470,7 @@ async function main(): Promise<void> {
   const stats: Record<string, PlayStats> = {};
   let profileSection = '';
   let serverStartupMs = 0;
+  let jobQueue: JobQueueBenchResult | null = null;
   try {
     // ---- ceiling (a): bare Fastify
     {
@@ -463,6 +510,7 @@ async function main(): Promise<void> {
             () => insertClient(pool),
             null,
             commits,
+            backends,
           ),
         );
       } finally {
@@ -516,6 +564,7 @@ async function main(): Promise<void> {
           (i) => new RestPlayer(http, players[i], stats.rest),
           server,
           commits,
+          backends,
         ),
       );
       stats.graphql = newPlayStats();
@@ -528,6 +577,7 @@ async function main(): Promise<void> {
           (i) => new GraphqlPlayer(http, players[i], stats.graphql),
           server,
           commits,
+          backends,
         ),
       );
       const readers: Reader[] = [];
@@ -542,6 +592,7 @@ async function main(): Promise<void> {
           (i) => readers[i],
           server,
           commits,
+          backends,
         ),
       );
       http.close();
@@ -592,11 +643,15 @@ async function main(): Promise<void> {
             (i) => new RestPlayer(http, players[i], stats.restNoLimit),
             variant,
             commits,
+            backends,
           ),
         );
         http.close();
       });
     }
+    // ---- the job queue on its own (bench/job-queue.bench.ts), after the servers have stopped
+    log('job queue: draining 5,000 no-op jobs, then a delivery behind 5,000 fan-out jobs');
+    jobQueue = await runJobQueueBench(db.url, { jobs: 5000, pool: opts.pool });
   } finally {
     await statsPool.end().catch(() => undefined);
     log(`database: dropping ${db.name}`);
@@ -608,6 +663,22 @@ async function main(): Promise<void> {
   // ---- report
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ts = targets(byId, micro.rows);
+  if (jobQueue) {
+    ts.push({
+      name: 'Job queue: jobs drained per second (no-op handlers, one instance)',
+      value: jobQueue.jobsPerSecond,
+      target: '≥ 1,000',
+      met: jobQueue.jobsPerSecond >= 1000,
+      show: f0(jobQueue.jobsPerSecond),
+    });
+    ts.push({
+      name: `(info) Job queue: ms a webhook delivery waited behind ${jobQueue.jobs} fan-out jobs`,
+      value: jobQueue.deliveryWaitMs,
+      target: '–',
+      met: null,
+      show: f0(jobQueue.deliveryWaitMs),
+    });
+  }
   const date = new Date().toISOString().slice(0, 10);
   const elapsedS = (performance.now() - began) / 1000;
   const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;

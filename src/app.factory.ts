@@ -22,6 +22,7 @@ import {
 } from './reliability/http/client-errors';
 import { registerRateLimit } from './reliability/rate-limit/rate-limit';
 import { PlayersService } from './players/players.service';
+import { METRICS, type Metrics } from './metrics/metrics';
 import { serviceInfo } from './service-info/service-info';
 
 /** Largest request body accepted (bytes). Commands are tiny; this stops abuse early. */
@@ -100,6 +101,25 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
       async (token) => (await players.authenticate(token))?.id ?? null,
       logger,
     );
+  }
+  // Prometheus metrics (docs/operations.md "Metrics"): latency of every request, and /metrics
+  // here unless METRICS_PORT moves it to a listener of its own (src/metrics).
+  if (options.config.METRICS_ENABLED) {
+    const metrics = app.get<Metrics>(METRICS);
+    fastify.addHook('onResponse', async (request, reply) => {
+      // The route template (/v1/games/:id), never the raw URL: label values stay few.
+      const route = request.routeOptions.url ?? 'unmatched';
+      metrics.httpDuration.observe(
+        { method: request.method, route, status: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      );
+    });
+    if (options.config.METRICS_PORT === undefined) {
+      fastify.get('/metrics', async (_request, reply) => {
+        const { contentType, body } = await metrics.scrape();
+        return reply.type(contentType).send(body);
+      });
+    }
   }
   registerGraphqlPrecheck(fastify);
   registerGraphiql(fastify);

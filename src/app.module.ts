@@ -6,6 +6,7 @@ import { DocumentNode, GraphQLSchema, parse, Source, specifiedRules, validate } 
 import { AppConfig, APP_CONFIG } from './config/config';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { ServiceInfoModule } from './service-info/service-info.module';
 import { PlayersModule } from './players/players.module';
 import { GamesModule } from './games/games.module';
@@ -163,6 +164,7 @@ export class AppModule {
               : options.config.DATABASE_CONNECT_TIMEOUT_MS,
           queryTimeoutMs: options.config.DATABASE_QUERY_TIMEOUT_MS,
         }),
+        MetricsModule,
         GraphQLModule.forRoot<ApolloDriverConfig>(graphqlOptions(options.config)),
         KeysModule.forRoot(options.keys ?? resolveServiceKeys(options.config, null)),
         ReliabilityModule,

@@ -117,6 +117,18 @@ export const configSchema = z.object({
   READY_MAX_EVENT_LOOP_DELAY_MS: positiveInt('READY_MAX_EVENT_LOOP_DELAY_MS').default(1000),
   /** How long an idempotency key's outcome is kept and replayed. */
   IDEMPOTENCY_TTL_HOURS: positiveInt('IDEMPOTENCY_TTL_HOURS').default(24),
+  // --- metrics (docs/operations.md "Metrics") ---
+  /** Prometheus metrics at /metrics. Default on. */
+  METRICS_ENABLED: booleanFlag.default(true),
+  /** Serve /metrics on this port (own listener) instead of the public one; unset = on the public port. */
+  METRICS_PORT: z
+    .string()
+    .regex(/^\d+$/, 'must be a port number (0-65535)')
+    .transform(Number)
+    .refine((n) => n >= 0 && n <= 65535, 'must be a port number (0-65535)')
+    .optional(),
+  /** Address of the metrics listener when METRICS_PORT is set. */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   // --- async play: deadlines, push, webhooks (docs/async.md) ---
   /** Run the job worker (turn deadlines, webhook deliveries) in this instance. */
   JOBS_ENABLED: booleanFlag.default(true),

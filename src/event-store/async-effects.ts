@@ -9,11 +9,13 @@
  *   `deadline:<gameId>` is (re)scheduled with the version after the command. The key is per game,
  *   so scheduling again replaces the previous deadline; the version in the payload makes the
  *   timeout a no-op when anything happened meanwhile (see DeadlinesService).
- * - Inactivity: while the game is open or playing, every command (creation included) replaces the
- *   job `inactivity:<gameId>`, due after GAME_EXPIRE_OPEN_AFTER_MS (open) or GAME_ABANDON_AFTER_MS
- *   (playing), payload { gameId, version }. When it comes due and the game is still at that
- *   version, the service ends it (src/async/inactivity): an open game expires, a started one is
- *   abandoned, and either way its server seed is revealed. A game is never left unrevealed.
+ * - Inactivity: the command that creates a game, and the one that starts it, schedule the job
+ *   `inactivity:<gameId>`, due GAME_EXPIRE_OPEN_AFTER_MS (open) or GAME_ABANDON_AFTER_MS (playing)
+ *   later, payload { gameId, version }. Other commands write nothing for it (one row write less
+ *   per move): when the job comes due, src/async/inactivity looks at the game's last command
+ *   (games.updated_at) and either ends it (an open game expires, a started one is abandoned, and
+ *   either way its server seed is revealed) or puts the job off to the period after that command.
+ *   A game is never left unrevealed.
  * - Webhooks: one fan-out job per command that starts the game, hands the turn to another player
  *   (turn.started) or finishes the game; the fan-out worker turns it into one delivery per
  *   registered webhook (src/async/webhooks).
@@ -84,7 +86,9 @@ export function asyncEffects(
   now: Date = new Date(),
 ): Pick<ReadModelUpdate, 'turnDeadlineSeconds' | 'jobs'> {
   const jobs: ScheduledJob[] = [];
-  if (inactivity && (after.status === 'open' || after.status === 'playing')) {
+  // Created (version 0 before) or started: (re)schedule; other commands leave the job alone.
+  const createdOrStarted = before.version === 0 || before.status !== after.status;
+  if (inactivity && createdOrStarted && (after.status === 'open' || after.status === 'playing')) {
     const payload: InactivityPayload = { gameId: after.id, version: after.version };
     jobs.push({
       queue: INACTIVITY_QUEUE,

@@ -36,7 +36,9 @@
  * Inside an idempotent command (src/reliability/idempotency) create/load/append run on the
  * command's transaction instead (dbOr), and the cache is updated only after it commits.
  */
-import { Inject, Injectable } from '@nestjs/common';
+import { FANOUT_QUEUE } from './async-effects';
+import { METRICS, type Metrics } from '../metrics/metrics';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Pool } from 'pg';
 import { DomainException } from '../common/errors';
 import { PG_POOL } from '../database/prisma.service';
@@ -91,7 +93,18 @@ export class EventStore {
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     private readonly vault: SeedVault,
+    @Optional() @Inject(METRICS) private readonly metrics?: Metrics,
   ) {}
+
+  /** Times one write statement and records it (fairdice_event_append_*). */
+  private async timed<T>(kind: 'create' | 'append', events: number, write: () => Promise<T>): Promise<T> {
+    const end = this.metrics?.appendDuration.startTimer({ kind });
+    const result = await write();
+    end?.();
+    this.metrics?.appendBatchSize.observe(1);
+    this.metrics?.appendedEvents.inc(events);
+    return result;
+  }
 
   /** The hashed envelopes of `events` appended after `head` at `fromVersion + 1`. */
   chain(gameId: string, head: string, fromVersion: number, events: readonly GameEvent[]): Array<StoredEvent> {
@@ -125,8 +138,9 @@ export class EventStore {
       hot_seat: s.hotSeat,
       client_seed: s.clientSeed,
     }));
-    const { rows } = await dbOr(this.pool).query(
-      `WITH g AS (
+    const { rows } = await this.timed('create', stored.length, () =>
+      dbOr(this.pool).query(
+        `WITH g AS (
          INSERT INTO games (id, rule_set, family, options, seat_count, visibility, creator_id, status, version,
                             turn_time_limit_seconds, server_seed, server_seed_hash, organizer_seed, created_at, updated_at)
          VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11, $12, $13, now(), now())
@@ -144,24 +158,25 @@ export class EventStore {
          INSERT INTO transparency_log_leaves (game_id, kind, event_version, value, timestamp_ms)
          SELECT g.id, 1, 0, $12, ${LEAF_TIMESTAMP} FROM g)
        SELECT created_at, updated_at FROM g`,
-      [
-        game.id,
-        game.ruleSet,
-        game.family,
-        JSON.stringify(game.options),
-        game.seatCount,
-        game.visibility,
-        game.creatorId,
-        state.status,
-        state.version,
-        game.turnTimeLimitSeconds,
-        this.vault.seal(game.id, game.serverSeed),
-        game.serverSeedHash,
-        game.organizerSeed,
-        JSON.stringify(seats),
-        JSON.stringify(stored.map(toRecord)),
-        JSON.stringify(jobs.map((j) => ({ queue: j.queue, key: j.key, payload: j.payload, delay_ms: j.delayMs }))),
-      ],
+        [
+          game.id,
+          game.ruleSet,
+          game.family,
+          JSON.stringify(game.options),
+          game.seatCount,
+          game.visibility,
+          game.creatorId,
+          state.status,
+          state.version,
+          game.turnTimeLimitSeconds,
+          this.vault.seal(game.id, game.serverSeed),
+          game.serverSeedHash,
+          game.organizerSeed,
+          JSON.stringify(seats),
+          JSON.stringify(stored.map(toRecord)),
+          JSON.stringify(jobs.map((j) => ({ queue: j.queue, key: j.key, payload: j.payload, delay_ms: j.delayMs }))),
+        ],
+      ),
     );
     const row: GameRow = {
       id: game.id,
@@ -252,8 +267,9 @@ export class EventStore {
         : null;
     let result;
     try {
-      result = await dbOr(this.pool).query(
-        `WITH upd AS (
+      result = await this.timed('append', stored.length, () =>
+        dbOr(this.pool).query(
+          `WITH upd AS (
            UPDATE games SET version = $3, status = $4, current_seat = $5, current_player_id = $6, standings = $7::jsonb,
                   started_at = CASE WHEN $8::boolean THEN coalesce(started_at, now()) ELSE started_at END,
                   finished_at = CASE WHEN $9::boolean THEN coalesce(finished_at, now()) ELSE finished_at END,
@@ -277,33 +293,34 @@ export class EventStore {
            INSERT INTO transparency_log_leaves (game_id, kind, event_version, value, timestamp_ms)
            SELECT upd.id, 2, upd.version, $16::text, ${LEAF_TIMESTAMP} FROM upd WHERE $16::text IS NOT NULL)
          SELECT updated_at, started_at, finished_at, pg_notify('${GAME_EVENTS_CHANNEL}', upd.id::text || ':' || upd.version::text) FROM upd`,
-        [
-          gameId,
-          expected,
-          expected + events.length,
-          update.status,
-          update.currentSeat,
-          update.currentPlayerId,
-          update.standings === null ? null : JSON.stringify(update.standings),
-          update.started,
-          update.finished,
-          JSON.stringify(stored.map(toRecord)),
-          JSON.stringify(
-            update.seats.map((s) => ({
-              seat: s.seat,
-              player_id: s.playerId,
-              hot_seat: s.hotSeat,
-              client_seed: s.clientSeed,
-            })),
-          ),
-          update.turnDeadlineSeconds ?? null,
-          JSON.stringify(
-            (update.jobs ?? []).map((j) => ({ queue: j.queue, key: j.key, payload: j.payload, delay_ms: j.delayMs })),
-          ),
-          update.organizerSeed !== undefined,
-          update.organizerSeed ?? null,
-          endsNow,
-        ],
+          [
+            gameId,
+            expected,
+            expected + events.length,
+            update.status,
+            update.currentSeat,
+            update.currentPlayerId,
+            update.standings === null ? null : JSON.stringify(update.standings),
+            update.started,
+            update.finished,
+            JSON.stringify(stored.map(toRecord)),
+            JSON.stringify(
+              update.seats.map((s) => ({
+                seat: s.seat,
+                player_id: s.playerId,
+                hot_seat: s.hotSeat,
+                client_seed: s.clientSeed,
+              })),
+            ),
+            update.turnDeadlineSeconds ?? null,
+            JSON.stringify(
+              (update.jobs ?? []).map((j) => ({ queue: j.queue, key: j.key, payload: j.payload, delay_ms: j.delayMs })),
+            ),
+            update.organizerSeed !== undefined,
+            update.organizerSeed ?? null,
+            endsNow,
+          ],
+        ),
       );
     } catch (err) {
       if ((err as { code?: string }).code === '23505') throw conflict();
@@ -415,6 +432,11 @@ function upsertJobsSql(from: string, param: number): string {
     INSERT INTO async_jobs (queue, key, payload, run_at)
     SELECT x.queue, x.key, x.payload, now() + x.delay_ms * interval '1 millisecond'
       FROM ${from}, jsonb_to_recordset($${param}::jsonb) AS x(queue text, key text, payload jsonb, delay_ms float8)
+     -- A fan-out job only when some webhook can receive one of its notices (most commands have none).
+     WHERE x.queue <> '${FANOUT_QUEUE}' OR EXISTS (
+       SELECT 1 FROM jsonb_array_elements(x.payload -> 'notices') n
+         CROSS JOIN jsonb_array_elements_text(n -> 'playerIds') p
+         JOIN webhooks w ON w.player_id = p::uuid AND (n ->> 'type') = ANY (w.events))
     ON CONFLICT (key) DO UPDATE
       SET queue = EXCLUDED.queue, payload = EXCLUDED.payload, run_at = EXCLUDED.run_at, attempts = 0,
           revision = async_jobs.revision + 1, locked_by = NULL, last_error = NULL, updated_at = now()`;

@@ -4,6 +4,7 @@
  * replayed state with the game's dice → append with the expected version (one statement) →
  * publish after commit → return the new view.
  */
+import { METRICS, type Metrics } from '../metrics/metrics';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
@@ -76,6 +77,7 @@ export class GamesService {
     private readonly bus: GameEventBus,
     private readonly idempotency: IdempotencyService,
     @Optional() @Inject(APP_CONFIG) config?: AppConfig,
+    @Optional() @Inject(METRICS) private readonly metrics?: Metrics,
   ) {
     this.inactivity = {
       abandonAfterMs: config?.GAME_ABANDON_AFTER_MS ?? DEFAULT_INACTIVITY_MS,
@@ -89,6 +91,28 @@ export class GamesService {
   // ------------------------------------------------------------------ commands
 
   async create(player: Player, input: CreateGameInput, opts: CommandOptions = {}): Promise<GameView> {
+    return this.counted('create', opts, (o) => this.createCommand(player, input, o));
+  }
+
+  /** Runs a command and counts it by type and outcome (fairdice_commands_total). */
+  private async counted<T>(type: string, opts: CommandOptions, run: (opts: CommandOptions) => Promise<T>): Promise<T> {
+    if (!this.metrics) return run(opts);
+    let replayed = false;
+    const onReplay = () => {
+      replayed = true;
+      opts.onReplay?.();
+    };
+    try {
+      const result = await run({ ...opts, onReplay });
+      this.metrics.commands.inc({ type, outcome: replayed ? 'replayed' : 'ok' });
+      return result;
+    } catch (err) {
+      this.metrics.commands.inc({ type, outcome: err instanceof DomainException ? err.code : 'error' });
+      throw err;
+    }
+  }
+
+  private async createCommand(player: Player, input: CreateGameInput, opts: CommandOptions): Promise<GameView> {
     const key = parseIdempotencyKey(opts.idempotencyKey);
     // Validate first, hash only valid input: the options are checked by their family (INVALID_OPTIONS).
     checkOptions(input);
@@ -449,12 +473,14 @@ export class GamesService {
     opts: CommandOptions,
     [operation, args]: [string, unknown],
   ): Promise<GameView> {
-    const gameId = checkGameId(rawId);
-    const key = parseIdempotencyKey(opts.idempotencyKey);
-    const hash = requestHash(operation, gameId, args);
-    return this.idempotency.run({ playerId: player.id, key, hash, onReplay: opts.onReplay }, () =>
-      this.executeNow(player, gameId, build, outsiderMayAct, opts),
-    );
+    return this.counted(operation, opts, (o) => {
+      const gameId = checkGameId(rawId);
+      const key = parseIdempotencyKey(o.idempotencyKey);
+      const hash = requestHash(operation, gameId, args);
+      return this.idempotency.run({ playerId: player.id, key, hash, onReplay: o.onReplay }, () =>
+        this.executeNow(player, gameId, build, outsiderMayAct, o),
+      );
+    });
   }
 
   /**

@@ -2,7 +2,8 @@
  * Games never left unrevealed (issue 12 point 2), with short periods: a started game with no
  * move for GAME_ABANDON_AFTER_MS is abandoned through the job queue and its server seed revealed
  * (the audit shows it and the verifier passes, dice included); an open game that never starts
- * expires after GAME_EXPIRE_OPEN_AFTER_MS the same way. Every command replaces the game's job.
+ * expires after GAME_EXPIRE_OPEN_AFTER_MS the same way. Creation and start schedule the game's job;
+ * moves do not touch it: a job that finds the game played recently puts itself off.
  */
 import { createHash } from 'node:crypto';
 import { InactivityService } from '../../src/async/inactivity/inactivity.service';
@@ -37,9 +38,11 @@ describe('inactivity: stalled games are abandoned, open games expire, seeds reve
     expect(await jobOf(view.id)).toMatchObject({ queue: 'inactivity', payload: { gameId: view.id, version: 2 } });
     view = await client.setSeed(ada.token, view.id, { clientSeed: 'ada-stalls' });
     view = await client.start(ada.token, view.id);
+    const started = view.version;
     view = await client.move(ada.token, view.id, { action: 'roll', body: {} });
-    // Each command replaced the job with the version after it.
-    expect(await jobOf(view.id)).toMatchObject({ payload: { gameId: view.id, version: view.version } });
+    // The start rescheduled the job (the playing period); the move did not touch it.
+    expect(view.version).toBeGreaterThan(started);
+    expect(await jobOf(view.id)).toMatchObject({ payload: { gameId: view.id, version: started } });
     expect(view.serverSeed).toBeNull();
 
     await waitFor(async () => (await statusOf(view.id)) === 'abandoned', 30_000, 'the game to be abandoned');
@@ -63,11 +66,15 @@ describe('inactivity: stalled games are abandoned, open games expire, seeds reve
     expect((await client.get(ada.token, view.id)).serverSeed).toBe(bundle.serverSeed);
   });
 
-  it('an open game that never starts expires the same way', async () => {
+  it('an open game that never starts expires the same way, the period counted from its last command', async () => {
     const client = restClient(t);
     let view = await client.create(ada.token, { ruleSet: 'farkle', seats: 3 });
+    await new Promise((r) => setTimeout(r, 2500));
     view = await client.join(bob.token, view.id, { clientSeed: 'bob-waits' });
+    const joinedAt = Date.now();
     await waitFor(async () => (await statusOf(view.id)) === 'abandoned', 30_000, 'the open game to expire');
+    // The job first came due 4 s after the creation, found the join 2.5 s old and put itself off.
+    expect(Date.now() - joinedAt).toBeGreaterThanOrEqual(3900);
     const events = await eventsOf(poolOf(t), view.id);
     expect(events.at(-1)).toMatchObject({ type: 'gameAbandoned', data: { reason: 'expired' } });
     const bundle = (await t.http().get(`/v1/games/${view.id}/audit`).expect(200)).body;
@@ -93,12 +100,16 @@ describe('inactivity: stalled games are abandoned, open games expire, seeds reve
     ).toBe(again.rows[0].n);
   });
 
-  it('a job for a version the game has left is a no-op (nothing stored)', async () => {
+  it('a job that finds the game played within the period puts itself off to the period after the last command', async () => {
     const client = restClient(t);
     let view = await client.create(ada.token, { ruleSet: 'penta', seats: 2 });
     view = await client.join(bob.token, view.id, {});
     const before = (await eventsOf(poolOf(t), view.id)).length;
-    await t.app.get(InactivityService).fire({ payload: { gameId: view.id, version: view.version - 1 } });
+    const outcome = await t.app.get(InactivityService).fire({ payload: { gameId: view.id, version: 2 } });
+    // Open game, expiry 4000 ms after the join that just happened: nothing stored, look again then.
+    expect(outcome).toEqual({ retryInMs: expect.any(Number) });
+    expect((outcome as { retryInMs: number }).retryInMs).toBeGreaterThan(0);
+    expect((outcome as { retryInMs: number }).retryInMs).toBeLessThanOrEqual(4000);
     expect((await eventsOf(poolOf(t), view.id)).length).toBe(before);
     expect(await statusOf(view.id)).toBe('open');
     // A finished or cancelled game is left alone too.
@@ -109,7 +120,9 @@ describe('inactivity: stalled games are abandoned, open games expire, seeds reve
       .send({})
       .expect(200);
     const cancelled = (await eventsOf(poolOf(t), view.id)).length;
-    await t.app.get(InactivityService).fire({ payload: { gameId: view.id, version: cancelled } });
+    expect(
+      await t.app.get(InactivityService).fire({ payload: { gameId: view.id, version: cancelled } }),
+    ).toBeUndefined();
     expect((await eventsOf(poolOf(t), view.id)).length).toBe(cancelled);
   });
 });

@@ -102,6 +102,11 @@ describe(`migrations on an empty ${kind} database`, () => {
     ]);
   });
 
+  it('leaves free space in the pages of games, for HOT updates of the row every command updates', async () => {
+    const rows = await query(db.url, `SELECT reloptions FROM pg_class WHERE relname = 'games' AND relkind = 'r'`);
+    expect(rows[0].reloptions).toContain('fillfactor=80');
+  });
+
   it('is a no-op the second time', async () => {
     const before = await query(db.url, 'SELECT id, finished_at FROM _prisma_migrations ORDER BY id');
     await expect(migrate(db.url)).resolves.toEqual({ applied: [] });

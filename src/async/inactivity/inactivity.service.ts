@@ -1,11 +1,16 @@
 /**
  * Games never left unrevealed: the handler of the `inactivity` job queue. The job
- * `inactivity:<gameId>` is (re)scheduled by every command that leaves a game open or playing
- * (src/async/async-effects.ts, written with the events), due GAME_EXPIRE_OPEN_AFTER_MS (open) or
- * GAME_ABANDON_AFTER_MS (playing) later. When it comes due and the game is still at the version it
- * was scheduled for, GamesService.abandonInactive ends it (an `abandon` command: `expired` or
- * `inactive`), which makes its server seed public in the game and the audit bundle. A game that
- * moved on makes it a no-op; a job run twice cannot apply twice.
+ * `inactivity:<gameId>` is scheduled when a game is created and when it starts
+ * (src/event-store/async-effects.ts, written with the events), due GAME_EXPIRE_OPEN_AFTER_MS (open)
+ * or GAME_ABANDON_AFTER_MS (playing) later; moves do not touch it. When it comes due:
+ * - the game has ended: nothing to do (the job is deleted);
+ * - its last command (games.updated_at) is more recent than the period: the job is put off to
+ *   the period after that command (lazy rescheduling: one job write per period of activity, not
+ *   one per move);
+ * - otherwise GamesService.abandonInactive ends it (an `abandon` command: `expired` or
+ *   `inactive`), which makes its server seed public in the game and the audit bundle. It applies
+ *   only at the version just read, so a command landing meanwhile wins and the job looks again.
+ *   A job run twice cannot apply twice.
  *
  * At start-up, every open or playing game without such a job gets one, due the period after its
  * last command (games from before this job existed, or a job row lost by hand): no game can stay
@@ -17,7 +22,7 @@ import { PG_POOL } from '../../database/prisma.service';
 import { DomainException } from '../../common/errors';
 import { GamesService } from '../../games/games.service';
 import { INACTIVITY_QUEUE, InactivityPayload } from '../../event-store/async-effects';
-import { ClaimedJob, JobQueue } from '../jobs/job-queue.service';
+import { ClaimedJob, JobOutcome, JobQueue } from '../jobs/job-queue.service';
 
 @Injectable()
 export class InactivityService implements OnModuleInit, OnApplicationBootstrap {
@@ -59,12 +64,27 @@ export class InactivityService implements OnModuleInit, OnApplicationBootstrap {
     return res.rowCount ?? 0;
   }
 
-  async fire(job: Pick<ClaimedJob, 'payload'>): Promise<void> {
-    const { gameId, version } = job.payload as unknown as InactivityPayload;
+  async fire(job: Pick<ClaimedJob, 'payload'>): Promise<JobOutcome> {
+    const { gameId } = job.payload as unknown as InactivityPayload;
+    const { abandonAfterMs, expireOpenAfterMs } = this.games.inactivity;
+    // Time left before the game counts as inactive, by the database's clock (the one updated_at uses).
+    const { rows } = await this.pool.query<{ version: number; left_ms: number }>(
+      `SELECT version,
+              (extract(epoch FROM updated_at - now()) * 1000
+                 + CASE WHEN status = 'open' THEN $2::float8 ELSE $3::float8 END)::float8 AS left_ms
+         FROM games WHERE id = $1::uuid AND status IN ('open', 'playing')`,
+      [gameId, expireOpenAfterMs, abandonAfterMs],
+    );
+    const game = rows[0];
+    if (!game) return; // ended (or gone): the job is done
+    if (game.left_ms > 0) return { retryInMs: Math.ceil(game.left_ms) }; // played meanwhile: look again then
+    const version = game.version;
     try {
       const ended = await this.games.abandonInactive(gameId, version);
       if (ended)
         this.logger.log(`game ${gameId} v${version} ended for inactivity (${ended.reason}) -> v${ended.version}`);
+      // A command landed between the read and the abandon: look again shortly.
+      else return { retryInMs: 1000 };
     } catch (err) {
       // A rule refusing it will refuse again: log and drop. Anything else is retried.
       if (err instanceof DomainException && err.code !== 'DATABASE_UNAVAILABLE' && err.code !== 'INTERNAL') {

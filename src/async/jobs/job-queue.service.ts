@@ -12,11 +12,15 @@
  *   that crashed mid-job therefore leaves it to be claimed again after the lease (at-least-once).
  *   Handlers are idempotent (a deadline applies only at its version; a delivery is recorded by id),
  *   which makes the effect exactly-once.
- * - Done: the row is deleted, unless it was replaced meanwhile (revision changed): then the new
- *   job stays. Failed: run_at = now() + the handler's retry delay (or an exponential default).
+ * - Done: the row is deleted (with the other jobs that ended at about the same time, in one
+ *   statement), unless it was replaced meanwhile (revision changed): then the new job stays.
+ * - Throughput: up to CONCURRENCY jobs run at once; each queue gets an equal share of a claim, so a
+ *   backlog in one queue does not hold up another; a job that ends wakes the worker to claim the
+ *   next one at once (the poll interval only matters while the queues are empty). Failed: run_at = now() + the handler's retry delay (or an exponential default).
  * - Works the same on the embedded PGlite (one session: statements are serialized) and on a
  *   real PostgreSQL shared by several instances.
  */
+import { METRICS, type Metrics } from '../../metrics/metrics';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
@@ -38,8 +42,8 @@ export interface ClaimedJob {
 export type JobOutcome = void | { retryInMs: number; error?: string };
 export type JobHandler = (job: ClaimedJob, signal: AbortSignal) => Promise<JobOutcome>;
 
-/** How many jobs one instance runs at once. */
-const CONCURRENCY = 8;
+/** How many jobs one instance runs at once (handlers wait on I/O: webhook posts, the database). */
+const CONCURRENCY = 32;
 /** Default retry delay after a handler threw: 1 s doubling, at most 5 minutes. */
 export const defaultRetryMs = (attempts: number) => Math.min(300_000, 1000 * 2 ** Math.max(0, attempts - 1));
 
@@ -51,6 +55,11 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly abort = new AbortController();
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
+  /** A job ended while a claim was in flight: claim again right after it. */
+  private wakeAfterTick = false;
+  /** Finished jobs whose rows are deleted together (see finish). */
+  private finished: { id: string; revision: number }[] = [];
+  private flushing: Promise<void> | null = null;
   private stopped = true;
   readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   readonly pollIntervalMs: number;
@@ -60,6 +69,7 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     @Optional() @Inject(APP_CONFIG) config?: AppConfig,
+    @Optional() @Inject(METRICS) private readonly metrics?: Metrics,
   ) {
     this.pollIntervalMs = config?.JOBS_POLL_INTERVAL_MS ?? 1000;
     this.leaseSeconds = config?.JOBS_LEASE_SECONDS ?? 60;
@@ -88,7 +98,9 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Looks for due jobs now (instead of at the next poll). */
   wake(): void {
-    if (!this.stopped && !this.ticking) this.schedule(0);
+    if (this.stopped) return;
+    if (this.ticking) this.wakeAfterTick = true;
+    else this.schedule(0);
   }
 
   private schedule(ms: number): void {
@@ -96,7 +108,13 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.ticking = this.tick().finally(() => (this.ticking = null));
+      this.ticking = this.tick().finally(() => {
+        this.ticking = null;
+        if (this.wakeAfterTick) {
+          this.wakeAfterTick = false;
+          this.schedule(0);
+        }
+      });
     }, ms);
     this.timer.unref?.();
   }
@@ -108,29 +126,42 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
       if (free > 0 && this.handlers.size > 0) {
         const jobs = await this.claim(free);
         for (const job of jobs) this.run(job);
-        again = jobs.length === free;
+        // Some queue had more than its share: look again at once (the shares shift to it).
+        again = jobs.length > 0;
       }
     } catch (err) {
       // Database unreachable and the like: try again at the next poll.
       this.logger.warn(`claiming jobs failed: ${(err as Error).message}`);
     }
-    this.schedule(again ? 0 : this.pollIntervalMs);
+    // A full worker is woken by each job that ends; an idle one polls.
+    if (again && this.running.size < CONCURRENCY) this.schedule(0);
+    else if (this.running.size < CONCURRENCY) this.schedule(this.pollIntervalMs);
   }
 
-  /** Claims up to `limit` due jobs of the registered queues (one statement; see the file comment). */
+  /**
+   * Claims up to `limit` due jobs of the registered queues in one statement (see the file
+   * comment), each queue getting at most an equal share of `limit`, oldest due first within a
+   * queue: a backlog in one queue (fan-out after a load peak) never holds up another (a webhook
+   * delivery, a turn deadline).
+   */
   async claim(limit: number): Promise<ClaimedJob[]> {
+    const queues = [...this.handlers.keys()];
+    const share = Math.max(1, Math.ceil(limit / queues.length));
     const { rows } = await this.pool.query(
       `WITH due AS (
-         SELECT id FROM async_jobs
-          WHERE run_at <= now() AND queue = ANY($4::text[])
-          ORDER BY run_at
-          LIMIT $1
-          FOR UPDATE SKIP LOCKED)
+         SELECT j.id FROM unnest($4::text[]) AS q(name)
+          CROSS JOIN LATERAL (
+            SELECT id FROM async_jobs
+             WHERE queue = q.name AND run_at <= now()
+             ORDER BY run_at
+             LIMIT $5
+             FOR UPDATE SKIP LOCKED) j
+          LIMIT $1)
        UPDATE async_jobs j
           SET run_at = now() + $2::int * interval '1 second', attempts = j.attempts + 1, locked_by = $3, updated_at = now()
          FROM due WHERE j.id = due.id
        RETURNING j.id::text AS id, j.queue, j.key, j.payload, j.attempts, j.revision`,
-      [limit, this.leaseSeconds, this.workerId, [...this.handlers.keys()]],
+      [limit, this.leaseSeconds, this.workerId, queues, share],
     );
     return rows as ClaimedJob[];
   }
@@ -139,7 +170,7 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
     const p = this.execute(job).finally(() => {
       this.running.delete(p);
       // A slot freed up while jobs may be waiting.
-      if (!this.stopped && !this.ticking && !this.timer) this.schedule(0);
+      this.wake();
     });
     this.running.add(p);
   }
@@ -150,7 +181,9 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
     try {
       if (!handler) throw new Error(`no handler for queue ${job.queue}`);
       outcome = await handler(job, this.abort.signal);
+      this.metrics?.jobs.inc({ queue: job.queue, outcome: typeof outcome?.retryInMs === 'number' ? 'retry' : 'done' });
     } catch (err) {
+      this.metrics?.jobs.inc({ queue: job.queue, outcome: 'error' });
       const message = (err as Error)?.message ?? String(err);
       this.logger.warn(`job ${job.queue} ${job.key} failed (attempt ${job.attempts}): ${message}`);
       outcome = { retryInMs: defaultRetryMs(job.attempts), error: message };
@@ -163,11 +196,41 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
           [job.id, job.revision, outcome.retryInMs, outcome.error ?? null],
         );
       } else {
-        await this.pool.query('DELETE FROM async_jobs WHERE id = $1 AND revision = $2', [job.id, job.revision]);
+        await this.finish(job);
       }
     } catch (err) {
       // The lease runs out and the job is claimed again; handlers are idempotent.
       this.logger.warn(`recording job ${job.key} failed: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * Deletes a done job's row, together with those of the jobs that end at about the same time
+   * (one statement per batch instead of one per job); resolves once its row is gone.
+   */
+  private async finish(job: ClaimedJob): Promise<void> {
+    const entry = { id: job.id, revision: job.revision };
+    this.finished.push(entry);
+    while (this.finished.includes(entry)) {
+      this.flushing ??= this.flushFinished().finally(() => (this.flushing = null));
+      await this.flushing;
+    }
+  }
+
+  private async flushFinished(): Promise<void> {
+    await new Promise((r) => setImmediate(r)); // let the jobs ending in this turn join the batch
+    while (this.finished.length > 0) {
+      const batch = this.finished.splice(0);
+      try {
+        await this.pool.query(
+          `DELETE FROM async_jobs j USING unnest($1::bigint[], $2::int[]) AS d(id, revision)
+            WHERE j.id = d.id AND j.revision = d.revision`,
+          [batch.map((b) => b.id), batch.map((b) => b.revision)],
+        );
+      } catch (err) {
+        // The lease runs out and the jobs are claimed again; handlers are idempotent.
+        this.logger.warn(`deleting ${batch.length} finished job(s) failed: ${(err as Error).message}`);
+      }
     }
   }
 }

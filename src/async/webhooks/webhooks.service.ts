@@ -19,6 +19,7 @@
  *   The owner sees a failure as a category (DELIVERY_FAILURES), never the raw error text (which
  *   would make the deliveries list a port scanner); operators get the detail in the log.
  */
+import { METRICS, type Metrics } from '../../metrics/metrics';
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
@@ -84,6 +85,7 @@ export class WebhooksService implements OnModuleInit {
     private readonly jobs: JobQueue,
     private readonly targets: WebhookTargets,
     @Optional() @Inject(APP_CONFIG) config?: AppConfig,
+    @Optional() @Inject(METRICS) private readonly metrics?: Metrics,
   ) {
     this.maxAttempts = config?.WEBHOOK_MAX_ATTEMPTS ?? 8;
     this.backoffBaseMs = config?.WEBHOOK_BACKOFF_BASE_MS ?? 1000;
@@ -247,6 +249,8 @@ export class WebhooksService implements OnModuleInit {
             : 'unreachable';
       this.logger.warn(`webhook delivery ${d.id} attempt ${attempt}: ${error} (${code || (err as Error)?.message})`);
     }
+    const outcome = error === null ? 'delivered' : attempt >= this.maxAttempts ? 'failed' : 'retry';
+    this.metrics?.webhookDeliveries.inc({ outcome, reason: error ?? 'none' });
     if (error === null) {
       await this.pool.query(
         `UPDATE webhook_deliveries SET status = 'delivered', attempts = $2, last_status_code = $3, last_error = NULL,
