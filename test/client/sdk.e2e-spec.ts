@@ -9,6 +9,7 @@
  */
 import {
   createFairdiceClient,
+  gameEventStream,
   unwrap,
   verifyWebhook,
   WebhookVerificationError,
@@ -89,6 +90,58 @@ describe('@fairdice/client against the server', () => {
       await ada.api.GET('/v1/games/{id}/events', { params: { path: { id }, query: { after: before } } }),
     );
     expect(events.items.filter((e) => e.type === 'rolled')).toHaveLength(1);
+  });
+
+  it('SSE: gameEventStream resumes with Last-Event-ID after the connection drops mid-game, nothing lost or repeated', async () => {
+    const ada = await player('Ada');
+    const id = await startedSoloGame(ada.api);
+    const path = { params: { path: { id } } };
+    const lastEventIds: Array<string | null> = [];
+    // The first connection is cut after its third message, as a proxy or a network change would.
+    const cutting: FetchLike = async (request) => {
+      lastEventIds.push(request.headers.get('last-event-id'));
+      const response = await fetch(request);
+      if (lastEventIds.length > 1 || !response.body) return response;
+      const reader = response.body.getReader();
+      let seen = '';
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const { done, value } = await reader.read();
+          if (done) return controller.close();
+          controller.enqueue(value);
+          seen += new TextDecoder().decode(value);
+          if ((seen.match(/^id: /gm) ?? []).length >= 3) {
+            await reader.cancel();
+            controller.close();
+          }
+        },
+      });
+      return new Response(body, { status: response.status, headers: response.headers });
+    };
+    const versions: number[] = [];
+    const following = (async () => {
+      for await (const event of gameEventStream({
+        baseUrl,
+        gameId: id,
+        token: ada.token,
+        fetch: cutting,
+        reconnectDelayMs: 50,
+      }))
+        versions.push(event.version);
+    })();
+
+    let game = unwrap(await ada.api.GET('/v1/games/{id}', path));
+    while (game.status === 'playing') {
+      game = unwrap(await ada.api.POST('/v1/games/{id}/roll', { ...path, body: { hold: [] } }));
+      const box = game.fiveDice!.scoreOptions!.boxes.find((b) => b.allowed)!.box;
+      game = unwrap(await ada.api.POST('/v1/games/{id}/score', { ...path, body: { box } }));
+    }
+    await following;
+
+    expect(lastEventIds.length).toBeGreaterThanOrEqual(2);
+    expect(lastEventIds[0]).toBeNull();
+    expect(Number(lastEventIds[1])).toBeGreaterThanOrEqual(3);
+    expect(versions).toEqual(Array.from({ length: game.version }, (_, i) => i + 1));
   });
 
   it('graphql-ws: the typed gameEvents subscription resumes after a dropped connection, nothing lost or repeated', async () => {
