@@ -69,6 +69,7 @@ async function prepareDatabase(
   const resolve = () =>
     resolveDatabase({
       databaseUrl: config.DATABASE_URL,
+      directUrl: config.DATABASE_DIRECT_URL,
       dataDir: config.PGLITE_DATA_DIR,
       migrateOnStart: config.MIGRATE_ON_START,
       poolMax: config.DATABASE_POOL_MAX,

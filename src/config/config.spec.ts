@@ -87,6 +87,8 @@ describe('loadConfig', () => {
     [{ RATE_LIMIT_PER_MINUTE: '0' }, 'RATE_LIMIT_PER_MINUTE'],
     [{ RATE_LIMIT_ENABLED: 'sometimes' }, 'RATE_LIMIT_ENABLED'],
     [{ METRICS_ENABLED: 'perhaps' }, 'METRICS_ENABLED'],
+    [{ DATABASE_DIRECT_URL: 'mysql://x' }, 'DATABASE_DIRECT_URL'],
+    [{ DATABASE_DIRECT_URL: 'postgresql://postgres@127.0.0.1:5432/db' }, 'DATABASE_DIRECT_URL'],
     [{ METRICS_PORT: 'nine' }, 'METRICS_PORT'],
     [{ METRICS_PORT: '70000' }, 'METRICS_PORT'],
     [{ CORS_ORIGINS: 'example.com' }, 'CORS_ORIGINS'],

@@ -71,6 +71,11 @@ export const configSchema = z.object({
     .default(3000),
   DATABASE_URL: postgresUrl.optional(),
   DATABASE_POOL_MAX: positiveInt('DATABASE_POOL_MAX').default(10),
+  /**
+   * A direct session to the same PostgreSQL for what a transaction-mode pooler (PgBouncer) cannot
+   * carry: LISTEN and the migrations' session lock. Unset: DATABASE_URL. Only with DATABASE_URL.
+   */
+  DATABASE_DIRECT_URL: postgresUrl.optional(),
   PGLITE_DATA_DIR: z.string().min(1).default('./data/pglite'),
   MIGRATE_ON_START: booleanFlag.default(true),
   LOG_LEVEL: z
@@ -226,6 +231,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         );
     }
   }
+  if (parsed.data.DATABASE_DIRECT_URL !== undefined && parsed.data.DATABASE_URL === undefined)
+    throw new ConfigError(
+      'Invalid configuration: DATABASE_DIRECT_URL needs DATABASE_URL (it is the direct session beside a pooled DATABASE_URL)',
+    );
   return {
     ...parsed.data,
     embeddedDatabase: parsed.data.DATABASE_URL === undefined,

@@ -11,6 +11,8 @@ import { migrate } from './migrate';
 
 export interface ResolveDatabaseOptions {
   databaseUrl?: string | null;
+  /** A direct session for the migrations when databaseUrl goes through a transaction pooler. */
+  directUrl?: string | null;
   /** Embedded data directory; null = in memory. Ignored when databaseUrl is set. */
   dataDir: string | null;
   migrateOnStart: boolean;
@@ -46,7 +48,8 @@ export async function resolveDatabase(options: ResolveDatabaseOptions): Promise<
   }
   if (options.migrateOnStart) {
     try {
-      await migrate(resolved.url, { log });
+      // The migrations hold a session advisory lock: never through a transaction pooler.
+      await migrate((!resolved.embedded && options.directUrl) || resolved.url, { log });
     } catch (err) {
       await resolved.stop();
       throw err;

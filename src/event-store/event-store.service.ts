@@ -289,6 +289,11 @@ export class EventStore {
            ON CONFLICT (game_id, seat) DO UPDATE
              SET player_id = EXCLUDED.player_id, hot_seat = EXCLUDED.hot_seat, client_seed = EXCLUDED.client_seed, joined_at = now()),
          jb AS (${upsertJobsSql('upd', 13)}),
+         -- The command that ends the game also drops its pending deadline and inactivity jobs.
+         dj AS (
+           DELETE FROM async_jobs
+            WHERE $16::text IS NOT NULL AND EXISTS (SELECT 1 FROM upd)
+              AND key IN ('inactivity:' || $1::text, 'deadline:' || $1::text)),
          lg AS (
            INSERT INTO transparency_log_leaves (game_id, kind, event_version, value, timestamp_ms)
            SELECT upd.id, 2, upd.version, $16::text, ${LEAF_TIMESTAMP} FROM upd WHERE $16::text IS NOT NULL)

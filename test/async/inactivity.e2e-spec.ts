@@ -120,6 +120,8 @@ describe('inactivity: stalled games are abandoned, open games expire, seeds reve
       .send({})
       .expect(200);
     const cancelled = (await eventsOf(poolOf(t), view.id)).length;
+    // The command that ended it dropped its pending job.
+    expect(await jobOf(view.id)).toBeUndefined();
     expect(
       await t.app.get(InactivityService).fire({ payload: { gameId: view.id, version: cancelled } }),
     ).toBeUndefined();

@@ -101,7 +101,12 @@ export class PostgresGameEventBus extends InProcessGameEventBus implements OnMod
   }
 
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.db.url, application_name: 'fairdice-listen', keepAlive: true });
+    // LISTEN needs a session of its own: never through a transaction pooler (DATABASE_DIRECT_URL).
+    const client = new Client({
+      connectionString: this.config?.DATABASE_DIRECT_URL ?? this.db.url,
+      application_name: 'fairdice-listen',
+      keepAlive: true,
+    });
     let failed = false;
     const onFailure = (err?: Error) => {
       if (failed) return;
