@@ -66,4 +66,34 @@ describe('job queue worker', () => {
     expect(backlogDoneWhenUrgentRan).toBeGreaterThanOrEqual(0);
     expect(backlogDoneWhenUrgentRan).toBeLessThan(50);
   }, 60_000);
+
+  it('an idle worker wakes when the next job comes due, not at its next poll', async () => {
+    const timed = `${tag}-deadline`;
+    const queue = new JobQueue(pool, {
+      JOBS_POLL_INTERVAL_MS: 60_000,
+      JOBS_LEASE_SECONDS: 60,
+      JOBS_ENABLED: true,
+    } as AppConfig);
+    let ranAt = 0;
+    queue.register(timed, () => {
+      ranAt = Date.now();
+      return Promise.resolve();
+    });
+    await pool.query(
+      `INSERT INTO async_jobs (queue, key, payload, run_at) VALUES ($1, $1 || ':1', '{}'::jsonb, now() + interval '1500 milliseconds')`,
+      [timed],
+    );
+    const dueAt = Date.now() + 1500;
+    queue.onApplicationBootstrap();
+    try {
+      const deadline = Date.now() + 30_000;
+      while (ranAt === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      await queue.onModuleDestroy();
+    }
+    // Ran after it came due, and long before the 60 s poll would have found it.
+    expect(ranAt).toBeGreaterThan(0);
+    expect(ranAt).toBeGreaterThanOrEqual(dueAt - 200);
+    expect(await left(timed)).toBe(0);
+  }, 60_000);
 });

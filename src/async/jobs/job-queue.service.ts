@@ -16,7 +16,8 @@
  *   statement), unless it was replaced meanwhile (revision changed): then the new job stays.
  * - Throughput: up to CONCURRENCY jobs run at once; each queue gets an equal share of a claim, so a
  *   backlog in one queue does not hold up another; a job that ends wakes the worker to claim the
- *   next one at once (the poll interval only matters while the queues are empty). Failed: run_at = now() + the handler's retry delay (or an exponential default).
+ *   next one at once; an idle worker sleeps until the next job comes due or the poll interval,
+ *   whichever is sooner (the poll catches jobs written later by other instances). Failed: run_at = now() + the handler's retry delay (or an exponential default).
  * - Works the same on the embedded PGlite (one session: statements are serialized) and on a
  *   real PostgreSQL shared by several instances.
  */
@@ -133,9 +134,27 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
       // Database unreachable and the like: try again at the next poll.
       this.logger.warn(`claiming jobs failed: ${(err as Error).message}`);
     }
-    // A full worker is woken by each job that ends; an idle one polls.
+    // A full worker is woken by each job that ends; an idle one polls, or wakes when the next
+    // job comes due if that is sooner (a turn deadline fires on time, not up to a poll late).
     if (again && this.running.size < CONCURRENCY) this.schedule(0);
-    else if (this.running.size < CONCURRENCY) this.schedule(this.pollIntervalMs);
+    else if (this.running.size < CONCURRENCY) this.schedule(await this.nextWakeMs());
+  }
+
+  /** Milliseconds until the next registered job comes due, at most the poll interval. */
+  private async nextWakeMs(): Promise<number> {
+    try {
+      const { rows } = await this.pool.query<{ ms: number | null }>(
+        `SELECT (extract(epoch FROM min(run_at) - now()) * 1000)::float8 AS ms
+           FROM async_jobs WHERE run_at > now() AND queue = ANY($1::text[])`,
+        [[...this.handlers.keys()]],
+      );
+      const ms = rows[0]?.ms;
+      return ms === null || ms === undefined
+        ? this.pollIntervalMs
+        : Math.min(this.pollIntervalMs, Math.max(0, Math.ceil(ms)));
+    } catch {
+      return this.pollIntervalMs;
+    }
   }
 
   /**
