@@ -152,7 +152,7 @@ export const GQL_VIEW = `id status version currentSeat dice held rollsLeft
 const Q_CREATE = `mutation Create($input: CreateGameInput!) { createGame(input: $input) { id status version } }`;
 const Q_START = `mutation Start($gameId: ID!) { startGame(gameId: $gameId) { id status version currentSeat } }`;
 const Q_ROLL = `mutation Roll($gameId: ID!) { roll(gameId: $gameId) { ${GQL_VIEW} } }`;
-const Q_SCORE = `mutation Score($gameId: ID!, $box: String!) { scoreBox(gameId: $gameId, box: $box) { ${GQL_VIEW} } }`;
+const Q_SCORE = `mutation Score($gameId: ID!, $box: BoxId!) { score(gameId: $gameId, box: $box) { ${GQL_VIEW} } }`;
 
 export class GraphqlPlayer extends GamePlayer {
   private async gql(what: string, query: string, variables: Record<string, unknown>): Promise<string> {
@@ -172,8 +172,8 @@ export class GraphqlPlayer extends GamePlayer {
     await this.gql('roll', Q_ROLL, { gameId: id });
   }
   protected async score(id: string, box: string, last: boolean): Promise<string | null> {
-    const body = await this.gql('scoreBox', Q_SCORE, { gameId: id, box });
-    return last ? JSON.parse(body).data.scoreBox.status : null;
+    const body = await this.gql('score', Q_SCORE, { gameId: id, box });
+    return last ? JSON.parse(body).data.score.status : null;
   }
 }
 

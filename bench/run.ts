@@ -42,6 +42,7 @@ import {
   runGraphqlValidationMicroBenchmarks,
   TRIVIAL as GQL_TRIVIAL,
 } from './graphql-validation.bench';
+import { runAdviceMicroBenchmarks } from './advice.bench';
 import { runFarkleMicroBenchmarks } from './rules-farkle.bench';
 import { runFiveDiceMicroBenchmarks } from './rules-five-dice.bench';
 import {
@@ -299,6 +300,7 @@ function runMicro(opts: Options): { rows: MicroRow[]; failures: string[] } {
     ['fairness', () => runFairnessMicroBenchmarks({ durationMs: opts.microMs })],
     ['game aggregate', () => runGameAggregateMicroBenchmarks({ durationMs: opts.microMs })],
     ['graphql validation', () => runGraphqlValidationMicroBenchmarks({ durationMs: opts.microMs })],
+    ['advice', () => runAdviceMicroBenchmarks()],
   ];
   for (const [suite, run] of suites) {
     log(`micro: ${suite}`);
@@ -368,6 +370,16 @@ function targets(rows: Map<string, ScenarioRow>, micro: MicroRow[]): Target[] {
     target: '≤ 2',
     met: Number.isFinite(us) ? us <= 2 : null,
     show: f3(us),
+  });
+  // Five-dice optimal advice (bench/advice.bench.ts): a warm decision from a solved table.
+  const decision = micro.find((m) => m.suite === 'advice' && m.name.startsWith('five-dice warm decision p99'));
+  const decisionUs = decision?.usPerOp ?? NaN;
+  out.push({
+    name: 'five-dice optimal advice: warm decision p99 (µs)',
+    value: decisionUs,
+    target: '≤ 100',
+    met: Number.isFinite(decisionUs) ? decisionUs <= 100 : null,
+    show: f1(decisionUs),
   });
   // GraphQL validation time, as ratios to a trivial query (bench/graphql-validation.bench.ts).
   const gqlUs = (name: string) =>
@@ -572,7 +584,7 @@ async function main(): Promise<void> {
         await scenario(
           'graphql',
           'GraphQL actions',
-          'the same commands as GraphQL mutations (createGame / startGame / roll / scoreBox)',
+          'the same commands as GraphQL mutations (createGame / startGame / roll / score)',
           opts,
           (i) => new GraphqlPlayer(http, players[i], stats.graphql),
           server,

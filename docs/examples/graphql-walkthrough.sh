@@ -20,7 +20,7 @@ ADA_ID=$(jq -r .registerPlayer.player.id <<<"$ADA"); ADA_TOKEN=$(jq -r .register
 BOB_TOKEN=$(jq -r .registerPlayer.token <<<"$BOB")
 
 # Create: the response publishes the commitment. Note it down before anyone gives a seed.
-CREATED=$(gql "$ADA_TOKEN" 'mutation { createGame(input: { ruleSet: "simple", seats: 2 }) { id commitment } }')
+CREATED=$(gql "$ADA_TOKEN" 'mutation { createGame(input: { ruleSet: simple, seats: 2 }) { id commitment } }')
 GAME=$(jq -r .createGame.id <<<"$CREATED"); COMMITMENT=$(jq -r .createGame.commitment <<<"$CREATED")
 echo "game $GAME, commitment $COMMITMENT"
 
@@ -39,7 +39,7 @@ while [ "$(jq -r .status <<<"$STATE")" = playing ]; do
   if [ "$(jq -r .currentPlayerId <<<"$STATE")" = "$ADA_ID" ]; then TOKEN=$ADA_TOKEN; else TOKEN=$BOB_TOKEN; fi
   STATE=$(gql "$TOKEN" "mutation(\$id: ID!) { roll(gameId: \$id, hold: []) { $VIEW } }" "{\"id\":\"$GAME\"}" | jq -c .roll)
   BOX=$(jq -r '.fiveDice.scoreOptions.boxes | map(select(.allowed)) | max_by(.points) | .box' <<<"$STATE")
-  STATE=$(gql "$TOKEN" "mutation(\$id: ID!, \$box: String!) { scoreBox(gameId: \$id, box: \$box) { $VIEW } }" \
-          "{\"id\":\"$GAME\",\"box\":\"$BOX\"}" | jq -c .scoreBox)
+  STATE=$(gql "$TOKEN" "mutation(\$id: ID!, \$box: BoxId!) { score(gameId: \$id, box: \$box) { $VIEW } }" \
+          "{\"id\":\"$GAME\",\"box\":\"$BOX\"}" | jq -c .score)
 done
 jq -c --arg commitment "$COMMITMENT" '{status, standings, serverSeedRevealed: (.serverSeed != null), commitment: $commitment}' <<<"$STATE"

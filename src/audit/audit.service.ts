@@ -26,6 +26,14 @@ export class AuditService {
   ) {}
 
   async bundle(player: AuthenticatedPlayer | null, rawId: string): Promise<AuditBundle> {
+    return (await this.bundleWithTimes(player, rawId)).bundle;
+  }
+
+  /** The bundle and when each event was stored (by version): GraphQL's events carry createdAt. */
+  async bundleWithTimes(
+    player: AuthenticatedPlayer | null,
+    rawId: string,
+  ): Promise<{ bundle: AuditBundle; eventTimes: Map<number, Date> }> {
     if (typeof rawId !== 'string' || !UUID.test(rawId)) {
       throw new DomainException('VALIDATION_FAILED', 'gameId must be a UUID', {
         errors: [{ field: 'gameId', problems: ['gameId must be a UUID'] }],
@@ -98,6 +106,6 @@ export class AuditService {
             .map((e) => ({ leafIndex: e.leafIndex, leaf: e.leaf, inclusionProof: e.inclusionProof })),
         }
       : null;
-    return bundle;
+    return { bundle, eventTimes: new Map(stored.map((e) => [e.version, e.createdAt])) };
   }
 }

@@ -1,9 +1,13 @@
 import { UseGuards } from '@nestjs/common';
-import { Args, ID, Int, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
+import { Args, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
 import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
 import { DomainException, toGraphQLError } from '../common/errors';
 import type { AuthenticatedPlayer } from '../players/players.types';
-import { GameEventPage, GameEventView, GamePage, GameView } from './dto/game-view.model';
+import { GameEventPage, GamePage, GameView } from './dto/game-view.model';
+import { GameEvent, toTypedEvent } from './dto/game-event.types';
+import { GameOptions } from '../common/graphql/game-options';
+import { BoxIdEnum } from '../common/graphql/enums';
+import type { FamilyId } from '@fairdice/core/rules/core/family';
 import { CreateGameInput, JoinGameInput, SetSeedInput, StartGameInput } from './dto/game.inputs';
 import { isAccessRevoked } from './game-stream';
 import { toEventView } from './game-view';
@@ -17,6 +21,16 @@ function limitOf(limit: number | undefined): number {
     throw new DomainException('VALIDATION_FAILED', 'limit must be from 1 to 100');
   return l;
 }
+const typedPage = ({ family, page }: { family: FamilyId; page: GameEventPage }): GameEventPage => ({
+  ...page,
+  items: page.items.map((e) => toTypedEvent(e, family)),
+});
+const IDEMPOTENCY_KEY = {
+  type: () => String,
+  nullable: true,
+  description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+} as const;
+
 function nonNegative(name: string, v: number | undefined): number {
   const n = v ?? 0;
   if (!Number.isInteger(n) || n < 0)
@@ -55,15 +69,36 @@ export class GamesResolver {
     return this.games.listOpen(me, limitOf(limit), nonNegative('offset', offset));
   }
 
-  @Query(() => GameEventPage, { description: "The game's events with version > after." })
+  @ResolveField('ruleOptions', () => GameOptions, { description: "The family's resolved options, typed." })
+  ruleOptions(@Parent() game: GameView): object {
+    return game.options;
+  }
+
+  @Query(() => GameEventPage, {
+    description: "The game's events with version > after, oldest first (GET /v1/games/{id}/events).",
+  })
   @OptionalAuth()
-  gameHistory(
+  async gameEvents(
     @CurrentPlayer() me: Me | null,
     @Args('gameId', { type: () => ID }) gameId: string,
     @Args('after', { type: () => Int, nullable: true }) after?: number,
     @Args('limit', { type: () => Int, nullable: true }) limit?: number,
   ) {
-    return this.games.history(me, gameId, nonNegative('after', after), limitOf(limit));
+    return typedPage(await this.games.historyOf(me, gameId, nonNegative('after', after), limitOf(limit)));
+  }
+
+  @Query(() => GameEventPage, {
+    description: "The game's events with version > after.",
+    deprecationReason: 'Renamed gameEvents (as GET /v1/games/{id}/events); same arguments and result.',
+  })
+  @OptionalAuth()
+  async gameHistory(
+    @CurrentPlayer() me: Me | null,
+    @Args('gameId', { type: () => ID }) gameId: string,
+    @Args('after', { type: () => Int, nullable: true }) after?: number,
+    @Args('limit', { type: () => Int, nullable: true }) limit?: number,
+  ) {
+    return this.gameEvents(me, gameId, after, limit);
   }
 
   @Query(() => GameView, { description: 'The game right after event `version`.' })
@@ -188,7 +223,19 @@ export class GamesResolver {
     return this.games.roll(me, gameId, hold ?? undefined, { idempotencyKey });
   }
 
-  @Mutation(() => GameView)
+  @Mutation(() => GameView, { description: 'Five dice: enter the dice in a box (POST /v1/games/{id}/score).' })
+  score(
+    @CurrentPlayer() me: Me,
+    @Args('gameId', { type: () => ID }) gameId: string,
+    @Args('box', { type: () => BoxIdEnum }) box: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY) idempotencyKey?: string,
+  ) {
+    return this.games.score(me, gameId, box, { idempotencyKey });
+  }
+
+  @Mutation(() => GameView, {
+    deprecationReason: 'Renamed score (as POST /v1/games/{id}/score), whose box is a BoxId enum value.',
+  })
   scoreBox(
     @CurrentPlayer() me: Me,
     @Args('gameId', { type: () => ID }) gameId: string,
@@ -246,9 +293,10 @@ export class GamesResolver {
     return this.games.quit(me, gameId, { idempotencyKey });
   }
 
-  @Subscription(() => GameEventView, {
+  @Subscription(() => GameEvent, {
+    name: 'gameEvents',
     description:
-      'Every event of a game after `afterVersion` (backlog, then live; completes after the game ends). Access is re-checked on every event: once you may no longer see the game (you left a private game), the event that removed you is not sent; an error with extensions.code GAME_ACCESS_REVOKED is, and the subscription completes. Auth: connectionParams.authorization = "Bearer <token>".',
+      'Every event of a game after `after` (backlog, then live; completes after the game ends). Access is re-checked on every event: once you may no longer see the game (you left a private game), the event that removed you is not sent; an error with extensions.code GAME_ACCESS_REVOKED is, and the subscription completes. Auth: connectionParams.authorization = "Bearer <token>".',
     // The stream's last item when access is revoked: an error with a stable code, then completion.
     resolve: (event: unknown) => {
       if (isAccessRevoked(event))
@@ -261,13 +309,27 @@ export class GamesResolver {
     },
   })
   @OptionalAuth()
-  async gameEvents(
+  async gameEventStream(
     @CurrentPlayer() me: Me | null,
     @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('afterVersion', { type: () => Int, nullable: true }) afterVersion?: number,
+    @Args('after', {
+      type: () => Int,
+      nullable: true,
+      description: 'Resume after this version (as ?after= of GET /v1/games/{id}/stream).',
+    })
+    after?: number,
+    @Args('afterVersion', {
+      type: () => Int,
+      nullable: true,
+      deprecationReason: 'Renamed after (as ?after= of GET /v1/games/{id}/stream).',
+    })
+    afterVersion?: number,
   ) {
-    const stream = await this.games.stream(me, gameId, nonNegative('afterVersion', afterVersion));
-    return mapIterator(stream, (item) => (isAccessRevoked(item) ? item : toEventView(item)));
+    if (after !== undefined && after !== null && afterVersion !== undefined && afterVersion !== null)
+      throw new DomainException('VALIDATION_FAILED', 'Give after or its deprecated name afterVersion, not both');
+    const from = after ?? afterVersion ?? undefined;
+    const { family, stream } = await this.games.streamOf(me, gameId, nonNegative('after', from));
+    return mapIterator(stream, (item) => (isAccessRevoked(item) ? item : toTypedEvent(toEventView(item), family)));
   }
 }
 

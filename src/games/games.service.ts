@@ -16,6 +16,7 @@ import { generateClientSeed, generateServerSeed } from '../fairness/seed-generat
 import { noDice } from '@fairdice/core/rules/core/dice';
 import { isRuleError } from '@fairdice/core/rules/core/errors';
 import { familyById, RULE_SETS, RuleSetName } from '@fairdice/core/rules/registry';
+import type { FamilyId } from '@fairdice/core/rules/core/family';
 import {
   AbandonCommand,
   CreateCommand,
@@ -387,12 +388,25 @@ export class GamesService {
   }
 
   async history(player: Player | null, gameId: string, after = 0, limit = 20): Promise<GameEventPage> {
+    return (await this.historyOf(player, gameId, after, limit)).page;
+  }
+
+  /** The history with the game's family (GraphQL types each event by type and family). */
+  async historyOf(
+    player: Player | null,
+    gameId: string,
+    after = 0,
+    limit = 20,
+  ): Promise<{ family: FamilyId; page: GameEventPage }> {
     const g = await this.loadVisible(player, checkGameId(gameId));
     const events = await this.store.readEvents(g.row.id, after, limit);
     const lastVersion = events.length ? events[events.length - 1].version : after;
     return {
-      items: events.map(toEventView),
-      nextAfter: lastVersion < g.state.version && events.length > 0 ? lastVersion : null,
+      family: g.state.family,
+      page: {
+        items: events.map(toEventView),
+        nextAfter: lastVersion < g.state.version && events.length > 0 ? lastVersion : null,
+      },
     };
   }
 
@@ -427,9 +441,19 @@ export class GamesService {
    * AccessRevoked item once the subscriber may no longer see the game).
    */
   async stream(player: Player | null, gameId: string, after = 0): Promise<GameEventStream> {
+    return (await this.streamOf(player, gameId, after)).stream;
+  }
+
+  /** The stream with the game's family (GraphQL types each event by type and family). */
+  async streamOf(
+    player: Player | null,
+    gameId: string,
+    after = 0,
+  ): Promise<{ family: FamilyId; stream: GameEventStream }> {
     const g = await this.loadVisible(player, checkGameId(gameId));
     const access = { state: g.state, mayView: (state: GameState) => this.canSeeState(state, player) };
-    return new GameEventStream(this.store, this.bus, g.row.id, after, access).start();
+    const stream = await new GameEventStream(this.store, this.bus, g.row.id, after, access).start();
+    return { family: g.state.family, stream };
   }
 
   // ------------------------------------------------------------------ internals

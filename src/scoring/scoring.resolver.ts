@@ -1,4 +1,6 @@
-import { Args, Query, Resolver } from '@nestjs/graphql';
+import { Args, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { RuleSetNameEnum } from '../common/graphql/enums';
+import { GameOptions } from '../common/graphql/game-options';
 import { ScoringService } from './scoring.service';
 import {
   FarkleScoreInput,
@@ -8,7 +10,7 @@ import {
   ScoreOptionsModel,
 } from './dto/scoring.dto';
 
-@Resolver()
+@Resolver(() => RuleSetModel)
 export class ScoringResolver {
   constructor(private readonly scoring: ScoringService) {}
 
@@ -18,8 +20,15 @@ export class ScoringResolver {
   }
 
   @Query(() => RuleSetModel, { description: 'One rule set by name.' })
-  ruleSet(@Args('name') name: string): RuleSetModel {
+  ruleSet(@Args('name', { type: () => RuleSetNameEnum }) name: string): RuleSetModel {
     return this.scoring.ruleSet(name);
+  }
+
+  @ResolveField('ruleOptions', () => GameOptions, {
+    description: 'The preset option values, typed per family; a game may override them (see docs/rules.md).',
+  })
+  ruleOptions(@Parent() ruleSet: RuleSetModel): object {
+    return ruleSet.options;
   }
 
   @Query(() => ScoreOptionsModel, {

@@ -8,6 +8,8 @@ import type { Pool } from 'pg';
 import { PG_POOL } from '../../src/database/prisma.service';
 import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 
+// Apps start slowly on a loaded CI machine (embedded database included).
+jest.setTimeout(60_000);
 describe('webhook fan-out jobs', () => {
   let t: TestApp;
   beforeAll(async () => {

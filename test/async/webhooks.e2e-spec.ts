@@ -85,7 +85,8 @@ describe('webhooks', () => {
       p.token,
     );
     expect(g.errors).toBeUndefined();
-    expect(g.data.createWebhook.webhook.events).toEqual(['turn.started', 'game.started', 'game.finished']);
+    // GraphQL names cannot hold '.': WebhookEventType turn_started is REST's turn.started (docs/api.md).
+    expect(g.data.createWebhook.webhook.events).toEqual(['turn_started', 'game_started', 'game_finished']);
     const badGql = await gql(
       t,
       'mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { secret } }',

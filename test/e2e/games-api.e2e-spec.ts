@@ -233,7 +233,9 @@ describe('games API: errors, access, lists, history, concurrency', () => {
         ['mutation($id: ID!) { roll(gameId: $id) { id } }', { id }, bob.token, 'NOT_YOUR_TURN'],
         ['mutation($id: ID!) { roll(gameId: $id) { id } }', { id }, eve.token, 'NOT_SEATED'],
         ['mutation($id: ID!) { roll(gameId: $id, hold: [0]) { id } }', { id }, ada.token, 'INVALID_HOLD'],
-        ['mutation($id: ID!) { scoreBox(gameId: $id, box: "ones") { id } }', { id }, ada.token, 'ROLL_REQUIRED'],
+        ['mutation($id: ID!) { score(gameId: $id, box: ones) { id } }', { id }, ada.token, 'ROLL_REQUIRED'],
+        ['mutation($id: ID!) { score(gameId: $id, box: "ones") { id } }', { id }, ada.token, 'VALIDATION_FAILED'],
+        ['mutation($id: ID!) { score(gameId: $id, box: sevens) { id } }', { id }, ada.token, 'VALIDATION_FAILED'],
         ['mutation($id: ID!) { roll(gameId: $id, hold: ["x"]) { id } }', { id }, ada.token, 'VALIDATION_FAILED'],
         ['mutation($id: ID!) { roll(gameId: $id, seat: 1) { id } }', { id }, ada.token, 'VALIDATION_FAILED'],
         ['mutation($id: ID!) { bank(gameId: $id) { id } }', { id }, ada.token, 'INVALID_COMMAND'],
@@ -382,10 +384,10 @@ describe('games API: errors, access, lists, history, concurrency', () => {
       await rejects(() => get(null, `/${id}/events?after=-1`), 400, 'VALIDATION_FAILED');
       const g = await gql(
         t,
-        'query($id: ID!) { gameHistory(gameId: $id, after: 1, limit: 1) { items { version type } nextAfter } gameAtVersion(gameId: $id, version: 2) { version seats { playerId } } }',
+        'query($id: ID!) { gameEvents(gameId: $id, after: 1, limit: 1) { items { version type } nextAfter } gameAtVersion(gameId: $id, version: 2) { version seats { playerId } } }',
         { id },
       );
-      expect(g.data.gameHistory).toEqual({ items: [{ version: 2, type: 'seatTaken' }], nextAfter: 2 });
+      expect(g.data.gameEvents).toEqual({ items: [{ version: 2, type: 'seatTaken' }], nextAfter: 2 });
       expect(g.data.gameAtVersion.version).toBe(2);
       const missing = await gql(t, 'query($id: ID!) { gameAtVersion(gameId: $id, version: 99) { version } }', { id });
       expect(missing.errors?.[0].extensions?.code).toBe('VERSION_NOT_FOUND');

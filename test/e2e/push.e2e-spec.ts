@@ -77,17 +77,23 @@ function sse(
 function subscribe(
   client: WsClient,
   gameId: string,
-  afterVersion: number,
+  after: number,
   onEvent: (e: any) => boolean | void,
+  // afterVersion: the argument's deprecated name (kept working for one version at least).
+  argument: 'after' | 'afterVersion' = 'after',
 ): Promise<{ errors?: any[] }> {
   return new Promise((resolve) => {
     let stopped = false;
     let unsubscribe = () => {};
     unsubscribe = client.subscribe(
       {
-        query:
-          'subscription($id: ID!, $after: Int) { gameEvents(gameId: $id, afterVersion: $after) { gameId version type seat data rollNumber prevHash hash } }',
-        variables: { id: gameId, after: afterVersion },
+        query: `subscription($id: ID!, $after: Int) { gameEvents(gameId: $id, ${argument}: $after) {
+          __typename gameId version type seat data rollNumber prevHash hash
+          ... on FarkleRolledEvent { dice reason }
+          ... on FarkleSetAsideEvent { dice faces points turnPoints hotDice }
+          ... on FarkleBankedEvent { points total }
+          ... on GameFinishedEvent { standings { seat total rank quit } } } }`,
+        variables: { id: gameId, after },
       },
       {
         next: (msg: any) => {
@@ -179,6 +185,19 @@ describe('push: GraphQL subscription and SSE', () => {
     expect(viaGql.map((e) => [e.version, e.type, e.hash])).toEqual(stored.map((e) => [e.version, e.type, e.hash]));
     expect(viaSse.map((m) => [m.id, m.event, m.data.hash])).toEqual(stored.map((e) => [e.version, e.type, e.hash]));
     expect(viaSse.every((m) => m.data.version === m.id && m.data.gameId === id)).toBe(true);
+    // Typed: each event's object type follows its type and the family; its fields are its payload's.
+    const typeName = (type: string) =>
+      type.startsWith('game') || ['seatTaken', 'seatLeft', 'seedSet'].includes(type)
+        ? `${type[0].toUpperCase()}${type.slice(1)}Event`
+        : `Farkle${type[0].toUpperCase()}${type.slice(1)}Event`;
+    expect(viaGql.map((e) => e.__typename)).toEqual(viaGql.map((e) => typeName(e.type)));
+    const typed = viaGql.filter((e) => ['rolled', 'setAside', 'banked', 'gameFinished'].includes(e.type));
+    expect(typed.length).toBeGreaterThan(3);
+    for (const e of typed) {
+      const { __typename, gameId, version, type, seat, data, rollNumber, prevHash, hash, ...fields } = e;
+      const expected = Object.fromEntries(Object.keys(fields).map((k) => [k, data[k] ?? null]));
+      expect(fields).toEqual(expected);
+    }
     // The pushed events never carry the server seed.
     expect(JSON.stringify(viaGql) + JSON.stringify(viaSse)).not.toContain(await storedServerSeed(t, id));
   });
@@ -204,7 +223,7 @@ describe('push: GraphQL subscription and SSE', () => {
     expect(viaQuery.map((m) => m.id)).toEqual([stored.length - 1, stored.length]);
   });
 
-  it('the subscription resumes from afterVersion without gaps or duplicates', async () => {
+  it('the subscription resumes from `after` (or its deprecated name afterVersion) without gaps or duplicates', async () => {
     const id = await twoSeatGame();
     await restClient(t).start(ada.token, id);
     const first: any[] = [];
@@ -214,11 +233,25 @@ describe('push: GraphQL subscription and SSE', () => {
     });
     await play(id, 6);
     const second: any[] = [];
-    const resumed = subscribe(wsClient(), id, 6, (e) => void second.push(e));
+    const resumed = subscribe(wsClient(), id, 6, (e) => void second.push(e), 'afterVersion');
     await play(id);
     await resumed;
     const stored = await storedVersions(id);
     expect([...first, ...second].map((e) => e.version)).toEqual(stored.map((e) => e.version));
+    const both = await new Promise<any[]>((resolve) => {
+      wsClient().subscribe(
+        {
+          query: `subscription($id: ID!) { gameEvents(gameId: $id, after: 1, afterVersion: 1) { version } }`,
+          variables: { id },
+        },
+        {
+          next: (m: any) => m.errors && resolve(m.errors),
+          error: (e: any) => resolve([e].flat()),
+          complete: () => resolve([]),
+        },
+      );
+    });
+    expect(both[0]?.extensions?.code).toBe('VALIDATION_FAILED');
   });
 
   it('a private game streams only to its seats', async () => {

@@ -213,7 +213,7 @@ describe('entropy order: seeds after the commitment', () => {
       }
       const g = await gql(
         t,
-        'mutation { createGame(input: { ruleSet: "simple", seats: 1, clientSeed: "early" }) { id } }',
+        'mutation { createGame(input: { ruleSet: simple, seats: 1, clientSeed: "early" }) { id } }',
         {},
         ada.token,
       );

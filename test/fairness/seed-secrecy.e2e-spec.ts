@@ -11,7 +11,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { createClient } from 'graphql-ws';
 import { createTestApp, gql, registerPlayer, storedServerSeed, type TestApp } from '../helpers/app';
-import { chooseMove, GAME_VIEW_FIELDS, restClient } from '../helpers/games';
+import { chooseMove, GAME_VIEW_FIELDS, OPTIONS_FRAGMENT, restClient } from '../helpers/games';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- ws ships no types here
 const WebSocket: unknown = require('ws');
@@ -116,15 +116,21 @@ describe('server seed secrecy', () => {
           texts.push(r.text, JSON.stringify(r.headers));
         }
         for (const q of [
-          [`query($id: ID!) { game(id: $id) { ${GAME_VIEW_FIELDS} } }`, { id }],
+          [`query($id: ID!) { game(id: $id) { ${GAME_VIEW_FIELDS} } } ${OPTIONS_FRAGMENT}`, { id }],
           [`query($id: ID!) { audit(gameId: $id) }`, { id }],
           [
-            `query($id: ID!) { gameHistory(gameId: $id, limit: 100) { items { data command hash } nextAfter } }`,
+            `query($id: ID!) { auditBundle(gameId: $id) { serverSeed clientSeeds events { type data command hash } } }`,
+            { id },
+          ],
+          [
+            `query($id: ID!) { gameEvents(gameId: $id, limit: 100) { items { data command hash ... on GameCreatedEvent { commitment organizerSeed } } nextAfter } }`,
             { id },
           ],
           [`query($id: ID!) { gameAtVersion(gameId: $id, version: 1) { serverSeed commitment } }`, { id }],
         ] as const) {
-          texts.push(JSON.stringify(await gql(t, q[0], q[1], a.token)));
+          const r = await gql(t, q[0], q[1], a.token);
+          expect(r.errors).toBeUndefined();
+          texts.push(JSON.stringify(r));
         }
         // errors: wrong turn, bad input
         const other = view.currentPlayerId === a.id ? b : a;

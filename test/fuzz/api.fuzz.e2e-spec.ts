@@ -547,7 +547,7 @@ describeOnce('fuzz: every REST operation and GraphQL mutation refuses malformed 
       const overGet = await t
         .http()
         .get('/graphql')
-        .query({ query: 'mutation { createGame(input: { ruleSet: "penta", seats: 1 }) { id } }' })
+        .query({ query: 'mutation { createGame(input: { ruleSet: penta, seats: 1 }) { id } }' })
         .set('authorization', `Bearer ${tokens.owner}`)
         .set('apollo-require-preflight', 'true');
       const getFailure = checkGraphql('a mutation over GET', overGet);

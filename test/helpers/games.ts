@@ -18,9 +18,12 @@ export interface Move {
   body: Record<string, unknown>;
 }
 
+/** The family of a view: REST says five-dice, GraphQL's GameFamily enum five_dice (docs/api.md). */
+export const isFiveDice = (view: { family: string }) => view.family === 'five-dice' || view.family === 'five_dice';
+
 /** A legal move for the current player, from the view alone. */
 export function chooseMove(view: any): Move {
-  if (view.family === 'five-dice') {
+  if (isFiveDice(view)) {
     const fd = view.fiveDice;
     if (fd.rollInTurn === 0) return { action: 'roll', body: {} };
     const allowed = fd.scoreOptions.boxes.filter((b: any) => b.allowed);
@@ -56,7 +59,7 @@ export interface Client {
 }
 
 /** Every GameView field a client plays with, boxes of every sheet included (within the default GraphQL cost limit). */
-const VIEW_FIELDS = `id ruleSet family options status visibility version seatCount creatorId
+const VIEW_FIELDS = `id ruleSet family ruleOptions { ...Options } status visibility version seatCount creatorId
   seats { seat playerId displayName hotSeat clientSeed } currentSeat currentPlayerId dice held rollsLeft
   fiveDice { rollInTurn sheets { seat boxes { box points } upper upperBonus lower extraBonus total quit }
     scoreOptions { boxes { box points bonus allowed } mustSacrifice jokerActive fiveOfAKind } }
@@ -65,6 +68,10 @@ const VIEW_FIELDS = `id ruleSet family options status visibility version seatCou
   standings { seat playerId displayName total rank quit } turnTimeLimitSeconds organizerSeed commitment chainHead serverSeed
   createdAt updatedAt startedAt finishedAt`;
 export const GAME_VIEW_FIELDS = VIEW_FIELDS;
+/** The fragment VIEW_FIELDS uses: append it to every document selecting them. */
+export const OPTIONS_FRAGMENT = `fragment Options on GameOptions {
+  ... on FiveDiceOptions { joker extraFiveOfAKindBonus upperBonusThreshold upperBonusPoints }
+  ... on FarkleOptions { entryThreshold target exactTarget threeFarklePenalty straights { low high full } } }`;
 
 export function restClient(t: TestApp): Client {
   const texts: string[] = [];
@@ -93,7 +100,10 @@ export function gqlClient(t: TestApp): Client {
   const run = async (query: string, variables: Record<string, unknown>, token?: string) => {
     const req = t.http().post('/graphql').set('content-type', 'application/json');
     if (token) req.set('authorization', `Bearer ${token}`);
-    const res = await req.send({ query, variables });
+    const res = await req.send({
+      query: query.includes('...Options') ? `${query} ${OPTIONS_FRAGMENT}` : query,
+      variables,
+    });
     texts.push(res.text);
     if (res.body.errors) throw new Error(JSON.stringify(res.body.errors));
     return Object.values(res.body.data)[0] as any;
@@ -104,7 +114,7 @@ export function gqlClient(t: TestApp): Client {
       { id, hold: b.hold ?? null },
     ],
     score: (id, b) => [
-      `mutation($id: ID!, $box: String!) { scoreBox(gameId: $id, box: $box) { ${VIEW_FIELDS} } }`,
+      `mutation($id: ID!, $box: BoxId!) { score(gameId: $id, box: $box) { ${VIEW_FIELDS} } }`,
       { id, box: b.box },
     ],
     'set-aside': (id, b) => [
@@ -247,7 +257,7 @@ export function describeCompleteGames(api: 'rest' | 'graphql'): void {
       );
       const family = familyById(replayed.family);
       const totals = family.standings(replayed.play).map((s: any) => [s.seat, s.total]);
-      if (end.family === 'five-dice') {
+      if (isFiveDice(end)) {
         expect(end.fiveDice.sheets.map((s: any) => [s.seat, s.total]).sort()).toEqual(totals.sort());
         for (const sheet of end.fiveDice.sheets) expect(sheet.boxes.every((x: any) => x.points !== null)).toBe(true);
       } else {

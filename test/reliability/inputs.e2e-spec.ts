@@ -92,23 +92,34 @@ describe('hostile input is refused with a code, and nothing is stored', () => {
 
     it('GraphQL createGame with bad numbers in options (literal and variables) → an error with a code', async () => {
       await storesNothing(async () => {
+        // options is a typed input (GameOptionsInput): a fraction is refused by GraphQL's Int...
         const literal = await gql(
           t,
-          'mutation { createGame(idempotencyKey: "g1", input: { ruleSet: "farkle", seats: 1, options: { target: 1.5 } }) { id } }',
+          'mutation { createGame(idempotencyKey: "g1", input: { ruleSet: farkle, seats: 1, options: { target: 1.5 } }) { id } }',
           {},
           ann.token,
         );
-        expect(literal.errors?.[0].extensions?.code).toBe('INVALID_OPTIONS');
+        expect(literal.errors?.[0].extensions?.code).toBe('VALIDATION_FAILED');
+        // ... an integer out of the family's range, or another family's member, by the family.
+        for (const options of ['{ target: 75 }', '{ joker: free }']) {
+          const family = await gql(
+            t,
+            `mutation { createGame(idempotencyKey: "g1", input: { ruleSet: farkle, seats: 1, options: ${options} }) { id } }`,
+            {},
+            ann.token,
+          );
+          expect([options, family.errors?.[0].extensions?.code]).toEqual([options, 'INVALID_OPTIONS']);
+        }
         const huge = await gql(
           t,
-          'mutation { createGame(input: { ruleSet: "farkle", seats: 1, options: { target: 1e400 } }) { id } }',
+          'mutation { createGame(input: { ruleSet: farkle, seats: 1, options: { target: 1e400 } }) { id } }',
           {},
           ann.token,
         );
         expect(huge.errors?.[0].extensions?.code).toBe('VALIDATION_FAILED');
         const beyond = await gql(
           t,
-          'mutation { createGame(input: { ruleSet: "penta", seats: 1, options: { upperBonusPoints: 9007199254740993 } }) { id } }',
+          'mutation { createGame(input: { ruleSet: penta, seats: 1, options: { upperBonusPoints: 9007199254740993 } }) { id } }',
           {},
           ann.token,
         );
@@ -129,7 +140,7 @@ describe('hostile input is refused with a code, and nothing is stored', () => {
           { i: { ruleSet: 'penta', seats: 1, options: { upperBonusPoints: 2.5 } } },
           ann.token,
         );
-        expect(fraction.errors?.[0].extensions?.code).toBe('INVALID_OPTIONS');
+        expect(fraction.errors?.[0].extensions?.code).toBe('VALIDATION_FAILED');
       });
     });
   });
@@ -162,7 +173,7 @@ describe('hostile input is refused with a code, and nothing is stored', () => {
 
     it('GraphQL JSON literals nested deeper than 32 levels → an error with a code', async () => {
       const literal =
-        'mutation { createGame(input: { ruleSet: "penta", seats: 1, options: ' +
+        'mutation { createGame(input: { ruleSet: penta, seats: 1, options: ' +
         '{a:'.repeat(40) +
         '1' +
         '}'.repeat(40) +

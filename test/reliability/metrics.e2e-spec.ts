@@ -21,6 +21,8 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   return sum;
 }
 
+// Apps start slowly on a loaded CI machine (embedded database included).
+jest.setTimeout(60_000);
 describe('metrics', () => {
   let t: TestApp;
   beforeAll(async () => {

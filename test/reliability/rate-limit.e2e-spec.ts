@@ -133,7 +133,7 @@ describe('rate limit buckets', () => {
     const cy = await registerPlayer(plain, 'Cy');
     await awayFromMinuteBoundary();
     const create = (n: number) =>
-      `mutation { ${Array.from({ length: n }, (_, i) => `g${i}: createGame(input: { ruleSet: "simple", seats: 2 }) { id }`).join(' ')} }`;
+      `mutation { ${Array.from({ length: n }, (_, i) => `g${i}: createGame(input: { ruleSet: simple, seats: 2 }) { id }`).join(' ')} }`;
     const five = await t
       .http()
       .post('/graphql')

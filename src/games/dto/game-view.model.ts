@@ -5,6 +5,8 @@
 import { Field, GraphQLISODateTime, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JSONScalar } from './json.scalar';
+import { BoxIdEnum, GameFamilyEnum, GameStatusEnum, RuleSetNameEnum, VisibilityEnum } from '../../common/graphql/enums';
+import { GameEvent } from './game-event.types';
 
 @ObjectType({ description: 'One seat (numbered from 0; the creator holds seat 0).' })
 export class SeatView {
@@ -27,7 +29,7 @@ export class SeatView {
 
 @ObjectType({ description: 'One box of a five-dice sheet: points, or null while open.' })
 export class BoxView {
-  @Field() @ApiProperty({ example: 'fullHouse' }) box: string;
+  @Field(() => BoxIdEnum) @ApiProperty({ example: 'fullHouse' }) box: string;
   @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) points: number | null;
 }
 
@@ -45,7 +47,7 @@ export class FiveDiceSheetView {
 
 @ObjectType({ description: 'An open box with what the current dice would score there.' })
 export class BoxOptionView {
-  @Field() @ApiProperty() box: string;
+  @Field(() => BoxIdEnum) @ApiProperty() box: string;
   @Field(() => Int) @ApiProperty() points: number;
   @Field(() => Int, { description: 'Extra five-of-a-kind bonus earned by entering the roll (any allowed box).' })
   @ApiProperty()
@@ -128,15 +130,18 @@ export class StandingView {
 @ObjectType({ description: 'A game as its players see it.' })
 export class GameView {
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) id: string;
-  @Field() @ApiProperty({ enum: ['penta', 'simple', 'bonus', 'farkle'] }) ruleSet: string;
-  @Field() @ApiProperty({ enum: ['five-dice', 'farkle'] }) family: string;
-  @Field(() => JSONScalar, { description: "The family's resolved options." })
+  @Field(() => RuleSetNameEnum) @ApiProperty({ enum: ['penta', 'simple', 'bonus', 'farkle'] }) ruleSet: string;
+  @Field(() => GameFamilyEnum) @ApiProperty({ enum: ['five-dice', 'farkle'] }) family: string;
+  @Field(() => JSONScalar, {
+    description: "The family's resolved options.",
+    deprecationReason: 'Use ruleOptions: the same values, typed per family.',
+  })
   @ApiProperty({ type: 'object', additionalProperties: true })
   options: Record<string, unknown>;
-  @Field({ description: 'open | playing | finished | abandoned' })
+  @Field(() => GameStatusEnum)
   @ApiProperty({ enum: ['open', 'playing', 'finished', 'abandoned'] })
   status: string;
-  @Field({ description: 'public | private' }) @ApiProperty({ enum: ['public', 'private'] }) visibility: string;
+  @Field(() => VisibilityEnum) @ApiProperty({ enum: ['public', 'private'] }) visibility: string;
   @Field(() => Int, { description: 'Number of events so far (the version of the last one).' })
   @ApiProperty()
   version: number;
@@ -189,10 +194,10 @@ export class GameView {
 @ObjectType({ description: 'A game in a list (from the read model).' })
 export class GameSummaryView {
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) id: string;
-  @Field() @ApiProperty() ruleSet: string;
-  @Field() @ApiProperty() family: string;
-  @Field() @ApiProperty() status: string;
-  @Field() @ApiProperty() visibility: string;
+  @Field(() => RuleSetNameEnum) @ApiProperty() ruleSet: string;
+  @Field(() => GameFamilyEnum) @ApiProperty() family: string;
+  @Field(() => GameStatusEnum) @ApiProperty() status: string;
+  @Field(() => VisibilityEnum) @ApiProperty() visibility: string;
   @Field(() => Int) @ApiProperty() version: number;
   @Field(() => Int) @ApiProperty() seatCount: number;
   @Field(() => Int) @ApiProperty() seatsTaken: number;
@@ -212,28 +217,24 @@ export class GamePage {
   nextOffset: number | null;
 }
 
-@ObjectType({ description: 'A stored event with its place in the hash chain.' })
+/** A stored event with its place in the hash chain (REST; GraphQL has GameEvent and its types). */
 export class GameEventView {
-  @Field(() => ID) @ApiProperty({ format: 'uuid' }) gameId: string;
-  @Field(() => Int) @ApiProperty() version: number;
-  @Field() @ApiProperty() type: string;
-  @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) seat: number | null;
-  @Field(() => JSONScalar) @ApiProperty({ type: 'object', additionalProperties: true }) data: Record<string, unknown>;
-  @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) rollNumber: number | null;
-  @Field(() => JSONScalar, {
-    nullable: true,
-    description: 'The command that produced this batch (first event of a batch).',
-  })
+  @ApiProperty({ format: 'uuid' }) gameId: string;
+  @ApiProperty() version: number;
+  @ApiProperty() type: string;
+  @ApiProperty({ type: Number, nullable: true }) seat: number | null;
+  @ApiProperty({ type: 'object', additionalProperties: true }) data: Record<string, unknown>;
+  @ApiProperty({ type: Number, nullable: true }) rollNumber: number | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
   command: Record<string, unknown> | null;
-  @Field() @ApiProperty() prevHash: string;
-  @Field() @ApiProperty() hash: string;
-  @Field(() => GraphQLISODateTime) @ApiProperty({ type: String, format: 'date-time' }) createdAt: Date;
+  @ApiProperty() prevHash: string;
+  @ApiProperty() hash: string;
+  @ApiProperty({ type: String, format: 'date-time' }) createdAt: Date;
 }
 
 @ObjectType({ description: 'A page of events.' })
 export class GameEventPage {
-  @Field(() => [GameEventView]) @ApiProperty({ type: [GameEventView] }) items: GameEventView[];
+  @Field(() => [GameEvent]) @ApiProperty({ type: [GameEventView] }) items: GameEventView[];
   @Field(() => Int, { nullable: true, description: 'Pass as `after` for the next page; null when no more events.' })
   @ApiProperty({ type: Number, nullable: true })
   nextAfter: number | null;

@@ -21,7 +21,8 @@ import {
 } from 'class-validator';
 import { validateClientSeed } from '@fairdice/core/fairness/seeds';
 import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
-import { JSONScalar } from './json.scalar';
+import { RuleSetNameEnum, VisibilityEnum } from '../../common/graphql/enums';
+import { GameOptionsInput } from '../../common/graphql/game-options';
 
 /** 1..128 visible ASCII characters (fairness/seeds.ts validateClientSeed). */
 export function IsClientSeed() {
@@ -40,13 +41,13 @@ export function IsClientSeed() {
 
 @InputType({ description: 'A new game.' })
 export class CreateGameInput {
-  @Field({ description: 'Rule-set preset: penta, simple, bonus or farkle.' })
+  @Field(() => RuleSetNameEnum, { description: 'Rule-set preset: penta, simple, bonus or farkle.' })
   @ApiProperty({ enum: RULE_SET_NAMES, example: 'penta' })
   @IsString()
   @IsIn(RULE_SET_NAMES)
   ruleSet: string;
 
-  @Field(() => JSONScalar, {
+  @Field(() => GameOptionsInput, {
     nullable: true,
     description: "Overrides of the preset's options (validated by the family: INVALID_OPTIONS).",
   })
@@ -62,7 +63,7 @@ export class CreateGameInput {
   @Max(8)
   seats: number;
 
-  @Field({
+  @Field(() => VisibilityEnum, {
     nullable: true,
     description: 'public (default: listed, readable by anyone) or private (only its seats see it).',
   })

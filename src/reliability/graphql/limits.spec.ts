@@ -52,6 +52,26 @@ describe('GraphQL limit rules', () => {
     expect(errors[0].extensions).toMatchObject({ code: QUERY_TOO_COMPLEX, limit: 'aliases' });
   });
 
+  it('estimate cost: fragments on distinct object types of an interface count the dearest, not their sum', () => {
+    const events = buildSchema(`
+      interface Event { version: Int! }
+      type Rolled implements Event { version: Int! dice: [Int!]! held: [Int!]! rollInTurn: Int! }
+      type Scored implements Event { version: Int! box: String! points: Int! }
+      type Query { events(limit: Int): [Event!]! }
+    `);
+    const cost = (doc: string) => validate(events, parse(doc), [costLimitRule(0)])[0]?.extensions?.cost;
+    // 10 items × (1 field + max(3 Rolled fields, 2 Scored fields)), plus the list field itself.
+    expect(
+      cost('{ events(limit: 10) { version ... on Rolled { dice held rollInTurn } ... on Scored { box points } } }'),
+    ).toBe(1 + 10 * (1 + 3));
+    // Two fragments on the same type add up; a fragment on the interface itself counts in full.
+    expect(
+      cost(
+        '{ events(limit: 10) { ... on Event { version } ... on Rolled { dice } ... on Rolled { held } ...S } } fragment S on Scored { box }',
+      ),
+    ).toBe(1 + 10 * (1 + 2));
+  });
+
   it('estimate cost: lists multiply by their literal limit (or 20), mutations cost 10', () => {
     const rule = costLimitRule(100);
     expect(validate(schema, parse('{ games(limit: 5) { items { id dice } } }'), [rule])).toEqual([]); // 1 + 1 + 5*2

@@ -7,7 +7,9 @@
  * - aliases: aliased fields in the whole document (stops "1,000 mutations in one request");
  * - cost: 1 per field, a list field multiplies its sub-selection by the literal `limit` argument
  *   of the field or of its parent (a page: games(limit: 50) { items { ... } }) or by DEFAULT_LIST_SIZE, a root mutation field costs
- *   MUTATION_COST. Introspection is not counted.
+ *   MUTATION_COST. Introspection is not counted. Under an interface or union, fragments on distinct
+ *   object types exclude each other (an item has one type): the most expensive type counts, not
+ *   their sum (so a page of events may select every event type's fields).
  * Errors carry extensions.code = QUERY_TOO_COMPLEX (kept by formatError in app.module.ts).
  *
  * Every rule is linear in the document's size: depths and costs are memoized per selection-set
@@ -254,6 +256,13 @@ class CostMeter {
     if (this.active.has(set)) return 0; // a fragment cycle: graphql-js reports it
     this.active.add(set);
     let total = 0;
+    // Cost of fragments narrowing an abstract parent to one object type, by that type.
+    const byObjectType = new Map<string, number>();
+    const narrowed = (type: GraphQLNamedType | undefined, cost: number): boolean => {
+      if (!type || !parent || type === parent || !isObjectType(type) || isObjectType(parent)) return false;
+      byObjectType.set(type.name, (byObjectType.get(type.name) ?? 0) + cost);
+      return true;
+    };
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
         if (isIntrospection(selection)) continue;
@@ -274,15 +283,18 @@ class CostMeter {
         const type = selection.typeCondition
           ? (this.context.getSchema().getType(selection.typeCondition.name.value) ?? parent)
           : parent;
-        total += this.cost(selection.selectionSet, type, root, pageSize);
+        const cost = this.cost(selection.selectionSet, type, root, pageSize);
+        if (!narrowed(type, cost)) total += cost;
       } else {
         const fragment = this.context.getFragment(selection.name.value);
         if (!fragment) continue; // unknown fragment: graphql-js reports it
         const type = this.context.getSchema().getType(fragment.typeCondition.name.value) ?? parent;
-        total += this.cost(fragment.selectionSet, type, root, pageSize);
+        const cost = this.cost(fragment.selectionSet, type, root, pageSize);
+        if (!narrowed(type, cost)) total += cost;
       }
       if (total >= COST_CEILING) break;
     }
+    total += Math.max(0, ...byObjectType.values());
     total = Math.min(total, COST_CEILING);
     this.active.delete(set);
     if (!byKey) this.memo.set(set, (byKey = new Map()));

@@ -15,18 +15,25 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { JSONScalar } from '../../common/graphql/json.scalar';
+import { BoxIdEnum, GameFamilyEnum, RuleSetNameEnum } from '../../common/graphql/enums';
+import { FarkleOptionsInput, FiveDiceOptionsInput } from '../../common/graphql/game-options';
 import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
 import { BOX_IDS } from '@fairdice/core/rules/five-dice/types';
 
 @ObjectType({ description: 'A named rule set a game can be created with.' })
 export class RuleSetModel {
-  @Field({ description: 'Name to pass as ruleSet.' }) @ApiProperty({ enum: RULE_SET_NAMES }) name: string;
-  @Field({ description: 'Game family: five-dice or farkle.' })
+  @Field(() => RuleSetNameEnum, { description: 'Name to pass as ruleSet.' })
+  @ApiProperty({ enum: RULE_SET_NAMES })
+  name: string;
+  @Field(() => GameFamilyEnum, { description: 'Game family: five-dice or farkle.' })
   @ApiProperty({ enum: ['five-dice', 'farkle'] })
   family: string;
   @Field() @ApiProperty() title: string;
   @Field() @ApiProperty() description: string;
-  @Field(() => JSONScalar, { description: 'The preset option values; a game may override them (see docs/rules.md).' })
+  @Field(() => JSONScalar, {
+    description: 'The preset option values; a game may override them (see docs/rules.md).',
+    deprecationReason: 'Use ruleOptions: the same values, typed per family.',
+  })
   @ApiProperty({ type: 'object', additionalProperties: true })
   options: Record<string, unknown>;
   @Field(() => Int) @ApiProperty() minSeats: number;
@@ -35,7 +42,7 @@ export class RuleSetModel {
 
 @InputType({ description: 'A filled box and its points.' })
 export class FilledBoxInput {
-  @Field({ description: 'Box id, e.g. threeOfAKind.' })
+  @Field(() => BoxIdEnum, { description: 'Box id, e.g. threeOfAKind.' })
   @ApiProperty({ enum: BOX_IDS })
   @IsString()
   @IsIn(BOX_IDS)
@@ -51,12 +58,12 @@ export class FilledBoxInput {
 
 @InputType({ description: 'Dice and a score sheet to evaluate under a five-dice rule set.' })
 export class FiveDiceScoreInput {
-  @Field({ description: 'penta, simple or bonus.' })
+  @Field(() => RuleSetNameEnum, { description: 'penta, simple or bonus (a five-dice rule set).' })
   @ApiProperty({ enum: ['penta', 'simple', 'bonus'] })
   @IsIn(['penta', 'simple', 'bonus'])
   ruleSet: string;
 
-  @Field(() => JSONScalar, { nullable: true, description: 'Overrides of the preset options.' })
+  @Field(() => FiveDiceOptionsInput, { nullable: true, description: 'Overrides of the preset options.' })
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
   @IsOptional()
   @IsObject()
@@ -84,7 +91,7 @@ export class FiveDiceScoreInput {
 
 @ObjectType({ description: 'What the dice would score in one open box.' })
 export class BoxOptionModel {
-  @Field() @ApiProperty() box: string;
+  @Field(() => BoxIdEnum) @ApiProperty() box: string;
   @Field(() => Int) @ApiProperty() points: number;
   @Field(() => Int, { description: 'Extra five-of-a-kind bonus earned by this roll wherever it is entered.' })
   @ApiProperty()
@@ -114,7 +121,7 @@ export class FarkleScoreInput {
   @Max(6, { each: true })
   dice: number[];
 
-  @Field(() => JSONScalar, { nullable: true, description: 'Overrides of the farkle options (e.g. straights).' })
+  @Field(() => FarkleOptionsInput, { nullable: true, description: 'Overrides of the farkle options (e.g. straights).' })
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
   @IsOptional()
   @IsObject()

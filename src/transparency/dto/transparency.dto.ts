@@ -7,6 +7,19 @@ import { Field, Float, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { registerEnumType } from '@nestjs/graphql';
+import { enumOf } from '../../common/graphql/enums';
+
+export const SignatureAlgorithmEnum = enumOf(['ed25519'] as const);
+export const LogEntryKindEnum = enumOf(['created', 'ended'] as const);
+registerEnumType(SignatureAlgorithmEnum, {
+  name: 'SignatureAlgorithm',
+  description: 'The signature scheme of tree heads.',
+});
+registerEnumType(LogEntryKindEnum, {
+  name: 'LogEntryKind',
+  description: "created: the game's commitment; ended: its final chain head (docs/fairness.md §9.1).",
+});
 
 @ObjectType({ description: 'A signed tree head of the transparency log (docs/fairness.md §9).' })
 export class TreeHeadView {
@@ -18,7 +31,7 @@ export class TreeHeadView {
   @Field()
   @ApiProperty({ pattern: '^[0-9a-f]{128}$', description: 'Ed25519 over the encoded head (docs/fairness.md §9.3).' })
   signature: string;
-  @Field() @ApiProperty({ enum: ['ed25519'] }) signatureAlgorithm: string;
+  @Field(() => SignatureAlgorithmEnum) @ApiProperty({ enum: ['ed25519'] }) signatureAlgorithm: string;
   @Field()
   @ApiProperty({
     pattern: '^[0-9a-f]{64}$',
@@ -30,7 +43,7 @@ export class TreeHeadView {
 
 @ObjectType({ description: 'One leaf of the log with its inclusion proof.' })
 export class LogEntryProofView {
-  @Field() @ApiProperty({ enum: ['created', 'ended'] }) kind: string;
+  @Field(() => LogEntryKindEnum) @ApiProperty({ enum: ['created', 'ended'] }) kind: string;
   @Field(() => Int) @ApiProperty() leafIndex: number;
   @Field() @ApiProperty({ description: 'The 62-byte leaf, hex (docs/fairness.md §9.1).' }) leaf: string;
   @Field() @ApiProperty({ description: 'SHA-256(0x00 || leaf), hex.' }) leafHash: string;

@@ -1,12 +1,13 @@
 import { Field, GraphQLISODateTime, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
 import { PageQuery } from '../../../common/dto/pagination';
+import { GameFamilyEnum, RuleSetNameEnum } from '../../../common/graphql/enums';
 
 @ObjectType({ description: 'A game awaiting my move.' })
 export class InboxItem {
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) gameId: string;
-  @Field() @ApiProperty({ example: 'penta' }) ruleSet: string;
-  @Field() @ApiProperty({ example: 'five-dice' }) family: string;
+  @Field(() => RuleSetNameEnum) @ApiProperty({ example: 'penta' }) ruleSet: string;
+  @Field(() => GameFamilyEnum) @ApiProperty({ example: 'five-dice' }) family: string;
   @Field(() => Int, { description: 'Version to expect (If-Match) for my next move.' }) @ApiProperty() version: number;
   @Field(() => Int, { description: 'The seat to move (mine; a hot seat of mine for creators).' })
   @ApiProperty()

@@ -13,6 +13,34 @@ import {
 } from 'class-validator';
 import { LimitQuery } from '../../../common/dto/pagination';
 import { WEBHOOK_EVENT_TYPES } from '../../../event-store/async-effects';
+import { enumOf } from '../../../common/graphql/enums';
+import { registerEnumType } from '@nestjs/graphql';
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export const DELIVERY_ERRORS = [
+  'timeout',
+  'unreachable',
+  'refused-address',
+  'tls',
+  'http-status',
+  'interrupted',
+] as const;
+export const WebhookEventTypeEnum = enumOf(WEBHOOK_EVENT_TYPES);
+export const WebhookDeliveryStatusEnum = enumOf(DELIVERY_STATUSES);
+export const WebhookDeliveryErrorEnum = enumOf(DELIVERY_ERRORS);
+registerEnumType(WebhookEventTypeEnum, {
+  name: 'WebhookEventType',
+  description: 'A webhook notification type. REST spells turn_started "turn.started" (GraphQL names cannot hold ".").',
+});
+registerEnumType(WebhookDeliveryStatusEnum, {
+  name: 'WebhookDeliveryStatus',
+  description: 'pending (attempts remain), delivered, or failed (after the last attempt).',
+});
+registerEnumType(WebhookDeliveryErrorEnum, {
+  name: 'WebhookDeliveryError',
+  description:
+    'Why the last attempt failed, as a category: timeout, unreachable, refused_address (REST: refused-address), tls, http_status (REST: http-status; see lastStatusCode) or interrupted.',
+});
 
 /** An absolute http:// or https:// URL with a host and no credentials, at most 2048 characters. */
 export function isWebhookUrl(value: unknown): boolean {
@@ -49,9 +77,9 @@ export class CreateWebhookInput {
   @IsWebhookUrl()
   url: string;
 
-  @Field(() => [String], {
+  @Field(() => [WebhookEventTypeEnum], {
     nullable: true,
-    description: 'Event types to receive: turn.started, game.started, game.finished (default: all).',
+    description: 'Event types to receive (default: all).',
   })
   @ApiPropertyOptional({ type: [String], enum: WEBHOOK_EVENT_TYPES, example: ['turn.started'] })
   @IsOptional()
@@ -75,7 +103,7 @@ export class DeliveriesQuery extends LimitQuery {}
 export class WebhookView {
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) id: string;
   @Field() @ApiProperty() url: string;
-  @Field(() => [String]) @ApiProperty({ type: [String], enum: WEBHOOK_EVENT_TYPES }) events: string[];
+  @Field(() => [WebhookEventTypeEnum]) @ApiProperty({ type: [String], enum: WEBHOOK_EVENT_TYPES }) events: string[];
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) description: string | null;
   @Field(() => GraphQLISODateTime) @ApiProperty() createdAt: Date;
 }
@@ -96,18 +124,17 @@ export class WebhookDeliveryView {
   @Field(() => ID, { description: 'Also the webhook-id header (the same on every attempt).' })
   @ApiProperty({ format: 'uuid' })
   id: string;
-  @Field() @ApiProperty({ enum: WEBHOOK_EVENT_TYPES }) eventType: string;
+  @Field(() => WebhookEventTypeEnum) @ApiProperty({ enum: WEBHOOK_EVENT_TYPES }) eventType: string;
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) gameId: string;
   @Field(() => Int) @ApiProperty() gameVersion: number;
-  @Field({ description: 'pending, delivered or failed (after the last attempt).' })
+  @Field(() => WebhookDeliveryStatusEnum, { description: 'pending, delivered or failed (after the last attempt).' })
   @ApiProperty({ enum: ['pending', 'delivered', 'failed'] })
   status: string;
   @Field(() => Int) @ApiProperty() attempts: number;
   @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) lastStatusCode: number | null;
-  @Field(() => String, {
+  @Field(() => WebhookDeliveryErrorEnum, {
     nullable: true,
-    description:
-      'Why the last attempt failed, as a category: timeout, unreachable, refused-address, tls, http-status (see lastStatusCode) or interrupted.',
+    description: 'Why the last attempt failed, as a category (see lastStatusCode for http_status).',
   })
   @ApiProperty({
     type: String,

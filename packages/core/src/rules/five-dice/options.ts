@@ -28,7 +28,7 @@ export const bonus: FiveDiceOptions = Object.freeze({
 export const FIVE_DICE_PRESETS = Object.freeze({ penta, simple, bonus });
 export type FiveDicePresetName = keyof typeof FIVE_DICE_PRESETS;
 
-export const JOKER_RULES: readonly JokerRule[] = ['forced', 'free', 'none'];
+export const JOKER_RULES: readonly JokerRule[] = ['forced', 'free', 'freeChoice', 'none'];
 
 /** Accepted ranges (inclusive). The upper section can total at most 105. */
 export const OPTION_LIMITS = Object.freeze({
@@ -37,7 +37,13 @@ export const OPTION_LIMITS = Object.freeze({
   upperBonusPoints: { min: 0, max: 1000 },
 });
 
-const OPTION_KEYS = ['joker', 'extraFiveOfAKindBonus', 'upperBonusThreshold', 'upperBonusPoints'] as const;
+const OPTION_KEYS = [
+  'joker',
+  'jokerAfterSacrifice',
+  'extraFiveOfAKindBonus',
+  'upperBonusThreshold',
+  'upperBonusPoints',
+] as const;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -66,6 +72,9 @@ export function resolveOptions(base: FiveDiceOptions, overrides: unknown): FiveD
         return invalid(key, `must be one of ${JOKER_RULES.join(', ')}`);
       }
       out.joker = value as JokerRule;
+    } else if (key === 'jokerAfterSacrifice') {
+      if (typeof value !== 'boolean') return invalid(key, 'must be a boolean');
+      out.jokerAfterSacrifice = value;
     } else {
       const limits = OPTION_LIMITS[key as keyof typeof OPTION_LIMITS];
       if (typeof value !== 'number' || !Number.isInteger(value) || value < limits.min || value > limits.max) {

@@ -51,7 +51,14 @@ function oracle(sheet: Record<string, number>, dice: number[], o: FiveDiceOption
   const yahtzee = dice.every((d) => d === dice[0]);
   const box50 = sheet.fiveOfAKind === 50;
   const extra = yahtzee && box50 ? o.extraFiveOfAKindBonus : 0;
-  const joker = yahtzee && box50 && o.joker !== 'none';
+  // jokerAfterSacrifice (the official reading): a 0 in the box also opens the joker, never the bonus.
+  const boxFilled = sheet.fiveOfAKind !== undefined;
+  const ownBoxOpen = !(Object.keys(UPPER)[dice[0] - 1] in sheet);
+  const joker =
+    yahtzee &&
+    o.joker !== 'none' &&
+    (box50 || (boxFilled && o.jokerAfterSacrifice === true)) &&
+    !(o.joker === 'freeChoice' && ownBoxOpen);
   const sumAll = dice.reduce((a, b) => a + b, 0);
   const jokerPoints = (box: string) => {
     if (box in UPPER) return UPPER[box] === dice[0] ? 5 * dice[0] : 0;
@@ -60,7 +67,8 @@ function oracle(sheet: Record<string, number>, dice: number[], o: FiveDiceOption
   const ownBox = Object.keys(UPPER)[dice[0] - 1];
   const rows: OracleRow[] = open.map((box) => {
     if (!joker) return { box, points: ORDINARY.get(dice)![box], bonus: extra, allowed: true };
-    if (o.joker === 'free') return { box, points: jokerPoints(box), bonus: extra, allowed: true };
+    if (o.joker === 'free' || o.joker === 'freeChoice')
+      return { box, points: jokerPoints(box), bonus: extra, allowed: true };
     let allowed: boolean;
     if (open.includes(ownBox)) allowed = box === ownBox;
     else if (open.some((b) => LOWER.includes(b))) allowed = LOWER.includes(box);
@@ -115,6 +123,11 @@ const CONFIGS: Record<string, FiveDiceOptions> = {
   bonus,
   'free joker +100': { ...penta, joker: 'free' },
   'forced joker +0': { ...simple, joker: 'forced' },
+  'free joker +100, after sacrifice': { ...penta, joker: 'free', jokerAfterSacrifice: true },
+  'forced joker +100, after sacrifice': { ...penta, jokerAfterSacrifice: true },
+  'no joker +100, after sacrifice (no effect)': { ...bonus, jokerAfterSacrifice: true },
+  'free choice +100': { ...penta, joker: 'freeChoice' },
+  'free choice +100, after sacrifice (official)': { ...penta, joker: 'freeChoice', jokerAfterSacrifice: true },
 };
 
 describe('scoring: exhaustive against an independent oracle', () => {
@@ -204,6 +217,33 @@ describe('scoring: worked examples from the rule texts', () => {
     expect(r.boxes.every((x) => x.bonus === 0 && x.allowed)).toBe(true);
     expect(row(r, 'largeStraight')!.points).toBe(0);
     expect(row(r, 'fullHouse')!.points).toBe(0);
+  });
+
+  it('official reading (jokerAfterSacrifice): box at 0 → joker full values, still no bonus', () => {
+    const forced = opts({ fiveOfAKind: 0, fours: 12 }, [4, 4, 4, 4, 4], { ...penta, jokerAfterSacrifice: true });
+    expect(forced.jokerActive).toBe(true);
+    expect(row(forced, 'largeStraight')).toEqual({ box: 'largeStraight', points: 40, bonus: 0, allowed: true });
+    expect(row(forced, 'ones')!.allowed).toBe(false);
+    const free = opts({ fiveOfAKind: 0 }, [4, 4, 4, 4, 4], { ...penta, joker: 'free', jokerAfterSacrifice: true });
+    expect(row(free, 'fullHouse')).toEqual({ box: 'fullHouse', points: 25, bonus: 0, allowed: true });
+    expect(row(free, 'fours')).toEqual({ box: 'fours', points: 20, bonus: 0, allowed: true });
+    // The box still open: the first five of a kind is ordinary whatever the option says.
+    const open = opts({}, [4, 4, 4, 4, 4], { ...penta, jokerAfterSacrifice: true });
+    expect(open.jokerActive).toBe(false);
+    expect(row(open, 'fullHouse')!.points).toBe(0);
+  });
+
+  it('freeChoice: ordinary while the face has its upper box open, full values once it is filled', () => {
+    const official = { ...penta, joker: 'freeChoice' as const, jokerAfterSacrifice: true };
+    const ownOpen = opts({ fiveOfAKind: 50 }, [4, 4, 4, 4, 4], official);
+    expect(ownOpen.jokerActive).toBe(false);
+    expect(ownOpen.boxes.every((x) => x.allowed && x.bonus === 100)).toBe(true);
+    expect(row(ownOpen, 'fullHouse')!.points).toBe(0);
+    expect(row(ownOpen, 'fours')!.points).toBe(20);
+    const ownFilled = opts({ fiveOfAKind: 0, fours: 12 }, [4, 4, 4, 4, 4], official);
+    expect(ownFilled.jokerActive).toBe(true);
+    expect(row(ownFilled, 'fullHouse')).toEqual({ box: 'fullHouse', points: 25, bonus: 0, allowed: true });
+    expect(row(ownFilled, 'ones')).toEqual({ box: 'ones', points: 0, bonus: 0, allowed: true });
   });
 
   it('first five of a kind in its own box: 50, no bonus', () => {
@@ -318,10 +358,22 @@ describe('resolveOptions', () => {
     [{ upperBonusThreshold: 0 }, 'upperBonusThreshold'],
     [{ upperBonusPoints: 1.5 }, 'upperBonusPoints'],
     [{ upperBonusPoints: NaN }, 'upperBonusPoints'],
+    [{ jokerAfterSacrifice: 'yes' }, 'jokerAfterSacrifice'],
+    [{ jokerAfterSacrifice: 1 }, 'jokerAfterSacrifice'],
+    [{ jokerAfterSacrifice: null }, 'jokerAfterSacrifice'],
   ])('%j → INVALID_OPTIONS naming %s', (overrides, name) => {
     const r = resolveOptions(penta, overrides);
     expect(isRuleError(r) && r.code).toBe('INVALID_OPTIONS');
     expect(isRuleError(r) && r.message).toContain(name);
+  });
+  it('jokerAfterSacrifice: absent from every preset, accepted as a boolean', () => {
+    for (const preset of [penta, simple, bonus]) expect('jokerAfterSacrifice' in preset).toBe(false);
+    expect(resolveOptions(penta, { joker: 'free', jokerAfterSacrifice: true })).toEqual({
+      ...penta,
+      joker: 'free',
+      jokerAfterSacrifice: true,
+    });
+    expect(resolveOptions(penta, {})).toEqual(penta);
   });
   it('rejects non-objects', () => {
     for (const bad of [[], 'penta', 3, new Date(0)]) {

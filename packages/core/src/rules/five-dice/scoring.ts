@@ -134,14 +134,20 @@ export function scoreOptionsFor(sheet: SheetLike, dice: readonly Die[], options:
   const five = isFiveOfAKind(dice);
   const fiveBoxHolds50 = boxes.fiveOfAKind === FIVE_OF_A_KIND_POINTS;
   const extra = five && fiveBoxHolds50 ? options.extraFiveOfAKindBonus : 0;
-  const jokerActive = five && fiveBoxHolds50 && options.joker !== 'none';
+  const fiveBoxFilled = boxes.fiveOfAKind !== undefined;
+  // freeChoice: no joker while the face's upper box is open (the roll then scores ordinarily).
+  const jokerActive =
+    five &&
+    options.joker !== 'none' &&
+    (fiveBoxHolds50 || (fiveBoxFilled && options.jokerAfterSacrifice === true)) &&
+    !(options.joker === 'freeChoice' && isOpen(boxes, upperBoxOf(dice[0])));
 
   const open = BOX_IDS.filter((b) => isOpen(boxes, b));
   const ordinary = ordinaryScores(dice);
   let list: BoxOption[];
   if (!jokerActive) {
     list = open.map((box) => ({ box, points: ordinary[box], bonus: extra, allowed: true }));
-  } else if (options.joker === 'free') {
+  } else if (options.joker === 'free' || options.joker === 'freeChoice') {
     list = open.map((box) => ({
       box,
       points: isUpperBox(box) ? ordinary[box] : jokerLowerPoints(box, ordinary),

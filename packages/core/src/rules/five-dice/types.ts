@@ -35,16 +35,26 @@ export const upperBoxFace = (box: UpperBoxId): Die => (UPPER_BOXES.indexOf(box) 
 export const upperBoxOf = (face: Die): UpperBoxId => UPPER_BOXES[face - 1];
 
 /**
- * How a five of a kind is handled once the five-of-a-kind box holds 50:
+ * How a five of a kind is handled once the five-of-a-kind box holds 50 (or, with
+ * `jokerAfterSacrifice`, holds 0):
  * - `forced`: the 000 ("Penta") joker: the upper box of the face if open, else any open lower box
  *   at full value (full house 25, straights 30/40), else any open upper box at 0;
  * - `free`: house rule: any open box; lower boxes at full value, upper boxes score as usual;
+ * - `freeChoice`: the official rules as Verhoeff (1999) and Glenn (2006) read them: any open box;
+ *   while the face's upper box is open the roll scores ordinarily everywhere, once it is filled the
+ *   lower boxes score at full value (upper boxes as usual, so 0);
  * - `none`: no joker (002, 003): the roll is ordinary everywhere.
  */
-export type JokerRule = 'forced' | 'free' | 'none';
+export type JokerRule = 'forced' | 'free' | 'freeChoice' | 'none';
 
 export interface FiveDiceOptions {
   readonly joker: JokerRule;
+  /**
+   * The official reading of the joker: it also applies once the five-of-a-kind box was sacrificed
+   * (holds 0), without the extra bonus. Absent or false (every preset): a zero cancels the joker (000).
+   * Has no effect with `joker: 'none'`.
+   */
+  readonly jokerAfterSacrifice?: boolean;
   /** Points for each further five of a kind while the five-of-a-kind box holds 50 (0 = no bonus). */
   readonly extraFiveOfAKindBonus: number;
   /** The upper section must reach this sum … */

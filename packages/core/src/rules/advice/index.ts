@@ -1,0 +1,5 @@
+export * from './dice-tables';
+export * from './five-dice-solver';
+export * from './five-dice-advice';
+export * from './five-dice-table-format';
+export * from './farkle-solver';
