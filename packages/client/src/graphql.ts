@@ -23,7 +23,7 @@ export interface GraphqlWsOptions {
 
 /**
  * A graphql-ws client that authenticates with the bearer token in the connection params. It does
- * not retry by itself: `gameEventsSubscription` resumes with afterVersion instead, because a
+ * not retry by itself: `gameEventsSubscription` resumes with `after` instead, because a
  * plain re-subscription would replay the events already seen.
  */
 export function createGraphqlWsClient(options: GraphqlWsOptions): Client {
@@ -56,22 +56,23 @@ export type GameEventsItem = GameEventsSubscription['gameEvents'];
 
 /**
  * A game's events over the `gameEvents` subscription, resumed after a dropped connection: a
- * new client (from `connect`) re-subscribes with afterVersion = the last version seen. GraphQL
+ * new client (from `connect`) re-subscribes with `after` = the last version seen. GraphQL
  * errors (GAME_NOT_FOUND, GAME_ACCESS_REVOKED...) are thrown as FairdiceError and end it.
  */
 export async function* gameEventsSubscription(options: {
   connect: () => Client;
   gameId: string;
-  afterVersion?: number;
+  /** Resume after this version (the last one you processed). */
+  after?: number;
   maxReconnects?: number;
   reconnectDelayMs?: number;
 }): AsyncGenerator<GameEventsItem, void, undefined> {
-  let after = options.afterVersion;
+  let after = options.after;
   let failures = 0;
   for (;;) {
     const client = options.connect();
     try {
-      for await (const data of execute(client, GameEventsDocument, { gameId: options.gameId, afterVersion: after })) {
+      for await (const data of execute(client, GameEventsDocument, { gameId: options.gameId, after })) {
         const event = data.gameEvents;
         if (after !== undefined && event.version <= after) continue;
         after = event.version;
