@@ -69,6 +69,8 @@ module.exports = {
       testTimeout: 30_000,
       globalSetup: '<rootDir>/test/helpers/global-setup.ts',
       globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+      // Every REST response of the e2e apps is checked against openapi/openapi.json.
+      setupFilesAfterEnv: ['<rootDir>/test/helpers/contract-setup.ts'],
     },
   ],
 };

@@ -24,6 +24,8 @@ import { registerRateLimit } from './reliability/rate-limit/rate-limit';
 import { PlayersService } from './players/players.service';
 import { METRICS, type Metrics } from './metrics/metrics';
 import { serviceInfo } from './service-info/service-info';
+import { completeOpenApiDocument } from './common/openapi/document';
+import { WEBHOOK_SCHEMAS, WEBHOOKS } from './async/webhooks/webhook-payloads';
 
 /** Largest request body accepted (bytes). Commands are tiny; this stops abuse early. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -148,7 +150,8 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     .setVersion(serviceInfo().version)
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The token returned once by POST /v1/players' })
     .build();
-  return SwaggerModule.createDocument(app, config, {
+  const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
   });
+  return completeOpenApiDocument(document, { webhooks: WEBHOOKS, webhookSchemas: WEBHOOK_SCHEMAS });
 }

@@ -4,7 +4,8 @@ import type { FastifyReply } from 'fastify';
 import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { AuditService } from './audit.service';
-import { AUDIT_BUNDLE_SCHEMA, AuditQuery } from './dto/audit.dto';
+import { AuditQuery } from './dto/audit.dto';
+import { ApiProblems, PATH_PROBLEMS } from '../common/openapi/decorators';
 
 @ApiTags('games')
 @ApiBearerAuth()
@@ -21,7 +22,11 @@ export class AuditController {
       'Rule set and options, players and client seeds, commitment, the server seed once the game has ended, and every event with its command and hashes (docs/fairness.md §5). ' +
       '`?download=1` adds `Content-Disposition: attachment; filename="fairdice-<id>.json"`. Verify offline with `npx fairdice verify <file-or-url>`.',
   })
-  @ApiOkResponse({ schema: AUDIT_BUNDLE_SCHEMA })
+  @ApiOkResponse({
+    schema: { $ref: '#/components/schemas/AuditBundle' },
+    headers: { 'Content-Disposition': { $ref: '#/components/headers/ContentDisposition' } },
+  })
+  @ApiProblems(...PATH_PROBLEMS, 'GAME_NOT_FOUND', 'DATABASE_UNAVAILABLE')
   async get(
     @CurrentPlayer() me: AuthenticatedPlayer | null,
     @Param('id') id: string,

@@ -13,10 +13,19 @@ import {
   UseGuards,
   UseInterceptors,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
 import { DomainException } from '../common/errors';
+import {
+  ApiCommandProblems,
+  ApiNoFieldsBody,
+  ApiProblems,
+  ApiRequestHeaders,
+  BODY_PROBLEMS,
+  PATH_PROBLEMS,
+} from '../common/openapi/decorators';
+import { EVENT_TYPES } from '../common/openapi/game-schemas';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { GameEventPage, GamePage, GameView } from './dto/game-view.model';
 import {
@@ -59,6 +68,15 @@ export class GamesController {
     description: 'The creator takes seat 0 (seats are numbered from 0); hot seats take seats 1..n.',
   })
   @ApiCreatedResponse({ type: GameView })
+  @ApiRequestHeaders('Idempotency-Key')
+  @ApiProblems(
+    ...BODY_PROBLEMS,
+    'INVALID_OPTIONS',
+    'SEED_BEFORE_COMMITMENT',
+    'IDEMPOTENCY_KEY_REUSED',
+    'IDEMPOTENCY_IN_PROGRESS',
+    'DATABASE_UNAVAILABLE',
+  )
   create(@CurrentPlayer() me: Me, @Body() input: CreateGameInput, @RestCommandOptions() opts: CommandOptions) {
     return this.games.create(me, input, opts);
   }
@@ -71,6 +89,7 @@ export class GamesController {
       'scope=mine (token needed): my games, awaiting my move first, then most recently updated. scope=open: open public games.',
   })
   @ApiOkResponse({ type: GamePage })
+  @ApiProblems('VALIDATION_FAILED', 'DATABASE_UNAVAILABLE')
   list(@CurrentPlayer() me: Me | null, @Query() q: ListGamesQuery) {
     if ((q.scope ?? 'mine') === 'open') return this.games.listOpen(me, q.limit, q.offset);
     if (!me) throw new DomainException('UNAUTHENTICATED', 'scope=mine needs "Authorization: Bearer <token>"');
@@ -81,6 +100,9 @@ export class GamesController {
   @OptionalAuth()
   @ApiOperation({ summary: 'A game (public games: anyone; private games: their seats only)' })
   @ApiOkResponse({ type: GameView })
+  @ApiResponse({ status: 304, description: 'Not Modified: the game is still at a version named in If-None-Match.' })
+  @ApiRequestHeaders('If-None-Match')
+  @ApiProblems(...PATH_PROBLEMS, 'GAME_NOT_FOUND', 'DATABASE_UNAVAILABLE')
   async get(
     @CurrentPlayer() me: Me | null,
     @Param('id', UuidPipe) id: string,
@@ -100,6 +122,7 @@ export class GamesController {
   @OptionalAuth()
   @ApiOperation({ summary: "The game's events, oldest first (version > after)" })
   @ApiOkResponse({ type: GameEventPage })
+  @ApiProblems(...PATH_PROBLEMS, 'GAME_NOT_FOUND', 'DATABASE_UNAVAILABLE')
   events(@CurrentPlayer() me: Me | null, @Param('id', UuidPipe) id: string, @Query() q: EventsQuery) {
     return this.games.history(me, id, q.after, q.limit);
   }
@@ -108,6 +131,7 @@ export class GamesController {
   @OptionalAuth()
   @ApiOperation({ summary: 'The game as it was right after event `version`' })
   @ApiOkResponse({ type: GameView })
+  @ApiProblems(...PATH_PROBLEMS, 'GAME_NOT_FOUND', 'VERSION_NOT_FOUND', 'DATABASE_UNAVAILABLE')
   atVersion(@CurrentPlayer() me: Me | null, @Param('id', UuidPipe) id: string, @Param('version') version: string) {
     checkGameId(id);
     if (!/^\d{1,9}$/.test(version))
@@ -117,12 +141,37 @@ export class GamesController {
 
   @Get(':id/stream')
   @OptionalAuth()
-  @ApiProduces('text/event-stream')
   @ApiOperation({
     summary: 'Server-Sent Events: every event of the game (backlog, then live)',
     description:
-      'Each message: `id: <version>`, `event: <type>`, `data: <event JSON>`. Resume with the Last-Event-ID header or ?after=. A comment heartbeat every 15 s. The stream ends after the game ends. Access is re-checked on every event: once you may no longer see the game (you left a private game), the event that removed you is not sent; a last message `event: access-revoked` with `data: {"code":"GAME_ACCESS_REVOKED",...}` is, and the stream ends.',
+      "Each message: `id: <version>`, `event: <type>`, `data: <event JSON>` (a GameEvent: FiveDiceGameEvent or FarkleGameEvent by the game's family). " +
+      'The messages are NAMED events (`event: <type>`): a browser `EventSource` delivers them only to `addEventListener(type, ...)` for each type, never to `onmessage` (which receives unnamed messages only). ' +
+      'Resume with the Last-Event-ID header or ?after=. A comment heartbeat every 15 s. The stream ends after the game ends. Access is re-checked on every event: once you may no longer see the game (you left a private game), the event that removed you is not sent; a last message `event: access-revoked` with `data: {"code":"GAME_ACCESS_REVOKED",...}` (no id) is, and the stream ends.',
   })
+  @ApiResponse({
+    status: 200,
+    description: 'The event stream (text/event-stream; see the schema for the message format).',
+    content: {
+      'text/event-stream': {
+        schema: {
+          type: 'string',
+          description:
+            'Server-Sent Events. Event names (`event:` lines): lifecycle ' +
+            EVENT_TYPES.lifecycle.join(', ') +
+            '; five-dice ' +
+            EVENT_TYPES['five-dice'].join(', ') +
+            '; farkle ' +
+            EVENT_TYPES.farkle.join(', ') +
+            '; and access-revoked (data: {"code":"GAME_ACCESS_REVOKED","status":403,"detail":...,"gameId":...}, the last message). ' +
+            'Every other message has `id: <version>` and `data:` one GameEvent as JSON.',
+          example:
+            ': connected\n\nid: 1\nevent: gameCreated\ndata: {"gameId":"...","version":1,"type":"gameCreated",...}\n\n',
+        },
+      },
+    },
+  })
+  @ApiRequestHeaders('Last-Event-ID')
+  @ApiProblems(...PATH_PROBLEMS, 'GAME_NOT_FOUND', 'DATABASE_UNAVAILABLE')
   async stream(
     @CurrentPlayer() me: Me | null,
     @Param('id', UuidPipe) id: string,
@@ -145,6 +194,15 @@ export class GamesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Take an open seat (the first one, or `seat`)' })
   @ApiOkResponse({ type: GameView })
+  @ApiRequestHeaders('Idempotency-Key', 'If-Match')
+  @ApiCommandProblems(
+    'GAME_ALREADY_STARTED',
+    'ALREADY_SEATED',
+    'SEAT_TAKEN',
+    'NO_OPEN_SEAT',
+    'INVALID_COMMAND',
+    'INVALID_SEED',
+  )
   join(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -158,6 +216,9 @@ export class GamesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Give up my seat before the start' })
   @ApiOkResponse({ type: GameView })
+  @ApiNoFieldsBody()
+  @ApiRequestHeaders('Idempotency-Key', 'If-Match')
+  @ApiCommandProblems('GAME_ALREADY_STARTED', 'NOT_CREATOR')
   leave(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -175,6 +236,8 @@ export class GamesController {
       'After reading the commitment (in the create response or the game), a seated player sets the seed of a seat they hold (`seat`, default their lowest; hot seats included), and the creator may set the organizer seed (`organizer: true`). Allowed until the start; replaces an earlier value. Recorded as a `setSeed` command and a `seedSet` event (docs/fairness.md §2).',
   })
   @ApiOkResponse({ type: GameView })
+  @ApiRequestHeaders('Idempotency-Key', 'If-Match')
+  @ApiCommandProblems('GAME_ALREADY_STARTED', 'INVALID_SEED', 'NOT_CREATOR', 'NOT_YOUR_SEAT', 'INVALID_COMMAND')
   setSeed(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -192,6 +255,15 @@ export class GamesController {
       'The body may carry `seeds` for seats the creator holds. Every seat still without a seed gets one generated by the service, recorded as generated in the gameStarted event and the audit.',
   })
   @ApiOkResponse({ type: GameView })
+  @ApiRequestHeaders('Idempotency-Key', 'If-Match')
+  @ApiCommandProblems(
+    'GAME_ALREADY_STARTED',
+    'NOT_CREATOR',
+    'NOT_ENOUGH_PLAYERS',
+    'NOT_YOUR_SEAT',
+    'INVALID_SEED',
+    'INVALID_COMMAND',
+  )
   start(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -205,6 +277,9 @@ export class GamesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Cancel the game before the start (creator): it is abandoned' })
   @ApiOkResponse({ type: GameView })
+  @ApiNoFieldsBody()
+  @ApiRequestHeaders('Idempotency-Key', 'If-Match')
+  @ApiCommandProblems('GAME_ALREADY_STARTED', 'NOT_CREATOR')
   cancel(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -218,6 +293,15 @@ export class GamesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Roll the dice (five dice: keep `hold`; Farkle: roll the dice not set aside)' })
   @ApiOkResponse({ type: GameView })
+  @ApiRequestHeaders('Idempotency-Key', 'If-Match')
+  @ApiCommandProblems(
+    'GAME_NOT_STARTED',
+    'NOT_YOUR_TURN',
+    'NO_ROLLS_LEFT',
+    'INVALID_HOLD',
+    'NOTHING_SET_ASIDE',
+    'INVALID_COMMAND',
+  )
   roll(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -231,6 +315,16 @@ export class GamesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Five dice: enter the dice in a box' })
   @ApiOkResponse({ type: GameView })
+  @ApiRequestHeaders('Idempotency-Key', 'If-Match')
+  @ApiCommandProblems(
+    'GAME_NOT_STARTED',
+    'NOT_YOUR_TURN',
+    'ROLL_REQUIRED',
+    'UNKNOWN_BOX',
+    'BOX_ALREADY_FILLED',
+    'BOX_NOT_ALLOWED',
+    'INVALID_COMMAND',
+  )
   score(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -244,6 +338,16 @@ export class GamesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Farkle: set scoring dice of the current roll aside' })
   @ApiOkResponse({ type: GameView })
+  @ApiRequestHeaders('Idempotency-Key', 'If-Match')
+  @ApiCommandProblems(
+    'GAME_NOT_STARTED',
+    'NOT_YOUR_TURN',
+    'ROLL_REQUIRED',
+    'INVALID_SELECTION',
+    'SELECTION_DOES_NOT_SCORE',
+    'ALREADY_SET_ASIDE',
+    'INVALID_COMMAND',
+  )
   setAside(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -257,6 +361,16 @@ export class GamesController {
   @HttpCode(200)
   @ApiOperation({ summary: "Farkle: bank the turn's points" })
   @ApiOkResponse({ type: GameView })
+  @ApiNoFieldsBody()
+  @ApiRequestHeaders('Idempotency-Key', 'If-Match')
+  @ApiCommandProblems(
+    'GAME_NOT_STARTED',
+    'NOT_YOUR_TURN',
+    'ROLL_REQUIRED',
+    'NOTHING_SET_ASIDE',
+    'BELOW_ENTRY_THRESHOLD',
+    'INVALID_COMMAND',
+  )
   bank(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -270,6 +384,9 @@ export class GamesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Quit the game on my turn (my total stays; I rank after the finishers)' })
   @ApiOkResponse({ type: GameView })
+  @ApiNoFieldsBody()
+  @ApiRequestHeaders('Idempotency-Key', 'If-Match')
+  @ApiCommandProblems('GAME_NOT_STARTED', 'NOT_YOUR_TURN', 'INVALID_COMMAND')
   quit(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,

@@ -4,6 +4,7 @@ import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs
 import type { Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { DomainException } from '../common/errors';
+import { ApiProblems } from '../common/openapi/decorators';
 import { PG_POOL, PrismaService } from '../database/prisma.service';
 import { EventLoopMonitor, monitorPoolWaits, PoolWaitMonitor } from './load-monitor';
 
@@ -42,7 +43,15 @@ export class HealthController {
   ) {}
 
   @Get()
-  @ApiOkResponse({ description: 'The process is alive.' })
+  @ApiOkResponse({
+    description: 'The process is alive.',
+    schema: {
+      type: 'object',
+      properties: { status: { type: 'string', enum: ['ok'] } },
+      required: ['status'],
+      additionalProperties: false,
+    },
+  })
   live() {
     return { status: 'ok' };
   }
@@ -50,6 +59,17 @@ export class HealthController {
   @Get('ready')
   @HealthCheck({ swaggerDocumentation: false })
   @ApiOkResponse({
+    schema: {
+      type: 'object',
+      properties: {
+        status: { type: 'string', enum: ['ok'] },
+        info: { type: 'object', additionalProperties: { $ref: '#/components/schemas/HealthCheckResult' } },
+        error: { type: 'object', additionalProperties: { $ref: '#/components/schemas/HealthCheckResult' } },
+        details: { type: 'object', additionalProperties: { $ref: '#/components/schemas/HealthCheckResult' } },
+      },
+      required: ['status', 'info', 'error', 'details'],
+      additionalProperties: false,
+    },
     description:
       'The instance can take traffic: the database answers, no pool connection waited longer than READY_MAX_POOL_WAIT_MS and the event loop was not blocked longer than READY_MAX_EVENT_LOOP_DELAY_MS recently. Body: `{ status: "ok", info, error, details }` with each check.',
   })
@@ -57,6 +77,7 @@ export class HealthController {
     description:
       'Not ready: application/problem+json with code NOT_READY, Retry-After: 2, and `checks` (each check with its status and figures).',
   })
+  @ApiProblems('NOT_READY')
   async ready() {
     try {
       return await this.health.check([() => this.checkEventLoop(), () => this.checkPoolThenDatabase()]);

@@ -1,14 +1,25 @@
-import { CanActivate, ExecutionContext, Injectable, SetMetadata, createParamDecorator } from '@nestjs/common';
+import {
+  applyDecorators,
+  CanActivate,
+  ExecutionContext,
+  Injectable,
+  SetMetadata,
+  createParamDecorator,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { GqlExecutionContext, type GqlContextType } from '@nestjs/graphql';
 import { DomainException } from '../common/errors';
+import { ApiOptionalAuth } from '../common/openapi/decorators';
 import { PlayersService } from './players.service';
 import { AuthenticatedPlayer } from './players.types';
 import { bearerToken } from '../common/http/bearer-token';
 
 const OPTIONAL_AUTH = 'fairdice:optional-auth';
-/** The route works without a token too (public reads); a token, when given, must be valid. */
-export const OptionalAuth = () => SetMetadata(OPTIONAL_AUTH, true);
+/**
+ * The route works without a token too (public reads); a token, when given, must be valid.
+ * OpenAPI: security [{}, {bearer: []}].
+ */
+export const OptionalAuth = () => applyDecorators(SetMetadata(OPTIONAL_AUTH, true), ApiOptionalAuth());
 
 /** Where the caller is kept: the Fastify request (REST, GraphQL over HTTP) or the subscription context. */
 type Carrier = {

@@ -6,6 +6,7 @@ import { PlayersService } from './players.service';
 import { RegisterPlayerInput } from './dto/register-player.dto';
 import { MeModel, RegisteredPlayerModel, TokenModel } from './dto/player.model';
 import { NoFieldsPipe } from '../common/dto/no-fields.pipe';
+import { ApiNoFieldsBody, ApiProblems, BODY_PROBLEMS } from '../common/openapi/decorators';
 
 @ApiTags('players')
 @Controller('players')
@@ -18,6 +19,7 @@ export class PlayersController {
     description: 'Returns the player and a bearer token. The token is shown only once.',
   })
   @ApiCreatedResponse({ type: RegisteredPlayerModel })
+  @ApiProblems(...BODY_PROBLEMS, 'DATABASE_UNAVAILABLE')
   register(@Body() input: RegisterPlayerInput): Promise<RegisteredPlayerModel> {
     return this.players.register(input.displayName);
   }
@@ -27,6 +29,7 @@ export class PlayersController {
   @ApiBearerAuth()
   @ApiOperation({ summary: 'My profile and statistics per rule set' })
   @ApiOkResponse({ type: MeModel })
+  @ApiProblems('DATABASE_UNAVAILABLE')
   async me(@CurrentPlayer() player: AuthenticatedPlayer): Promise<MeModel> {
     const [profile, stats] = await Promise.all([this.players.profile(player.id), this.players.stats(player.id)]);
     return { ...profile, stats };
@@ -42,6 +45,8 @@ export class PlayersController {
       'Returns a new token; the old one stops working at once. Send no body or `{}`: any other body is 400, a non-JSON content type 415, and the token is not rotated.',
   })
   @ApiOkResponse({ type: TokenModel })
+  @ApiNoFieldsBody()
+  @ApiProblems(...BODY_PROBLEMS, 'DATABASE_UNAVAILABLE')
   rotate(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Body(new NoFieldsPipe()) _body: Record<string, never>,

@@ -8,6 +8,7 @@ import {
   RuleSetModel,
   ScoreOptionsModel,
 } from './dto/scoring.dto';
+import { ApiProblems, BODY_PROBLEMS, PATH_PROBLEMS } from '../common/openapi/decorators';
 
 @ApiTags('scoring')
 @Controller()
@@ -24,6 +25,7 @@ export class ScoringController {
   @Get('rule-sets/:name')
   @ApiOperation({ summary: 'One rule set' })
   @ApiOkResponse({ type: RuleSetModel })
+  @ApiProblems(...PATH_PROBLEMS, 'RULE_SET_NOT_FOUND')
   ruleSet(@Param('name') name: string): RuleSetModel {
     return this.scoring.ruleSet(name);
   }
@@ -35,6 +37,7 @@ export class ScoringController {
     description: 'Every open box with the score the dice would get there, without a game.',
   })
   @ApiOkResponse({ type: ScoreOptionsModel })
+  @ApiProblems(...BODY_PROBLEMS, 'INVALID_OPTIONS', 'INVALID_COMMAND', 'UNKNOWN_BOX')
   fiveDice(@Body() input: FiveDiceScoreInput): ScoreOptionsModel {
     return this.scoring.fiveDiceOptions(input);
   }
@@ -46,6 +49,7 @@ export class ScoringController {
     description: 'Which dice can be set aside and for how many points; farkle when none.',
   })
   @ApiOkResponse({ type: FarkleSelectionsModel })
+  @ApiProblems(...BODY_PROBLEMS, 'INVALID_OPTIONS', 'INVALID_COMMAND')
   farkle(@Body() input: FarkleScoreInput): FarkleSelectionsModel {
     return this.scoring.farkleSelections(input);
   }

@@ -10,6 +10,7 @@ import {
   GameLogProofView,
   TreeHeadView,
 } from './dto/transparency.dto';
+import { ApiProblems, PATH_PROBLEMS } from '../common/openapi/decorators';
 
 @ApiTags('transparency')
 @UseGuards(AuthGuard)
@@ -25,6 +26,7 @@ export class TransparencyController {
       'Archive it (docs/fairness.md §9.6): a later head must be consistent with it (GET /v1/transparency/consistency).',
   })
   @ApiOkResponse({ type: TreeHeadView })
+  @ApiProblems('DATABASE_UNAVAILABLE')
   treeHead(): Promise<TreeHeadView> {
     return this.log.treeHead();
   }
@@ -36,6 +38,7 @@ export class TransparencyController {
     description: '1 <= first <= second <= the latest signed size, else 400 LOG_SIZE_OUT_OF_RANGE.',
   })
   @ApiOkResponse({ type: ConsistencyProofView })
+  @ApiProblems('VALIDATION_FAILED', 'LOG_SIZE_OUT_OF_RANGE', 'DATABASE_UNAVAILABLE')
   consistency(@Query() q: ConsistencyQuery): Promise<ConsistencyProofView> {
     return this.log.consistency(q.first, q.second);
   }
@@ -51,6 +54,7 @@ export class TransparencyController {
       'Public games: anyone; private games: their seats only.',
   })
   @ApiOkResponse({ type: GameLogProofView })
+  @ApiProblems(...PATH_PROBLEMS, 'GAME_NOT_FOUND', 'LOG_TREE_HEAD_NOT_FOUND', 'DATABASE_UNAVAILABLE')
   gameProof(
     @CurrentPlayer() me: AuthenticatedPlayer | null,
     @Param('id') id: string,

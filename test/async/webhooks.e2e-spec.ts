@@ -8,6 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { restClient } from '../helpers/games';
 import { type Receiver, startReceiver, waitFor } from './helpers';
+import { webhookViolations } from '../helpers/contract';
 
 jest.setTimeout(30_000);
 
@@ -135,6 +136,8 @@ describe('webhooks', () => {
       .map((b) => b.type)
       .sort();
     expect(types).toEqual(['game.finished', 'game.started', 'turn.started']);
+    // Each payload is what the OpenAPI document's webhooks section says (closed objects).
+    expect(delivered().flatMap((b) => webhookViolations(b))).toEqual([]);
     const turn = delivered().find((b) => b.type === 'turn.started');
     expect(turn.data).toMatchObject({ gameId: view.id, playerId: ada.id, seat: 0, ruleSet: 'simple' });
     expect(delivered().find((b) => b.type === 'game.finished').data.standings).toHaveLength(1);

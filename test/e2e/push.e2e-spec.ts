@@ -10,6 +10,7 @@ import { createClient, type Client as WsClient } from 'graphql-ws';
 const WebSocket: unknown = require('ws');
 import { createTestApp, registerPlayer, storedServerSeed, type TestApp } from '../helpers/app';
 import { chooseMove, poolOf, restClient } from '../helpers/games';
+import { recordStreamMessage } from '../helpers/contract';
 
 jest.setTimeout(60_000);
 
@@ -57,6 +58,7 @@ function sse(
             else if (k === 'event') m.event = v;
             else if (k === 'data') m.data = JSON.parse(v);
           }
+          recordStreamMessage(m.event, m.data); // checked against openapi.json (GameEvent)
           if (onMessage(m) === false) {
             stopped = true;
             req.destroy();

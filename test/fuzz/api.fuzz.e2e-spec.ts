@@ -157,7 +157,10 @@ function restCases(o: Operation, ids: { game: string }): RestCase[] {
   const params: Schema[] = o.op.parameters ?? [];
   const pathParams = params.filter((p) => p.in === 'path');
   const queryParams = params.filter((p) => p.in === 'query');
-  const secured = Array.isArray(o.op.security) && o.op.security.length > 0;
+  const security: Array<Record<string, unknown>> = Array.isArray(o.op.security) ? o.op.security : [];
+  // [{}, {bearer: []}]: anonymous calls work, a token when sent must be valid.
+  const anonymous = security.some((requirement) => Object.keys(requirement).length === 0);
+  const secured = security.length > 0 && !anonymous;
   const hasBody = ['post', 'put', 'patch'].includes(o.method);
   const bodySchema = resolveRef(o.op.requestBody?.content?.['application/json']?.schema);
   const base = bodySchema ? baseBody(bodySchema) : {};
@@ -182,6 +185,8 @@ function restCases(o: Operation, ids: { game: string }): RestCase[] {
   if (secured) {
     cases.push(plain('no token', { token: 'none' }), plain('a malformed token', { token: 'junk' }));
     if (pathParams.length > 0) cases.push(plain("another player's token", { token: 'foreign' }));
+  } else if (security.length > 0) {
+    cases.push(plain('a malformed token', { token: 'junk' }));
   }
   // --- path parameters
   for (const p of pathParams) {

@@ -10,6 +10,7 @@ import type { Pool } from 'pg';
 import { loadConfig } from '../../src/config/config';
 import { PG_POOL } from '../../src/database/prisma.service';
 import { SeedVault } from '../../src/keys/seed-vault';
+import { recordResponse } from './contract';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -19,7 +20,14 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  options: { listen?: boolean; env?: Record<string, string>; logger?: pino.Logger; databaseUrl?: string } = {},
+  options: {
+    listen?: boolean;
+    env?: Record<string, string>;
+    logger?: pino.Logger;
+    databaseUrl?: string;
+    /** false: do not check the responses against openapi/openapi.json (test/helpers/contract.ts). */
+    contract?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const url = options.databaseUrl ?? process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set: run the e2e tests through jest (global setup)');
@@ -39,6 +47,22 @@ export async function createTestApp(
     poolMax,
     logger: options.logger ?? pino({ level: 'silent' }),
   });
+  if (options.contract !== false) {
+    // Every response is checked against the committed OpenAPI document (test/helpers/contract.ts).
+    app
+      .getHttpAdapter()
+      .getInstance()
+      .addHook('onSend', async (req, reply, payload) => {
+        recordResponse({
+          method: req.method,
+          url: req.url,
+          status: reply.statusCode,
+          headers: reply.getHeaders(),
+          body: typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined,
+        });
+        return payload;
+      });
+  }
   try {
     await app.init();
   } catch (err) {

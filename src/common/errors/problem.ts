@@ -97,13 +97,15 @@ export function normalizeError(error: unknown, instance?: string): NormalizedErr
     const { status, title } = ERROR_MAP[error.code];
     return {
       problem: {
+        // Details first: a detail named like a standard member (Farkle's INVALID_COMMAND `type`)
+        // must never overwrite the problem's own type, title, status, code or instance.
+        ...(error.details ?? {}),
         type: PROBLEM_TYPE_BASE + error.code.toLowerCase().replace(/_/g, '-'),
         title,
         status,
         detail: error.message,
         code: error.code,
         instance,
-        ...(error.details ?? {}),
       },
       headers: error.headers ?? {},
       unexpected: false,

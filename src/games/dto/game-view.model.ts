@@ -5,6 +5,7 @@
 import { Field, GraphQLISODateTime, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JSONScalar } from './json.scalar';
+import { apiRef, ref } from '../../common/openapi/json-schema';
 import { BoxIdEnum, GameFamilyEnum, GameStatusEnum, RuleSetNameEnum, VisibilityEnum } from '../../common/graphql/enums';
 import { GameEvent } from './game-event.types';
 
@@ -29,7 +30,7 @@ export class SeatView {
 
 @ObjectType({ description: 'One box of a five-dice sheet: points, or null while open.' })
 export class BoxView {
-  @Field(() => BoxIdEnum) @ApiProperty({ example: 'fullHouse' }) box: string;
+  @Field(() => BoxIdEnum) @ApiProperty(apiRef('BoxId')) box: string;
   @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) points: number | null;
 }
 
@@ -47,7 +48,7 @@ export class FiveDiceSheetView {
 
 @ObjectType({ description: 'An open box with what the current dice would score there.' })
 export class BoxOptionView {
-  @Field(() => BoxIdEnum) @ApiProperty() box: string;
+  @Field(() => BoxIdEnum) @ApiProperty(apiRef('BoxId')) box: string;
   @Field(() => Int) @ApiProperty() points: number;
   @Field(() => Int, { description: 'Extra five-of-a-kind bonus earned by entering the roll (any allowed box).' })
   @ApiProperty()
@@ -130,18 +131,18 @@ export class StandingView {
 @ObjectType({ description: 'A game as its players see it.' })
 export class GameView {
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) id: string;
-  @Field(() => RuleSetNameEnum) @ApiProperty({ enum: ['penta', 'simple', 'bonus', 'farkle'] }) ruleSet: string;
-  @Field(() => GameFamilyEnum) @ApiProperty({ enum: ['five-dice', 'farkle'] }) family: string;
+  @Field(() => RuleSetNameEnum) @ApiProperty(apiRef('RuleSetName')) ruleSet: string;
+  @Field(() => GameFamilyEnum) @ApiProperty(apiRef('GameFamily')) family: string;
   @Field(() => JSONScalar, {
     description: "The family's resolved options.",
     deprecationReason: 'Use ruleOptions: the same values, typed per family.',
   })
-  @ApiProperty({ type: 'object', additionalProperties: true })
+  @ApiProperty(apiRef('GameOptions'))
   options: Record<string, unknown>;
   @Field(() => GameStatusEnum)
-  @ApiProperty({ enum: ['open', 'playing', 'finished', 'abandoned'] })
+  @ApiProperty(apiRef('GameStatus'))
   status: string;
-  @Field(() => VisibilityEnum) @ApiProperty({ enum: ['public', 'private'] }) visibility: string;
+  @Field(() => VisibilityEnum) @ApiProperty(apiRef('Visibility')) visibility: string;
   @Field(() => Int, { description: 'Number of events so far (the version of the last one).' })
   @ApiProperty()
   version: number;
@@ -194,14 +195,14 @@ export class GameView {
 @ObjectType({ description: 'A game in a list (from the read model).' })
 export class GameSummaryView {
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) id: string;
-  @Field(() => RuleSetNameEnum) @ApiProperty() ruleSet: string;
-  @Field(() => GameFamilyEnum) @ApiProperty() family: string;
-  @Field(() => GameStatusEnum) @ApiProperty() status: string;
-  @Field(() => VisibilityEnum) @ApiProperty() visibility: string;
+  @Field(() => RuleSetNameEnum) @ApiProperty(apiRef('RuleSetName')) ruleSet: string;
+  @Field(() => GameFamilyEnum) @ApiProperty(apiRef('GameFamily')) family: string;
+  @Field(() => GameStatusEnum) @ApiProperty(apiRef('GameStatus')) status: string;
+  @Field(() => VisibilityEnum) @ApiProperty(apiRef('Visibility')) visibility: string;
   @Field(() => Int) @ApiProperty() version: number;
   @Field(() => Int) @ApiProperty() seatCount: number;
   @Field(() => Int) @ApiProperty() seatsTaken: number;
-  @Field(() => ID) @ApiProperty() creatorId: string;
+  @Field(() => ID) @ApiProperty({ format: 'uuid' }) creatorId: string;
   @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) currentSeat: number | null;
   @Field(() => ID, { nullable: true }) @ApiProperty({ type: String, nullable: true }) currentPlayerId: string | null;
   @Field({ description: 'It is the caller’s move.' }) @ApiProperty() awaitingMyMove: boolean;
@@ -234,7 +235,7 @@ export class GameEventView {
 
 @ObjectType({ description: 'A page of events.' })
 export class GameEventPage {
-  @Field(() => [GameEvent]) @ApiProperty({ type: [GameEventView] }) items: GameEventView[];
+  @Field(() => [GameEvent]) @ApiProperty({ type: 'array', items: ref('GameEvent') }) items: GameEventView[];
   @Field(() => Int, { nullable: true, description: 'Pass as `after` for the next page; null when no more events.' })
   @ApiProperty({ type: Number, nullable: true })
   nextAfter: number | null;

@@ -21,6 +21,7 @@ import {
 } from 'class-validator';
 import { validateClientSeed } from '@fairdice/core/fairness/seeds';
 import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
+import { apiRef } from '../../common/openapi/json-schema';
 import { RuleSetNameEnum, VisibilityEnum } from '../../common/graphql/enums';
 import { GameOptionsInput } from '../../common/graphql/game-options';
 
@@ -42,7 +43,7 @@ export function IsClientSeed() {
 @InputType({ description: 'A new game.' })
 export class CreateGameInput {
   @Field(() => RuleSetNameEnum, { description: 'Rule-set preset: penta, simple, bonus or farkle.' })
-  @ApiProperty({ enum: RULE_SET_NAMES, example: 'penta' })
+  @ApiProperty({ ...apiRef('RuleSetName'), example: 'penta' })
   @IsString()
   @IsIn(RULE_SET_NAMES)
   ruleSet: string;
@@ -51,7 +52,7 @@ export class CreateGameInput {
     nullable: true,
     description: "Overrides of the preset's options (validated by the family: INVALID_OPTIONS).",
   })
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { target: 2000, entryThreshold: 0 } })
+  @ApiPropertyOptional({ ...apiRef('GameOptionsOverrides'), example: { target: 2000, entryThreshold: 0 } })
   @IsOptional()
   @IsObject()
   options?: Record<string, unknown>;
@@ -67,7 +68,7 @@ export class CreateGameInput {
     nullable: true,
     description: 'public (default: listed, readable by anyone) or private (only its seats see it).',
   })
-  @ApiPropertyOptional({ enum: ['public', 'private'], default: 'public' })
+  @ApiPropertyOptional({ ...apiRef('Visibility'), default: 'public' })
   @IsOptional()
   @IsIn(['public', 'private'])
   visibility?: 'public' | 'private';
@@ -216,9 +217,9 @@ export class RollInput {
 
 export class ScoreInput {
   @ApiProperty({
+    ...apiRef('BoxId'),
     example: 'fullHouse',
-    description:
-      'ones, twos, threes, fours, fives, sixes, threeOfAKind, fourOfAKind, fullHouse, smallStraight, largeStraight, fiveOfAKind, chance',
+    description: 'The box to fill (another value: 400 UNKNOWN_BOX).',
   })
   @IsString()
   @MaxLength(40)

@@ -1,10 +1,11 @@
 import { Field, GraphQLISODateTime, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
+import { apiRef } from '../../common/openapi/json-schema';
 import { RuleSetNameEnum } from '../../common/graphql/enums';
 
 @ObjectType({ description: 'Statistics of a player for one rule set.' })
 export class RuleSetStatsModel {
-  @Field(() => RuleSetNameEnum) @ApiProperty({ example: 'penta' }) ruleSet: string;
+  @Field(() => RuleSetNameEnum) @ApiProperty(apiRef('RuleSetName')) ruleSet: string;
   @Field(() => Int, { description: 'Finished games of any kind.' }) @ApiProperty() gamesFinished: number;
   @Field(() => Int, { description: 'Finished one-seat games.' }) @ApiProperty() soloGamesFinished: number;
   @Field(() => Int, { nullable: true, description: 'Best total in a one-seat game (hot-seat games do not count).' })

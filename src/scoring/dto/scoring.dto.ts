@@ -17,16 +17,16 @@ import {
 import { JSONScalar } from '../../common/graphql/json.scalar';
 import { BoxIdEnum, GameFamilyEnum, RuleSetNameEnum } from '../../common/graphql/enums';
 import { FarkleOptionsInput, FiveDiceOptionsInput } from '../../common/graphql/game-options';
-import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
 import { BOX_IDS } from '@fairdice/core/rules/five-dice/types';
+import { apiRef } from '../../common/openapi/json-schema';
 
 @ObjectType({ description: 'A named rule set a game can be created with.' })
 export class RuleSetModel {
   @Field(() => RuleSetNameEnum, { description: 'Name to pass as ruleSet.' })
-  @ApiProperty({ enum: RULE_SET_NAMES })
+  @ApiProperty(apiRef('RuleSetName'))
   name: string;
   @Field(() => GameFamilyEnum, { description: 'Game family: five-dice or farkle.' })
-  @ApiProperty({ enum: ['five-dice', 'farkle'] })
+  @ApiProperty(apiRef('GameFamily'))
   family: string;
   @Field() @ApiProperty() title: string;
   @Field() @ApiProperty() description: string;
@@ -34,7 +34,7 @@ export class RuleSetModel {
     description: 'The preset option values; a game may override them (see docs/rules.md).',
     deprecationReason: 'Use ruleOptions: the same values, typed per family.',
   })
-  @ApiProperty({ type: 'object', additionalProperties: true })
+  @ApiProperty(apiRef('GameOptions'))
   options: Record<string, unknown>;
   @Field(() => Int) @ApiProperty() minSeats: number;
   @Field(() => Int) @ApiProperty() maxSeats: number;
@@ -43,7 +43,7 @@ export class RuleSetModel {
 @InputType({ description: 'A filled box and its points.' })
 export class FilledBoxInput {
   @Field(() => BoxIdEnum, { description: 'Box id, e.g. threeOfAKind.' })
-  @ApiProperty({ enum: BOX_IDS })
+  @ApiProperty(apiRef('BoxId'))
   @IsString()
   @IsIn(BOX_IDS)
   box: string;
@@ -64,7 +64,7 @@ export class FiveDiceScoreInput {
   ruleSet: string;
 
   @Field(() => FiveDiceOptionsInput, { nullable: true, description: 'Overrides of the preset options.' })
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @ApiPropertyOptional(apiRef('FiveDiceOptionsOverrides'))
   @IsOptional()
   @IsObject()
   options?: Record<string, unknown>;
@@ -91,7 +91,7 @@ export class FiveDiceScoreInput {
 
 @ObjectType({ description: 'What the dice would score in one open box.' })
 export class BoxOptionModel {
-  @Field(() => BoxIdEnum) @ApiProperty() box: string;
+  @Field(() => BoxIdEnum) @ApiProperty(apiRef('BoxId')) box: string;
   @Field(() => Int) @ApiProperty() points: number;
   @Field(() => Int, { description: 'Extra five-of-a-kind bonus earned by this roll wherever it is entered.' })
   @ApiProperty()
@@ -122,7 +122,7 @@ export class FarkleScoreInput {
   dice: number[];
 
   @Field(() => FarkleOptionsInput, { nullable: true, description: 'Overrides of the farkle options (e.g. straights).' })
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @ApiPropertyOptional(apiRef('FarkleOptionsOverrides'))
   @IsOptional()
   @IsObject()
   options?: Record<string, unknown>;

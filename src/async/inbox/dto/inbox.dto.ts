@@ -1,13 +1,14 @@
 import { Field, GraphQLISODateTime, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
 import { PageQuery } from '../../../common/dto/pagination';
+import { apiRef } from '../../../common/openapi/json-schema';
 import { GameFamilyEnum, RuleSetNameEnum } from '../../../common/graphql/enums';
 
 @ObjectType({ description: 'A game awaiting my move.' })
 export class InboxItem {
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) gameId: string;
-  @Field(() => RuleSetNameEnum) @ApiProperty({ example: 'penta' }) ruleSet: string;
-  @Field(() => GameFamilyEnum) @ApiProperty({ example: 'five-dice' }) family: string;
+  @Field(() => RuleSetNameEnum) @ApiProperty(apiRef('RuleSetName')) ruleSet: string;
+  @Field(() => GameFamilyEnum) @ApiProperty(apiRef('GameFamily')) family: string;
   @Field(() => Int, { description: 'Version to expect (If-Match) for my next move.' }) @ApiProperty() version: number;
   @Field(() => Int, { description: 'The seat to move (mine; a hot seat of mine for creators).' })
   @ApiProperty()
