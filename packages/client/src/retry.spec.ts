@@ -198,8 +198,7 @@ describe('isCommand: the operations that take an Idempotency-Key', () => {
       })
       .map(({ op }) => op);
     expect(keyedBySdk).toHaveLength(11); // create, join, leave, seeds, start, cancel, roll, score, set-aside, bank, quit
-    // A contract that declares no request headers at all (before issue 14's OpenAPI work) proves nothing here.
-    if (declared.length > 0) expect(declared).toEqual(keyedBySdk);
+    expect(declared).toEqual(keyedBySdk);
   });
 });
 
