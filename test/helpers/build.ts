@@ -9,12 +9,13 @@ import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
 
-function newestSource(dir: string): number {
+function newestSource(dir: string, skip?: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(p));
-    else if (/\.(ts|html|css)$/.test(entry.name) && !entry.name.endsWith('.spec.ts'))
+    if (entry.isDirectory() && entry.name === skip) continue;
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(p, skip));
+    else if (/\.(ts|html|css|graphql)$/.test(entry.name) && !entry.name.endsWith('.spec.ts'))
       newest = Math.max(newest, statSync(p).mtimeMs);
   }
   return newest;
@@ -36,12 +37,18 @@ export function ensureBuilt(): void {
     join(ROOT, 'packages', 'core', 'dist', 'index.js'),
     join(ROOT, 'packages', 'verifier', 'dist', 'cli.js'),
     join(ROOT, 'packages', 'verifier', 'dist', 'verify.html'),
+    join(ROOT, 'packages', 'client', 'dist', 'index.js'),
   ];
   const sources = Math.max(
     newestSource(join(ROOT, 'src')),
     newestSource(join(ROOT, 'packages', 'core', 'src')),
     newestSource(join(ROOT, 'packages', 'verifier', 'src')),
     mtime(join(ROOT, 'packages', 'verifier', 'build.js')),
+    // the SDK: its sources (generated types excluded: written by the build itself), build script and contracts
+    newestSource(join(ROOT, 'packages', 'client', 'src'), 'generated'),
+    mtime(join(ROOT, 'packages', 'client', 'build.mjs')),
+    mtime(join(ROOT, 'openapi', 'openapi.json')),
+    mtime(join(ROOT, 'src', 'schema.gql')),
   );
   if (Math.min(...outputs.map(mtime)) < sources) {
     execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'pipe', timeout: 280_000 });

@@ -1,0 +1,11 @@
+/**
+ * @fairdice/client: a typed client of the fairdice API, generated from its committed contracts
+ * (openapi/openapi.json, src/schema.gql). See packages/client/README.md.
+ */
+export type { paths, components, operations } from './generated/openapi';
+export * from './types';
+export * from './errors';
+export { createFairdiceClient, bearerAuth, type FairdiceClientOptions, type FairdiceRestClient } from './rest';
+export { resilientFetch, isCommand, newIdempotencyKey, retryAfterMs, type RetryOptions, type FetchLike } from './retry';
+export { gameEventStream, ACCESS_REVOKED_EVENT, type GameStreamOptions } from './stream';
+export { verifyWebhook, WebhookVerificationError, type WebhookPayload, type VerifyWebhookOptions } from './webhooks';

@@ -1,0 +1,50 @@
+/**
+ * The REST client: openapi-fetch over the generated `paths`, so every path, parameter, body and
+ * response is typed from openapi/openapi.json. Adds the bearer token and the resilient fetch
+ * (Idempotency-Key on commands, safe retries: retry.ts).
+ */
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { paths } from './generated/openapi';
+import { resilientFetch, type FetchLike, type RetryOptions } from './retry';
+
+export type FairdiceRestClient = Client<paths>;
+
+export interface FairdiceClientOptions {
+  /** Where the service runs, e.g. `https://fairdice.example` (no trailing `/v1`). */
+  baseUrl: string;
+  /** The bearer token (`POST /v1/players` returns it), or a function that returns the current one. */
+  token?: string | (() => string | undefined | Promise<string | undefined>);
+  /** Retry policy of retry.ts, or `false` to send every request once. */
+  retry?: RetryOptions | false;
+  /** The fetch to use (default: the runtime's global fetch). */
+  fetch?: FetchLike;
+  /** Headers sent on every request. */
+  headers?: Record<string, string>;
+}
+
+/** Sets `Authorization: Bearer <token>` unless the request already carries an Authorization header. */
+export function bearerAuth(token: NonNullable<FairdiceClientOptions['token']>): Middleware {
+  return {
+    async onRequest({ request }) {
+      if (request.headers.has('authorization')) return undefined;
+      const value = typeof token === 'function' ? await token() : token;
+      if (value) request.headers.set('authorization', `Bearer ${value}`);
+      return request;
+    },
+  };
+}
+
+/**
+ * A typed REST client: `const { data, error } = await api.POST('/v1/games/{id}/roll', { params: { path: { id } }, body: { hold: [] } })`.
+ * Errors are returned (`error` holds the problem+json body); `unwrap()` turns them into exceptions.
+ */
+export function createFairdiceClient(options: FairdiceClientOptions): FairdiceRestClient {
+  const base: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
+  const client = createClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    headers: options.headers,
+    fetch: options.retry === false ? base : resilientFetch(base, options.retry),
+  });
+  if (options.token) client.use(bearerAuth(options.token));
+  return client;
+}
