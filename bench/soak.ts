@@ -55,6 +55,7 @@ async function main(): Promise<void> {
       NODE_ENV: 'production',
       MIGRATE_ON_START: 'false',
       RATE_LIMIT_PER_MINUTE: '100000000',
+      RATE_LIMIT_REGISTRATIONS_PER_MINUTE: '100000',
     },
   });
   const http = new HttpClient('127.0.0.1', port, clients + 4);
