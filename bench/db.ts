@@ -3,12 +3,11 @@
  * (migrated with the project's own step, dropped afterwards), and ceiling (b): PostgreSQL's own
  * rate for inserting one row of game_events' shape with plain `pg`.
  */
-import { execSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Client, Pool } from 'pg';
 import { migrate } from '../src/database/migrate';
 import type { VirtualClient } from './load';
+import { processCpuSeconds } from './server-process';
 
 export const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
 
@@ -113,31 +112,6 @@ export function insertPool(url: string, max: number): Pool {
   const pool = new Pool({ connectionString: url, max, application_name: 'fairdice-bench' });
   pool.on('error', () => undefined);
   return pool;
-}
-
-/** Clock ticks per second of /proc/<pid>/stat times (getconf CLK_TCK; 100 on Linux). */
-let clockTicks: number | null = null;
-function ticksPerSecond(): number {
-  if (clockTicks === null) {
-    try {
-      clockTicks = Number(execSync('getconf CLK_TCK', { encoding: 'utf8' }).trim()) || 100;
-    } catch {
-      clockTicks = 100;
-    }
-  }
-  return clockTicks;
-}
-
-/** user + system CPU seconds of one process from /proc/<pid>/stat, or null when it is gone. */
-function processCpuSeconds(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may contain spaces) start at field 3 (state).
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(rest[11]) + Number(rest[12])) / ticksPerSecond();
-  } catch {
-    return null;
-  }
 }
 
 /**
