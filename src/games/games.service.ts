@@ -337,6 +337,15 @@ export class GamesService {
       { type: 'timeout', seat },
       this.dice.rollerFor({ serverSeed: g.row.serverSeed, state: g.state }),
     );
+    const res = await this.appendServiceMove(g, events);
+    return res && { version: res.state.version, events: res.stored.length };
+  }
+
+  /**
+   * Appends and publishes the events of a move the service makes (timeout, abandonment). A game
+   * that moved on meanwhile (VERSION_CONFLICT) makes it a no-op: null.
+   */
+  private async appendServiceMove(g: LoadedGame, events: ReturnType<typeof decideGame>) {
     if (isRuleError(events)) throw DomainException.fromRule(events);
     const after = events.reduce(evolveGame, g.state);
     let res;
@@ -347,7 +356,7 @@ export class GamesService {
       throw err;
     }
     this.bus.publish(g.row.id, res.stored);
-    return { version: res.state.version, events: res.stored.length };
+    return res;
   }
 
   /**
@@ -360,18 +369,8 @@ export class GamesService {
     if (!g || g.state.version !== version) return null;
     if (g.state.status !== 'open' && g.state.status !== 'playing') return null;
     const command: AbandonCommand = { type: 'abandon', reason: g.state.status === 'open' ? 'expired' : 'inactive' };
-    const events = decideGame(g.state, command, noDice);
-    if (isRuleError(events)) throw DomainException.fromRule(events);
-    const after = events.reduce(evolveGame, g.state);
-    let res;
-    try {
-      res = await this.store.append(g, events, readModel(g.state, after, events, this.inactivity));
-    } catch (err) {
-      if (err instanceof DomainException && err.code === 'VERSION_CONFLICT') return null;
-      throw err;
-    }
-    this.bus.publish(g.row.id, res.stored);
-    return { version: res.state.version, reason: command.reason };
+    const res = await this.appendServiceMove(g, decideGame(g.state, command, noDice));
+    return res && { version: res.state.version, reason: command.reason };
   }
 
   // ------------------------------------------------------------------ queries
