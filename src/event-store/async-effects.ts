@@ -11,7 +11,7 @@
  *   timeout a no-op when anything happened meanwhile (see DeadlinesService).
  * - Inactivity: the command that creates a game, and the one that starts it, schedule the job
  *   `inactivity:<gameId>`, due GAME_EXPIRE_OPEN_AFTER_MS (open) or GAME_ABANDON_AFTER_MS (playing)
- *   later, payload { gameId, version }. Other commands write nothing for it (one row write less
+ *   later, payload { gameId, version, afterMs }. Other commands write nothing for it (one row write less
  *   per move): when the job comes due, src/async/inactivity looks at the game's last command
  *   (games.updated_at) and either ends it (an open game expires, a started one is abandoned, and
  *   either way its server seed is revealed) or puts the job off to the period after that command.
@@ -44,8 +44,14 @@ export interface DeadlinePayload {
 
 export interface InactivityPayload {
   gameId: string;
-  /** The game's version when the job was scheduled: the game is ended only if still at it. */
+  /** The game's version when the job was scheduled (for the log; the job reads the game itself). */
   version: number;
+  /**
+   * The inactivity period the job was scheduled with (the open or the playing one). Every instance
+   * that runs the job uses it, so instances configured differently cannot keep putting it off.
+   * Absent in jobs written before it existed: the running instance's setting applies.
+   */
+  afterMs?: number;
 }
 
 /** Periods without any command after which the service ends a game (milliseconds). */
@@ -89,13 +95,9 @@ export function asyncEffects(
   // Created (version 0 before) or started: (re)schedule; other commands leave the job alone.
   const createdOrStarted = before.version === 0 || before.status !== after.status;
   if (inactivity && createdOrStarted && (after.status === 'open' || after.status === 'playing')) {
-    const payload: InactivityPayload = { gameId: after.id, version: after.version };
-    jobs.push({
-      queue: INACTIVITY_QUEUE,
-      key: `inactivity:${after.id}`,
-      payload: { ...payload },
-      delayMs: after.status === 'open' ? inactivity.expireOpenAfterMs : inactivity.abandonAfterMs,
-    });
+    const afterMs = after.status === 'open' ? inactivity.expireOpenAfterMs : inactivity.abandonAfterMs;
+    const payload: InactivityPayload = { gameId: after.id, version: after.version, afterMs };
+    jobs.push({ queue: INACTIVITY_QUEUE, key: `inactivity:${after.id}`, payload: { ...payload }, delayMs: afterMs });
   }
   const next = currentOf(after);
   const limit = after.turnTimeLimitSeconds;

@@ -53,9 +53,10 @@ export class InactivityService implements OnModuleInit, OnApplicationBootstrap {
     const { abandonAfterMs, expireOpenAfterMs } = this.games.inactivity;
     const res = await this.pool.query(
       `INSERT INTO async_jobs (queue, key, payload, run_at)
-       SELECT $1, 'inactivity:' || g.id::text, jsonb_build_object('gameId', g.id::text, 'version', g.version),
-              g.updated_at + (CASE WHEN g.status = 'open' THEN $2::float8 ELSE $3::float8 END) * interval '1 millisecond'
-         FROM games g
+       SELECT $1, 'inactivity:' || g.id::text,
+              jsonb_build_object('gameId', g.id::text, 'version', g.version, 'afterMs', p.ms),
+              g.updated_at + p.ms * interval '1 millisecond'
+         FROM games g, LATERAL (SELECT CASE WHEN g.status = 'open' THEN $2::float8 ELSE $3::float8 END AS ms) p
         WHERE g.status IN ('open', 'playing')
           AND NOT EXISTS (SELECT 1 FROM async_jobs j WHERE j.key = 'inactivity:' || g.id::text)
        ON CONFLICT (key) DO NOTHING`,
@@ -65,15 +66,16 @@ export class InactivityService implements OnModuleInit, OnApplicationBootstrap {
   }
 
   async fire(job: Pick<ClaimedJob, 'payload'>): Promise<JobOutcome> {
-    const { gameId } = job.payload as unknown as InactivityPayload;
+    const { gameId, afterMs } = job.payload as unknown as InactivityPayload;
     const { abandonAfterMs, expireOpenAfterMs } = this.games.inactivity;
-    // Time left before the game counts as inactive, by the database's clock (the one updated_at uses).
+    // Time left before the game counts as inactive, by the database's clock (the one updated_at
+    // uses), with the period the job was scheduled with (older jobs: this instance's setting).
     const { rows } = await this.pool.query<{ version: number; left_ms: number }>(
       `SELECT version,
               (extract(epoch FROM updated_at - now()) * 1000
-                 + CASE WHEN status = 'open' THEN $2::float8 ELSE $3::float8 END)::float8 AS left_ms
+                 + coalesce($4::float8, CASE WHEN status = 'open' THEN $2::float8 ELSE $3::float8 END))::float8 AS left_ms
          FROM games WHERE id = $1::uuid AND status IN ('open', 'playing')`,
-      [gameId, expireOpenAfterMs, abandonAfterMs],
+      [gameId, expireOpenAfterMs, abandonAfterMs, typeof afterMs === 'number' ? afterMs : null],
     );
     const game = rows[0];
     if (!game) return; // ended (or gone): the job is done
