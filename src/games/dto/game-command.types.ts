@@ -225,7 +225,7 @@ export function toTypedCommand(command: Record<string, unknown> | null, family: 
   const typed: Typed = { ...command, __typename: typeName(COMMAND_TYPE_NAMES, command.type, 'command') };
   if (command.type === 'create') {
     const overrides = family === 'five-dice' ? FiveDiceOptionsOverrides.name : FarkleOptionsOverrides.name;
-    typed.options = { ...((command.options) ?? {}), __typename: overrides };
+    typed.options = { ...(command.options ?? {}), __typename: overrides };
   }
   if (command.type === 'play') {
     const played = command.move as Record<string, unknown>;
