@@ -16,6 +16,13 @@
  *   (games.updated_at) and either ends it (an open game expires, a started one is abandoned, and
  *   either way its server seed is revealed) or puts the job off to the period after that command.
  *   A game is never left unrevealed.
+ * - Computer seats: whenever a command leaves the game waiting on a seat the computer plays, the
+ *   job `computer:<gameId>` (queue `computer`) is due at once, payload { gameId, version, seat }:
+ *   its handler (src/async/computer) plays that seat's whole turn as one command, applied only at
+ *   that version. Such a seat gets no turn deadline.
+ * - Auto-score (five dice with `autoScoreAfterMs`): the command that makes a human seat's third
+ *   roll schedules `auto-score:<gameId>` (queue `auto-score`) that many milliseconds later, payload
+ *   { gameId, version, seat }; it scores only if the game is still at that version (not scored yet).
  * - Webhooks: one fan-out job per command that starts the game, hands the turn to another player
  *   (turn.started) or finishes the game; the fan-out worker turns it into one delivery per
  *   registered webhook (src/async/webhooks).
@@ -26,11 +33,22 @@
 import type { ReadModelUpdate, ScheduledJob } from './event-store.types';
 import { familyById } from '@fairdice/core/rules/registry';
 import type { GameState } from '@fairdice/core/rules/game';
+import type { FiveDiceState } from '@fairdice/core/rules/five-dice';
 
 export const DEADLINE_QUEUE = 'deadline';
 export const INACTIVITY_QUEUE = 'inactivity';
 export const FANOUT_QUEUE = 'webhook-fanout';
 export const DELIVERY_QUEUE = 'webhook-delivery';
+export const COMPUTER_QUEUE = 'computer';
+export const AUTO_SCORE_QUEUE = 'auto-score';
+
+/** A computer seat's turn (COMPUTER_QUEUE) or an auto-score (AUTO_SCORE_QUEUE), due at `version`. */
+export interface ServiceMovePayload {
+  gameId: string;
+  /** The game's version when the job was scheduled: the move applies only at it. */
+  version: number;
+  seat: number;
+}
 
 export const WEBHOOK_EVENT_TYPES = ['turn.started', 'game.started', 'game.finished'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -84,6 +102,14 @@ const seatedPlayers = (state: GameState): string[] => [
   ...new Set(state.seats.map((s) => s.playerId).filter((p): p is string => p !== null)),
 ];
 
+/** The auto-score delay when the game waits for a five-dice score after the turn's last roll, else null. */
+function autoScoreDelay(state: GameState): number | null {
+  if (state.family !== 'five-dice' || state.status !== 'playing' || state.play === null) return null;
+  const play = state.play as FiveDiceState;
+  const ms = play.options.autoScoreAfterMs;
+  return typeof ms === 'number' && play.turn !== null && play.turn.rollInTurn === 3 ? ms : null;
+}
+
 /** The deadline column and the jobs of a command that took the game from `before` to `after`. */
 export function asyncEffects(
   before: GameState,
@@ -102,7 +128,22 @@ export function asyncEffects(
   const next = currentOf(after);
   const limit = after.turnTimeLimitSeconds;
   let turnDeadlineSeconds: number | null = null;
-  if (limit !== null && limit > 0 && next.seat !== null) {
+  const computerOnTurn = next.seat !== null && after.seats[next.seat]?.computer != null;
+  if (computerOnTurn) {
+    const payload: ServiceMovePayload = { gameId: after.id, version: after.version, seat: next.seat! };
+    jobs.push({ queue: COMPUTER_QUEUE, key: `computer:${after.id}`, payload: { ...payload }, delayMs: 0 });
+  }
+  const autoScoreMs = autoScoreDelay(after);
+  if (!computerOnTurn && next.seat !== null && autoScoreMs !== null) {
+    const payload: ServiceMovePayload = { gameId: after.id, version: after.version, seat: next.seat };
+    jobs.push({
+      queue: AUTO_SCORE_QUEUE,
+      key: `auto-score:${after.id}`,
+      payload: { ...payload },
+      delayMs: autoScoreMs,
+    });
+  }
+  if (limit !== null && limit > 0 && next.seat !== null && !computerOnTurn) {
     turnDeadlineSeconds = limit;
     const payload: DeadlinePayload = { gameId: after.id, version: after.version, seat: next.seat };
     jobs.push({ queue: DEADLINE_QUEUE, key: `deadline:${after.id}`, payload: { ...payload }, delayMs: limit * 1000 });

@@ -139,6 +139,7 @@ export class EventStore {
       player_id: s.playerId,
       hot_seat: s.hotSeat,
       client_seed: s.clientSeed,
+      computer_level: s.computer,
     }));
     const { rows } = await this.timed('create', stored.length, () =>
       dbOr(this.pool).query(
@@ -148,9 +149,9 @@ export class EventStore {
          VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11, $12, $13, now(), now())
          RETURNING id, created_at, updated_at),
        s AS (
-         INSERT INTO game_seats (game_id, seat, player_id, hot_seat, client_seed)
-         SELECT g.id, x.seat, x.player_id, x.hot_seat, x.client_seed
-           FROM g, jsonb_to_recordset($14::jsonb) AS x(seat int, player_id uuid, hot_seat boolean, client_seed text)),
+         INSERT INTO game_seats (game_id, seat, player_id, hot_seat, client_seed, computer_level)
+         SELECT g.id, x.seat, x.player_id, x.hot_seat, x.client_seed, x.computer_level
+           FROM g, jsonb_to_recordset($14::jsonb) AS x(seat int, player_id uuid, hot_seat boolean, client_seed text, computer_level text)),
        e AS (
          INSERT INTO game_events (game_id, version, type, seat, payload, prev_hash, hash)
          SELECT g.id, x.version, x.type, x.seat, x.payload, x.prev_hash, x.hash
@@ -285,17 +286,19 @@ export class EventStore {
            SELECT upd.id, x.version, x.type, x.seat, x.payload, x.prev_hash, x.hash
              FROM upd, jsonb_to_recordset($10::jsonb) AS x(version int, type text, seat int, payload jsonb, prev_hash text, hash text)),
          st AS (
-           INSERT INTO game_seats (game_id, seat, player_id, hot_seat, client_seed)
-           SELECT upd.id, x.seat, x.player_id, x.hot_seat, x.client_seed
-             FROM upd, jsonb_to_recordset($11::jsonb) AS x(seat int, player_id uuid, hot_seat boolean, client_seed text)
+           INSERT INTO game_seats (game_id, seat, player_id, hot_seat, client_seed, computer_level)
+           SELECT upd.id, x.seat, x.player_id, x.hot_seat, x.client_seed, x.computer_level
+             FROM upd, jsonb_to_recordset($11::jsonb) AS x(seat int, player_id uuid, hot_seat boolean, client_seed text, computer_level text)
            ON CONFLICT (game_id, seat) DO UPDATE
-             SET player_id = EXCLUDED.player_id, hot_seat = EXCLUDED.hot_seat, client_seed = EXCLUDED.client_seed, joined_at = now()),
+             SET player_id = EXCLUDED.player_id, hot_seat = EXCLUDED.hot_seat, client_seed = EXCLUDED.client_seed,
+                 computer_level = EXCLUDED.computer_level, joined_at = now()),
          jb AS (${upsertJobsSql('upd', 13)}),
-         -- The command that ends the game also drops its pending deadline and inactivity jobs.
+         -- The command that ends the game also drops its pending deadline, inactivity, computer and auto-score jobs.
          dj AS (
            DELETE FROM async_jobs
             WHERE $16::text IS NOT NULL AND EXISTS (SELECT 1 FROM upd)
-              AND key IN ('inactivity:' || $1::text, 'deadline:' || $1::text)),
+              AND key IN ('inactivity:' || $1::text, 'deadline:' || $1::text,
+                          'computer:' || $1::text, 'auto-score:' || $1::text)),
          lg AS (
            INSERT INTO transparency_log_leaves (game_id, kind, event_version, value, timestamp_ms)
            SELECT upd.id, 2, upd.version, $16::text, ${LEAF_TIMESTAMP} FROM upd WHERE $16::text IS NOT NULL)
@@ -317,6 +320,7 @@ export class EventStore {
                 player_id: s.playerId,
                 hot_seat: s.hotSeat,
                 client_seed: s.clientSeed,
+                computer_level: s.computer,
               })),
             ),
             update.turnDeadlineSeconds ?? null,

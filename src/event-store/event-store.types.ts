@@ -52,7 +52,13 @@ export interface ReadModelUpdate {
   started: boolean;
   finished: boolean;
   /** Seats whose holder changed (upserted into game_seats). */
-  seats: Array<{ seat: number; playerId: string | null; hotSeat: boolean; clientSeed: string | null }>;
+  seats: Array<{
+    seat: number;
+    playerId: string | null;
+    hotSeat: boolean;
+    clientSeed: string | null;
+    computer: string | null;
+  }>;
   /** The organizer seed now (set by setSeed while open); games.organizer_seed follows it. */
   organizerSeed?: string | null;
   /** Async play: games.turn_deadline = now() + this many seconds (null = no deadline). */

@@ -106,6 +106,7 @@ export function buildGameView(
       playerId: s.playerId,
       displayName: nameOf(s.playerId),
       hotSeat: s.hotSeat,
+      computer: s.computer,
       clientSeed: s.clientSeed,
       clientSeedGenerated: s.clientSeedGenerated,
     })),
@@ -124,6 +125,7 @@ export function buildGameView(
         }))
       : null,
     turnTimeLimitSeconds: state.turnTimeLimitSeconds,
+    computerLevel: state.computerLevel,
     organizerSeed: state.organizerSeed,
     commitment: state.commitment || row.serverSeedHash,
     chainHead: head,

@@ -14,11 +14,17 @@ import { ReadModelUpdate } from '../event-store/event-store.types';
 import { commitmentOf } from '@fairdice/core/fairness/seeds';
 import { generateClientSeed, generateServerSeed } from '../fairness/seed-generation';
 import { noDice } from '@fairdice/core/rules/core/dice';
+import { assertFarkleSolvable } from '@fairdice/core/rules/advice';
+import type { FarkleOptions } from '@fairdice/core/rules/farkle';
 import { isRuleError } from '@fairdice/core/rules/core/errors';
 import { familyById, RULE_SETS, RuleSetName } from '@fairdice/core/rules/registry';
 import type { FamilyId } from '@fairdice/core/rules/core/family';
+import { MissingTableError, type OptimalTables, planTurn, fiveDiceBox } from '@fairdice/core/rules/computer';
+import type { FiveDiceState } from '@fairdice/core/rules/five-dice';
 import {
   AbandonCommand,
+  type ComputerLevel,
+  computerSeatsProblem,
   CreateCommand,
   decideGame,
   emptyGame,
@@ -45,6 +51,15 @@ import { afterCommit, currentUnitOfWork } from '../database/unit-of-work';
 import { checkIfMatch, IdempotencyService, parseIdempotencyKey, requestHash } from '../reliability';
 
 type Player = AuthenticatedPlayer;
+
+/**
+ * Loads the solved tables level `optimal` needs for a game's options (src/async/computer binds it
+ * to the advice tables). Returns null while a table is still being built: the job tries again.
+ */
+export type OptimalTablesLoader = (state: GameState) => Promise<OptimalTables | null>;
+
+/** The outcome of a service move: applied (new version), skipped (the game moved on), or waiting for a table. */
+export type ServiceMoveResult = { version: number; events: number } | null | 'table-building';
 type MoveBuilder = (g: LoadedGame) => GameCommand;
 
 /** Per-request options of a command (src/reliability, docs/operations.md). */
@@ -157,6 +172,10 @@ export class GamesService {
       hotSeats,
       commitment,
       turnTimeLimitSeconds: input.turnTimeLimitSeconds ?? null,
+      ...(input.computerSeats?.length
+        ? { computerSeats: input.computerSeats.map((c) => ({ seat: c.seat, level: c.level as ComputerLevel })) }
+        : {}),
+      ...(input.computerLevel ? { computerLevel: input.computerLevel as ComputerLevel } : {}),
     };
     const events = decideGame(emptyGame(id), command, noDice);
     if (isRuleError(events)) throw DomainException.fromRule(events);
@@ -240,7 +259,7 @@ export class GamesService {
       (g) => {
         const given = new Set(seeds.map((s) => s.seat));
         const generatedSeeds = g.state.seats
-          .filter((s) => s.clientSeed === null && !given.has(s.seat) && s.playerId !== null)
+          .filter((s) => s.clientSeed === null && !given.has(s.seat) && (s.playerId !== null || s.computer !== null))
           .map((s) => ({ seat: s.seat, clientSeed: generateClientSeed() }));
         return { type: 'start', playerId: player.id, ...(seeds.length ? { seeds } : {}), generatedSeeds };
       },
@@ -327,18 +346,89 @@ export class GamesService {
    * still at `version` (the version the deadline was scheduled for); otherwise, or when another
    * command wins the race, it is a no-op and returns null. Idempotent: a retried job cannot apply twice.
    */
-  async timeout(gameId: string, version: number): Promise<{ version: number; events: number } | null> {
+  async timeout(gameId: string, version: number, tables?: OptimalTablesLoader): Promise<ServiceMoveResult> {
     const g = await this.store.load(checkGameId(gameId));
     if (!g || g.state.version !== version || g.state.status !== 'playing' || g.state.play === null) return null;
     const seat = familyById(g.state.family).currentSeat(g.state.play);
     if (seat === null) return null;
-    const events = decideGame(
-      g.state,
-      { type: 'timeout', seat },
-      this.dice.rollerFor({ serverSeed: g.row.serverSeed, state: g.state }),
-    );
+    // Five dice at a level other than standard: the moves are chosen here and listed in the command
+    // (the rules check them); standard keeps the command without moves, re-run by the rules' own policy.
+    const level = g.state.computerLevel;
+    let command: GameCommand = { type: 'timeout', seat };
+    if (g.state.family === 'five-dice' && level !== 'standard') {
+      const moves = await this.planMoves(g, seat, level, tables);
+      if (moves === 'table-building') return moves;
+      command = { type: 'timeout', seat, moves };
+    }
+    const events = decideGame(g.state, command, this.roller(g));
     const res = await this.appendServiceMove(g, events);
     return res && { version: res.state.version, events: res.stored.length };
+  }
+
+  /**
+   * A computer seat is to move (src/async/computer): plays its whole turn at the seat's level as one
+   * `computer` command, only if the game is still at `version`; a game that moved on, or another
+   * instance that won the race, makes it a no-op (null).
+   */
+  async computerTurn(gameId: string, version: number, tables?: OptimalTablesLoader): Promise<ServiceMoveResult> {
+    const g = await this.store.load(checkGameId(gameId));
+    if (!g || g.state.version !== version || g.state.status !== 'playing' || g.state.play === null) return null;
+    const seat = familyById(g.state.family).currentSeat(g.state.play);
+    const level = seat === null ? null : g.state.seats[seat]?.computer;
+    if (seat === null || !level) return null;
+    const moves = await this.planMoves(g, seat, level, tables);
+    if (moves === 'table-building') return moves;
+    const res = await this.appendServiceMove(
+      g,
+      decideGame(g.state, { type: 'computer', seat, level, moves }, this.roller(g)),
+    );
+    return res && { version: res.state.version, events: res.stored.length };
+  }
+
+  /**
+   * Five dice with `autoScoreAfterMs`: the player on turn has not scored since the last roll of the
+   * turn (the game is still at `version`), so the dice go into the box the game's computer level chooses.
+   */
+  async autoScore(gameId: string, version: number, tables?: OptimalTablesLoader): Promise<ServiceMoveResult> {
+    const g = await this.store.load(checkGameId(gameId));
+    if (!g || g.state.version !== version || g.state.status !== 'playing' || g.state.family !== 'five-dice')
+      return null;
+    const play = g.state.play as FiveDiceState | null;
+    const turn = play?.turn;
+    if (!play || !turn || turn.rollInTurn !== 3) return null;
+    const level = g.state.computerLevel;
+    const loaded = level === 'optimal' ? await this.loadTables(g, tables) : {};
+    if (loaded === null) return 'table-building';
+    const box = fiveDiceBox(play.sheets[turn.seat], turn.dice, play.options, level, loaded);
+    const res = await this.appendServiceMove(
+      g,
+      decideGame(g.state, { type: 'autoScore', seat: turn.seat, box }, noDice),
+    );
+    return res && { version: res.state.version, events: res.stored.length };
+  }
+
+  private roller(g: LoadedGame) {
+    return this.dice.rollerFor({ serverSeed: g.row.serverSeed, state: g.state });
+  }
+
+  private async loadTables(g: LoadedGame, tables?: OptimalTablesLoader): Promise<OptimalTables | null> {
+    if (!tables) throw new Error('level optimal needs the advice tables, and none were given');
+    return tables(g.state);
+  }
+
+  /** The rest of `seat`'s turn at `level`, decided on the game's own dice (the command re-derives the same). */
+  private async planMoves(g: LoadedGame, seat: number, level: ComputerLevel, tables?: OptimalTablesLoader) {
+    const loaded = level === 'optimal' ? await this.loadTables(g, tables) : {};
+    if (loaded === null) return 'table-building' as const;
+    let moves;
+    try {
+      moves = planTurn(g.state, seat, level, this.roller(g), loaded);
+    } catch (err) {
+      if (err instanceof MissingTableError) throw new Error(`${err.message} (game ${g.row.id})`);
+      throw err;
+    }
+    if (isRuleError(moves)) throw DomainException.fromRule(moves);
+    return moves;
   }
 
   /**
@@ -618,6 +708,22 @@ function checkOptions(input: CreateGameInput): void {
   if (!preset) return; // the DTO already refused unknown rule sets; decideGame answers the rest
   const resolved = familyById(preset.family).resolveOptions(preset.options, input.options ?? {});
   if (isRuleError(resolved)) throw DomainException.fromRule(resolved);
+  if (input.computerSeats !== undefined && input.computerSeats !== null) {
+    const problem = computerSeatsProblem(input.seats, input.hotSeats ?? 0, input.computerSeats);
+    if (problem !== null)
+      throw new DomainException('VALIDATION_FAILED', problem, {
+        errors: [{ field: 'computerSeats', problems: [problem] }],
+      });
+    // The Farkle solver covers the default scoring only (docs/advice.md): no optimal seat elsewhere.
+    if (preset.family === 'farkle' && input.computerSeats.some((c) => c.level === 'optimal')) {
+      try {
+        assertFarkleSolvable(resolved as FarkleOptions);
+      } catch (err) {
+        const why = `level optimal is not available for these Farkle options: ${(err as Error).message}`;
+        throw new DomainException('VALIDATION_FAILED', why, { errors: [{ field: 'computerSeats', problems: [why] }] });
+      }
+    }
+  }
 }
 
 /** The read-model columns after a command (kept in step with the events, same statement). */

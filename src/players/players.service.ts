@@ -82,17 +82,36 @@ export class PlayersService {
    * Statistics per rule set from the player's finished games. A game counts as solo when it has
    * one seat; a game in which the player holds several seats (hot seat) counts as finished but
    * neither toward the solo record nor toward wins and losses (002: hot-seat games are not
-   * added to the solo record, and a win against oneself means nothing).
+   * added to the solo record, and a win against oneself means nothing). A game with a computer
+   * seat is never solo (it has two seats or more) and, like a hot-seat game, does not count
+   * toward wins and losses against players: its result goes to the computer* counters instead.
    */
   async stats(playerId: string): Promise<RuleSetStats[]> {
     const games = await this.prisma.game.findMany({
       where: { status: 'finished', seats: { some: { playerId } } },
-      select: { ruleSet: true, seatCount: true, standings: true, seats: { select: { seat: true, playerId: true } } },
+      select: {
+        ruleSet: true,
+        seatCount: true,
+        standings: true,
+        seats: { select: { seat: true, playerId: true, computerLevel: true } },
+      },
     });
     const byRuleSet = new Map<string, RuleSetStats>(
       RULE_SET_NAMES.map((name) => [
         name,
-        { ruleSet: name, gamesFinished: 0, soloGamesFinished: 0, soloBestScore: null, wins: 0, losses: 0, ties: 0 },
+        {
+          ruleSet: name,
+          gamesFinished: 0,
+          soloGamesFinished: 0,
+          soloBestScore: null,
+          wins: 0,
+          losses: 0,
+          ties: 0,
+          computerGamesFinished: 0,
+          computerWins: 0,
+          computerLosses: 0,
+          computerTies: 0,
+        },
       ]),
     );
     for (const game of games) {
@@ -100,7 +119,9 @@ export class PlayersService {
       if (!stats) continue;
       const mySeats = game.seats.filter((s) => s.playerId === playerId).map((s) => s.seat);
       const standings = (game.standings ?? []) as unknown as SeatStanding[];
+      const withComputer = game.seats.some((s) => s.computerLevel !== null);
       stats.gamesFinished++;
+      if (withComputer) stats.computerGamesFinished++;
       if (mySeats.length !== 1) continue; // hot seat
       const mine = standings.find((s) => s.seat === mySeats[0]);
       if (!mine) continue;
@@ -110,9 +131,10 @@ export class PlayersService {
         continue;
       }
       const sharedFirst = standings.filter((s) => s.rank === 1).length > 1;
-      if (mine.rank === 1 && sharedFirst) stats.ties++;
-      else if (mine.rank === 1) stats.wins++;
-      else stats.losses++;
+      const outcome = mine.rank !== 1 ? 'losses' : sharedFirst ? 'ties' : 'wins';
+      if (withComputer)
+        stats[outcome === 'wins' ? 'computerWins' : outcome === 'ties' ? 'computerTies' : 'computerLosses']++;
+      else stats[outcome]++;
     }
     return [...byRuleSet.values()];
   }

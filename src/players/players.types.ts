@@ -19,4 +19,10 @@ export interface RuleSetStats {
   wins: number;
   losses: number;
   ties: number;
+  /** Finished games with at least one computer seat (also counted in gamesFinished). */
+  computerGamesFinished: number;
+  /** Games with a computer seat: won outright, lost, first place shared (not in wins, losses, ties). */
+  computerWins: number;
+  computerLosses: number;
+  computerTies: number;
 }

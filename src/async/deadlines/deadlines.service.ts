@@ -10,7 +10,8 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DomainException } from '../../common/errors';
 import { GamesService } from '../../games/games.service';
 import { DEADLINE_QUEUE, DeadlinePayload } from '../../event-store/async-effects';
-import { ClaimedJob, JobQueue } from '../jobs/job-queue.service';
+import { ClaimedJob, JobOutcome, JobQueue } from '../jobs/job-queue.service';
+import { ComputerTables, TABLE_RETRY_MS } from '../computer/computer-tables';
 
 @Injectable()
 export class DeadlinesService implements OnModuleInit {
@@ -19,6 +20,7 @@ export class DeadlinesService implements OnModuleInit {
   constructor(
     private readonly jobs: JobQueue,
     private readonly games: GamesService,
+    private readonly tables: ComputerTables,
   ) {}
 
   onModuleInit(): void {
@@ -26,10 +28,11 @@ export class DeadlinesService implements OnModuleInit {
   }
 
   /** Completes the timed-out turn, or does nothing when the game moved on. */
-  async fire(job: Pick<ClaimedJob, 'payload'>): Promise<void> {
+  async fire(job: Pick<ClaimedJob, 'payload'>): Promise<JobOutcome> {
     const { gameId, version } = job.payload as unknown as DeadlinePayload;
     try {
-      const applied = await this.games.timeout(gameId, version);
+      const applied = await this.games.timeout(gameId, version, this.tables.loader);
+      if (applied === 'table-building') return { retryInMs: TABLE_RETRY_MS };
       if (applied)
         this.logger.log(
           `deadline fired: game ${gameId} v${version} timed out -> v${applied.version} (${applied.events} events)`,

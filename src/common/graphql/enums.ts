@@ -9,6 +9,7 @@ import { LIFECYCLE_EVENT_TYPES } from '@fairdice/core/rules/game/types';
 import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
 import { BOX_IDS } from '@fairdice/core/rules/five-dice/types';
 import { JOKER_RULES } from '@fairdice/core/rules/five-dice/options';
+import { COMPUTER_LEVELS } from '@fairdice/core/rules/game/types';
 
 /** GraphQL enum value name for a REST value: `-` and `.` become `_`. */
 export const graphqlEnumName = (restValue: string): string => restValue.replace(/[-.]/g, '_');
@@ -47,7 +48,16 @@ export const VISIBILITIES = ['public', 'private'] as const;
  * (timeout). One enum for all, so that `reason` has one type in every event and fragments on
  * several event types can select it together.
  */
-export const EVENT_REASONS = ['expired', 'inactive', 'cancelled', 'target', 'quit', 'timeout'] as const;
+export const EVENT_REASONS = [
+  'expired',
+  'inactive',
+  'cancelled',
+  'target',
+  'quit',
+  'timeout',
+  'computer',
+  'autoScore',
+] as const;
 
 export const RuleSetNameEnum = enumOf(RULE_SET_NAMES);
 export const GameFamilyEnum = enumOf(GAME_FAMILIES);
@@ -57,6 +67,7 @@ export const BoxIdEnum = enumOf(BOX_IDS);
 export const JokerRuleEnum = enumOf(JOKER_RULES);
 export const GameEventTypeEnum = enumOf(GAME_EVENT_TYPES);
 export const EventReasonEnum = enumOf(EVENT_REASONS);
+export const ComputerLevelEnum = enumOf(COMPUTER_LEVELS);
 
 registerEnumType(RuleSetNameEnum, {
   name: 'RuleSetName',
@@ -92,5 +103,10 @@ registerEnumType(GameEventTypeEnum, {
 registerEnumType(EventReasonEnum, {
   name: 'EventReason',
   description:
-    'Why an event happened: gameAbandoned (expired, inactive, cancelled); Farkle finished (target, quit); timeout on moves the server made when a turn ran out of time.',
+    'Why an event happened: gameAbandoned (expired, inactive, cancelled); Farkle finished (target, quit); on moves the server made: timeout (the turn ran out of time), computer (a computer seat played), autoScore (five dice: not scored within autoScoreAfterMs of the last roll).',
+});
+registerEnumType(ComputerLevelEnum, {
+  name: 'ComputerLevel',
+  description:
+    'How the computer plays (docs/advice.md, Computer players): optimal (the solvers), standard (the heuristic), beginner (a weak fixed policy).',
 });

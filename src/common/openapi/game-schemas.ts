@@ -13,6 +13,7 @@
 import { BOX_IDS } from '@fairdice/core/rules/five-dice/types';
 import { JOKER_RULES } from '@fairdice/core/rules/five-dice/options';
 import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
+import { COMPUTER_LEVELS } from '@fairdice/core/rules/game/types';
 import {
   arrayOf,
   bool,
@@ -42,11 +43,10 @@ const clientSeed = str('A client seed: 1-128 visible ASCII characters (0x21-0x7E
   pattern: '^[\\x21-\\x7e]{1,128}$',
 });
 const timeoutReason = {
-  reason: {
-    type: 'string',
-    const: 'timeout',
-    description: 'Present when the server made this move because the turn time ran out.',
-  },
+  reason: enumOf(
+    ['timeout', 'computer', 'autoScore'],
+    'Present when the server made this move: timeout (the turn time ran out), computer (a computer seat played it), autoScore (five dice: the player had not scored within autoScoreAfterMs of the last roll).',
+  ),
 };
 
 /** Named enums shared by every schema that uses them (REST bodies, events, audit). */
@@ -57,6 +57,10 @@ const ENUMS: Record<string, JsonSchema> = {
   Visibility: enumOf(VISIBILITIES, 'public: listed and readable by anyone; private: only its seats.'),
   BoxId: enumOf(BOX_IDS, 'A box of the five-dice score sheet, in sheet order.'),
   JokerRule: enumOf(JOKER_RULES, 'How a further five of a kind may be entered (docs/rules.md).'),
+  ComputerLevel: enumOf(
+    COMPUTER_LEVELS,
+    'How the computer plays (docs/advice.md, Computer players): optimal (the solvers), standard (the heuristic), beginner (a weak fixed policy).',
+  ),
 };
 
 const fiveDiceOptionProps = {
@@ -70,6 +74,10 @@ const fiveDiceOptionProps = {
   }),
   upperBonusThreshold: int('The upper section must reach this sum...', { minimum: 1, maximum: 105 }),
   upperBonusPoints: int('...to earn these points.', { minimum: 0, maximum: 1000 }),
+  autoScoreAfterMs: int(
+    "Auto-score: the service enters the dice (in the box of the game's computerLevel) when the player has not scored this many milliseconds after the turn's last roll. Absent: off. In overrides, null turns it off.",
+    { minimum: 0, maximum: 86400000 },
+  ),
 };
 const straight = (what: string) => nullable(int(`${what}; null: not scored.`, { minimum: 1, maximum: 100000 }));
 const straightProps = {
@@ -91,7 +99,7 @@ const farkleOptionProps = (straights: JsonSchema) => ({
 
 const OPTIONS: Record<string, JsonSchema> = {
   FiveDiceOptions: closed(fiveDiceOptionProps, {
-    optional: ['jokerAfterSacrifice'],
+    optional: ['jokerAfterSacrifice', 'autoScoreAfterMs'],
     description: 'Resolved options of a five-dice game.',
   }),
   FarkleStraights: closed(straightProps, { description: 'Points of the optional straights.' }),
@@ -100,7 +108,7 @@ const OPTIONS: Record<string, JsonSchema> = {
     description: "A game's resolved options: FiveDiceOptions or FarkleOptions according to its family.",
     oneOf: [ref('FiveDiceOptions'), ref('FarkleOptions')],
   },
-  FiveDiceOptionsOverrides: closed(fiveDiceOptionProps, {
+  FiveDiceOptionsOverrides: closed({ ...fiveDiceOptionProps, autoScoreAfterMs: nullable(fiveDiceOptionProps.autoScoreAfterMs) }, {
     optional: Object.keys(fiveDiceOptionProps),
     description: "Overrides of a five-dice preset's options (INVALID_OPTIONS names a bad one).",
   }),
@@ -150,13 +158,18 @@ const lifecycleEvents: EventDef[] = [
       commitment: hex64('SHA-256 of the server seed.'),
       organizerSeed: nullable(str('Legacy games only: an organizer seed given at creation.')),
       turnTimeLimitSeconds: nullable(int(undefined, { minimum: 1 })),
-    }),
+      computerLevel: ref('ComputerLevel'),
+    }, { optional: ['computerLevel'] }),
   },
   {
     type: 'seatTaken',
     seat: 'seat',
-    description: 'A player (or the creator, for a hot seat) took the seat.',
-    data: closed({ playerId: uuid(), clientSeed: nullable(clientSeed), hotSeat: bool() }),
+    description:
+      'A player (or the creator, for a hot seat) took the seat; or, at creation, a computer seat (playerId null, computer = its level).',
+    data: closed(
+      { playerId: nullable(uuid()), clientSeed: nullable(clientSeed), hotSeat: bool(), computer: ref('ComputerLevel') },
+      { optional: ['computer'] },
+    ),
   },
   {
     type: 'seatLeft',
@@ -308,8 +321,16 @@ const lifecycleCommands = (family: 'FiveDice' | 'Farkle'): Record<string, JsonSc
       organizerSeed: nullable(str('Legacy create commands only.')),
       clientSeeds: arrayOf(clientSeed, 'Legacy create commands only: the creator’s seats’ seeds.'),
       turnTimeLimitSeconds: nullable(int(undefined, { minimum: 1 })),
+      computerSeats: arrayOf(
+        closed({ seat: seatNo, level: ref('ComputerLevel') }),
+        'Seats the service plays, each at its level (seat 1 or later, not a hot seat).',
+      ),
+      computerLevel: ref('ComputerLevel'),
     },
-    { optional: ['organizerSeed', 'clientSeeds'], description: 'Create the game.' },
+    {
+      optional: ['organizerSeed', 'clientSeeds', 'computerSeats', 'computerLevel'],
+      description: 'Create the game.',
+    },
   ),
   join: closed(
     { type: constant('join'), playerId: uuid(), clientSeed, seat: seatNo },
@@ -331,8 +352,15 @@ const lifecycleCommands = (family: 'FiveDice' | 'Farkle'): Record<string, JsonSc
   ),
   cancel: closed({ type: constant('cancel'), playerId: uuid() }, { description: 'Cancel the game before the start.' }),
   timeout: closed(
-    { type: constant('timeout'), seat: seatNo },
-    { description: "The turn's time ran out: the server completes the turn." },
+    {
+      type: constant('timeout'),
+      seat: seatNo,
+      moves: arrayOf(
+        { anyOf: [ref('FiveDiceMove'), ref('FarkleMove')] },
+        "The moves the server chose at the game's computer level, in order (absent: the rules' own timeout policy).",
+      ),
+    },
+    { optional: ['moves'], description: "The turn's time ran out: the server completes the turn." },
   ),
   abandon: closed(
     { type: constant('abandon'), reason: enumOf(['expired', 'inactive']) },
@@ -390,9 +418,21 @@ function familySchemas(family: 'FiveDice' | 'Farkle', events: EventDef[], moves:
       { type: constant('play'), playerId: uuid(), move: ref(`${family}Move`) },
       { description: 'A move by the seat whose turn it is.' },
     ),
+    computer: closed(
+      { type: constant('computer'), seat: seatNo, level: ref('ComputerLevel'), moves: arrayOf(ref(`${family}Move`)) },
+      { description: "A computer seat's turn: the moves the service chose at the seat's level, in order." },
+    ),
+    ...(family === 'FiveDice'
+      ? {
+          autoScore: closed(
+            { type: constant('autoScore'), seat: seatNo, box: ref('BoxId') },
+            { description: 'The player had not scored within autoScoreAfterMs of the last roll: the service scored.' },
+          ),
+        }
+      : {}),
   };
   const commandName = (t: string) =>
-    t === 'create' || t === 'play' ? `${family}${upper(t)}Command` : `${upper(t)}Command`;
+    t === 'create' || t === 'play' || t === 'computer' ? `${family}${upper(t)}Command` : `${upper(t)}Command`;
   Object.assign(
     schemas,
     union(`${family}GameCommand`, commands, commandName, `A command of a ${familyName} game (stored on the first event of its batch).`),

@@ -7,7 +7,14 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JSONScalar } from './json.scalar';
 import { connectionOf } from '../../common/graphql/connection';
 import { apiRef, ref } from '../../common/openapi/json-schema';
-import { BoxIdEnum, GameFamilyEnum, GameStatusEnum, RuleSetNameEnum, VisibilityEnum } from '../../common/graphql/enums';
+import {
+  BoxIdEnum,
+  ComputerLevelEnum,
+  GameFamilyEnum,
+  GameStatusEnum,
+  RuleSetNameEnum,
+  VisibilityEnum,
+} from '../../common/graphql/enums';
 import { GameEvent } from './game-event.types';
 
 @ObjectType({ description: 'One seat (numbered from 0; the creator holds seat 0).' })
@@ -17,6 +24,16 @@ export class SeatView {
     string | null;
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) displayName: string | null;
   @Field({ description: 'Played by the creator from the same screen (their token).' }) @ApiProperty() hotSeat: boolean;
+  @Field(() => ComputerLevelEnum, {
+    nullable: true,
+    description: 'The level of a seat the service plays (playerId null); null for a player’s seat or an open one.',
+  })
+  @ApiProperty({
+    ...apiRef('ComputerLevel'),
+    nullable: true,
+    description: 'The level of a seat the service plays (playerId null); null for a player’s seat or an open one.',
+  })
+  computer: string | null;
   @Field(() => String, { nullable: true, description: 'Public entropy this seat adds to the dice.' })
   @ApiProperty({ type: String, nullable: true })
   clientSeed: string | null;
@@ -174,6 +191,9 @@ export class GameView {
   standings: StandingView[] | null;
   @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) turnTimeLimitSeconds:
     number | null;
+  @Field(() => ComputerLevelEnum, { description: "The level the game's timeouts and auto-scores play with." })
+  @ApiProperty({ ...apiRef('ComputerLevel'), description: "The level the game's timeouts and auto-scores play with." })
+  computerLevel: string;
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) organizerSeed: string | null;
   @Field({ description: 'SHA-256 (hex) of the server seed, published at creation.' }) @ApiProperty() commitment: string;
   @Field({ description: 'Hash of the last event.' }) @ApiProperty() chainHead: string;

@@ -22,7 +22,8 @@ import {
 import { validateClientSeed } from '@fairdice/core/fairness/seeds';
 import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
 import { apiRef } from '../../common/openapi/json-schema';
-import { RuleSetNameEnum, VisibilityEnum } from '../../common/graphql/enums';
+import { ComputerLevelEnum, RuleSetNameEnum, VisibilityEnum } from '../../common/graphql/enums';
+import { COMPUTER_LEVELS } from '@fairdice/core/rules/game/types';
 import { GameOptionsInput } from '../../common/graphql/game-options';
 
 /** 1..128 visible ASCII characters (fairness/seeds.ts validateClientSeed). */
@@ -38,6 +39,22 @@ export function IsClientSeed() {
           `${args.property}: ${validateClientSeed(args.value) ?? 'invalid'}`,
       },
     });
+}
+
+@InputType({ description: 'A seat the service plays.' })
+export class ComputerSeatInput {
+  @Field(() => Int, { description: "The seat (1 or later: seat 0 is the creator's; not a hot seat)." })
+  @ApiProperty({ minimum: 1, maximum: 7, example: 1 })
+  @IsInt()
+  @Min(0)
+  @Max(7)
+  seat: number;
+
+  @Field(() => ComputerLevelEnum, { description: 'optimal, standard or beginner (docs/advice.md).' })
+  @ApiProperty({ ...apiRef('ComputerLevel'), example: 'standard' })
+  @IsString()
+  @IsIn(COMPUTER_LEVELS)
+  level: string;
 }
 
 @InputType({ description: 'A new game.' })
@@ -100,6 +117,38 @@ export class CreateGameInput {
   @Min(1)
   @Max(604800)
   turnTimeLimitSeconds?: number;
+
+  @Field(() => [ComputerSeatInput], {
+    nullable: true,
+    description:
+      'Seats the service plays, each at its level; they are taken at creation and move by themselves on their turn (docs/advice.md). Not seat 0, not a hot seat, each seat once.',
+  })
+  @ApiPropertyOptional({
+    type: [ComputerSeatInput],
+    maxItems: 7,
+    description:
+      'Seats the service plays, each at its level; they are taken at creation and move by themselves on their turn (docs/advice.md). Not seat 0, not a hot seat, each seat once.',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(7)
+  @ValidateNested({ each: true })
+  @Type(() => ComputerSeatInput)
+  computerSeats?: ComputerSeatInput[];
+
+  @Field(() => ComputerLevelEnum, {
+    nullable: true,
+    description: "The level the game's timeouts and auto-scores play with (default standard).",
+  })
+  @ApiPropertyOptional({
+    ...apiRef('ComputerLevel'),
+    default: 'standard',
+    description: "The level the game's timeouts and auto-scores play with (default standard).",
+  })
+  @IsOptional()
+  @IsString()
+  @IsIn(COMPUTER_LEVELS)
+  computerLevel?: string;
 
   // Seeds given before the commitment exists protect nobody (docs/fairness.md §2.1): these two
   // fields are still recognised so that old clients get the clear SEED_BEFORE_COMMITMENT error

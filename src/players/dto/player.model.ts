@@ -11,11 +11,25 @@ export class RuleSetStatsModel {
   @Field(() => Int, { nullable: true, description: 'Best total in a one-seat game (hot-seat games do not count).' })
   @ApiProperty({ type: Number, nullable: true })
   soloBestScore: number | null;
-  @Field(() => Int, { description: 'Multiplayer games won outright.' }) @ApiProperty() wins: number;
-  @Field(() => Int, { description: 'Multiplayer games lost.' }) @ApiProperty() losses: number;
-  @Field(() => Int, { description: 'Multiplayer games in which the first place was shared.' })
+  @Field(() => Int, { description: 'Multiplayer games against players only, won outright.' })
+  @ApiProperty()
+  wins: number;
+  @Field(() => Int, { description: 'Multiplayer games against players only, lost.' }) @ApiProperty() losses: number;
+  @Field(() => Int, { description: 'Multiplayer games against players only in which the first place was shared.' })
   @ApiProperty()
   ties: number;
+  @Field(() => Int, { description: 'Finished games with a computer seat (also in gamesFinished; never solo).' })
+  @ApiProperty()
+  computerGamesFinished: number;
+  @Field(() => Int, { description: 'Games with a computer seat won outright (not in wins).' })
+  @ApiProperty()
+  computerWins: number;
+  @Field(() => Int, { description: 'Games with a computer seat lost (not in losses).' })
+  @ApiProperty()
+  computerLosses: number;
+  @Field(() => Int, { description: 'Games with a computer seat with a shared first place (not in ties).' })
+  @ApiProperty()
+  computerTies: number;
 }
 
 @ObjectType({ description: 'A registered player.' })

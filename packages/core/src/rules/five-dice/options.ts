@@ -37,9 +37,13 @@ export const OPTION_LIMITS = Object.freeze({
   upperBonusPoints: { min: 0, max: 1000 },
 });
 
+/** `autoScoreAfterMs`: 0 (at once) to one day; null = off. */
+export const AUTO_SCORE_LIMITS = Object.freeze({ min: 0, max: 86_400_000 });
+
 const OPTION_KEYS = [
   'joker',
   'jokerAfterSacrifice',
+  'autoScoreAfterMs',
   'extraFiveOfAKindBonus',
   'upperBonusThreshold',
   'upperBonusPoints',
@@ -72,6 +76,13 @@ export function resolveOptions(base: FiveDiceOptions, overrides: unknown): FiveD
         return invalid(key, `must be one of ${JOKER_RULES.join(', ')}`);
       }
       out.joker = value as JokerRule;
+    } else if (key === 'autoScoreAfterMs') {
+      const { min, max } = AUTO_SCORE_LIMITS;
+      if (value !== null && (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max))
+        return invalid(key, `must be null (off) or an integer from ${min} to ${max} (milliseconds)`);
+      // Absent and null both mean off; only a delay is recorded (older games' options stay as they were).
+      if (value === null) delete out.autoScoreAfterMs;
+      else out.autoScoreAfterMs = value;
     } else if (key === 'jokerAfterSacrifice') {
       if (typeof value !== 'boolean') return invalid(key, 'must be a boolean');
       out.jokerAfterSacrifice = value;

@@ -57,6 +57,12 @@ export interface FiveDiceOptions {
   readonly jokerAfterSacrifice?: boolean;
   /** Points for each further five of a kind while the five-of-a-kind box holds 50 (0 = no bonus). */
   readonly extraFiveOfAKindBonus: number;
+  /**
+   * Auto-score (document 000): when the player has not scored this many milliseconds after the
+   * turn's last (third) roll, the service enters the dice in the box the game's computer level
+   * chooses (command `autoScore`). Absent: off (every preset; docs/rules.md says why).
+   */
+  readonly autoScoreAfterMs?: number;
   /** The upper section must reach this sum … */
   readonly upperBonusThreshold: number;
   /** … to earn these points. */

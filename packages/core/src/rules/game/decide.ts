@@ -2,12 +2,15 @@ import type { Die, RollDice } from '../core/dice';
 import { RuleError, ruleError } from '../core/errors';
 import { familyById, isRuleSetName, RULE_SETS } from '../registry';
 import { evolveGame } from './evolve';
+import type { FiveDiceState } from '../five-dice/types';
 import {
   type CreateCommand,
   type GameCommand,
   type GameEvent,
   type GameState,
+  isComputerLevel,
   isLifecycleEvent,
+  type SeatMove,
   type SeatSeed,
   type StartCommand,
 } from './types';
@@ -58,11 +61,10 @@ function decideEvents(state: GameState, command: GameCommand, roll: RollDice): G
         if (!Number.isInteger(command.seat) || command.seat < 0 || command.seat >= state.seatCount) {
           return ruleError('INVALID_COMMAND', `seat must be between 0 and ${state.seatCount - 1}`);
         }
-        if (state.seats[command.seat].playerId !== null)
-          return ruleError('SEAT_TAKEN', `Seat ${command.seat} is taken`);
+        if (!isOpenSeat(state.seats[command.seat])) return ruleError('SEAT_TAKEN', `Seat ${command.seat} is taken`);
         seat = command.seat;
       } else {
-        const open = state.seats.find((s) => s.playerId === null);
+        const open = state.seats.find(isOpenSeat);
         if (!open) return ruleError('NO_OPEN_SEAT', 'Every seat is taken');
         seat = open.seat;
       }
@@ -126,7 +128,7 @@ function decideEvents(state: GameState, command: GameCommand, roll: RollDice): G
     case 'start': {
       if (command.playerId !== state.creatorId) return ruleError('NOT_CREATOR', 'Only the creator may start the game');
       if (state.status !== 'open') return ruleError('GAME_ALREADY_STARTED', 'The game has already started');
-      const empty = state.seats.filter((s) => s.playerId === null).map((s) => s.seat);
+      const empty = state.seats.filter(isOpenSeat).map((s) => s.seat);
       if (empty.length > 0)
         return ruleError('NOT_ENOUGH_PLAYERS', `Seats ${empty.join(', ')} are still open`, { openSeats: empty });
       const seeds = startSeeds(state, command);
@@ -140,6 +142,9 @@ function decideEvents(state: GameState, command: GameCommand, roll: RollDice): G
         tagRolls(afterStart, (r) => family.start(afterStart.play, r), roll),
       );
     }
+    case 'computer':
+    case 'autoScore':
+      return decideServiceMove(state, command, roll);
     case 'play':
     case 'timeout': {
       if (state.status !== 'playing' || state.play === null)
@@ -163,6 +168,8 @@ function decideEvents(state: GameState, command: GameCommand, roll: RollDice): G
       }
       if (current !== command.seat)
         return ruleError('NOT_YOUR_TURN', `It is seat ${current}'s turn`, { currentSeat: current });
+      // Moves chosen by the service at the game's computer level: checked for legality only.
+      if (command.moves !== undefined) return serviceTurn(state, command.seat, command.moves, 'timeout', roll);
       if (typeof family.timeoutMove !== 'function')
         return ruleError('INVALID_COMMAND', 'This family has no timeout moves');
       // The computer completes the turn: one move at a time, each decided on the state so far.
@@ -205,6 +212,14 @@ function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | RuleErr
   // Legacy create commands carried the creator's seeds; new ones leave the seats without a seed.
   if (c.clientSeeds !== undefined && (!Array.isArray(c.clientSeeds) || c.clientSeeds.length !== 1 + c.hotSeats))
     return ruleError('INVALID_COMMAND', 'one client seed per seat held by the creator');
+  if (c.computerLevel !== undefined && !isComputerLevel(c.computerLevel))
+    return ruleError('INVALID_OPTIONS', 'computerLevel must be optimal, standard or beginner', {
+      option: 'computerLevel',
+    });
+  if (c.computerSeats !== undefined) {
+    const problem = computerSeatsProblem(c.seatCount, c.hotSeats, c.computerSeats);
+    if (problem !== null) return ruleError('INVALID_OPTIONS', problem, { option: 'computerSeats' });
+  }
   const family = familyById(preset.family);
   const options = family.resolveOptions(preset.options, c.options ?? {});
   if (options instanceof RuleError) return options;
@@ -219,6 +234,8 @@ function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | RuleErr
       commitment: c.commitment,
       organizerSeed: c.organizerSeed ?? null,
       turnTimeLimitSeconds: c.turnTimeLimitSeconds,
+      // Only when given, so that the create commands from before levels existed re-run to the same event.
+      ...(c.computerLevel !== undefined ? { computerLevel: c.computerLevel } : {}),
     }),
   ];
   for (let seat = 0; seat <= c.hotSeats; seat++) {
@@ -230,7 +247,111 @@ function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | RuleErr
       }),
     );
   }
+  for (const { seat, level } of [...(c.computerSeats ?? [])].sort((a, b) => a.seat - b.seat)) {
+    events.push(lifecycle('seatTaken', seat, { playerId: null, clientSeed: null, hotSeat: false, computer: level }));
+  }
   return events;
+}
+
+/** A seat nobody holds yet: no player and not played by the computer. */
+const isOpenSeat = (s: { playerId: string | null; computer: unknown }) => s.playerId === null && s.computer === null;
+
+/**
+ * Why a create command's computer seats are wrong, or null: each `{ seat, level }` names a seat
+ * from 1 to seatCount − 1 that is not a hot seat (seat 0 is the creator's), at most once, at a
+ * known level. The API checks the same first (VALIDATION_FAILED, docs/api.md).
+ */
+export function computerSeatsProblem(seatCount: number, hotSeats: number, list: unknown): string | null {
+  if (!Array.isArray(list)) return 'computerSeats must be a list of { seat, level }';
+  const seen = new Set<number>();
+  for (const item of list as Array<{ seat?: unknown; level?: unknown }>) {
+    const seat = item?.seat;
+    if (typeof seat !== 'number' || !Number.isInteger(seat) || seat < 0 || seat >= seatCount)
+      return `computer seat ${String(seat)}: a seat is from 1 to ${seatCount - 1}`;
+    if (seat === 0) return "computer seat 0: seat 0 is the creator's";
+    if (seat <= hotSeats) return `computer seat ${seat}: seats 1 to ${hotSeats} are the creator's hot seats`;
+    if (seen.has(seat)) return `computer seat ${seat} is named twice`;
+    seen.add(seat);
+    if (!isComputerLevel(item.level))
+      return `computer seat ${seat}: level must be optimal, standard or beginner, not ${String(item.level)}`;
+  }
+  return null;
+}
+
+/** Events the service made by itself carry why in `data.reason`. */
+type ServiceReason = 'timeout' | 'computer' | 'autoScore';
+
+/** A computer seat's turn, or an auto-score: moves the service chose, checked for legality. */
+function decideServiceMove(
+  state: GameState,
+  command: Extract<GameCommand, { type: 'computer' | 'autoScore' }>,
+  roll: RollDice,
+): GameEvent[] | RuleError {
+  if (state.status !== 'playing' || state.play === null)
+    return ruleError('GAME_NOT_STARTED', 'The game has not started');
+  const family = familyById(state.family);
+  const current = family.currentSeat(state.play);
+  if (current !== command.seat)
+    return ruleError('NOT_YOUR_TURN', `It is seat ${current}'s turn`, { currentSeat: current });
+  if (command.type === 'computer') {
+    if (state.seats[command.seat]?.computer == null)
+      return ruleError('INVALID_COMMAND', `Seat ${command.seat} is not played by the computer`);
+    if (!Array.isArray(command.moves)) return ruleError('INVALID_COMMAND', 'moves must be a list');
+    return serviceTurn(state, command.seat, command.moves, 'computer', roll);
+  }
+  // autoScore: five dice with the option on, after the turn's last roll, a human's seat.
+  const play = state.play as FiveDiceState;
+  if (state.family !== 'five-dice' || typeof play.options.autoScoreAfterMs !== 'number')
+    return ruleError('INVALID_COMMAND', 'This game does not score automatically');
+  if (play.turn === null || play.turn.rollInTurn !== 3)
+    return ruleError('INVALID_COMMAND', 'Auto-score comes only after the last roll of a turn');
+  const events = tagRolls(
+    state,
+    (r) => family.decide(state.play, { type: 'score', box: command.box, seat: command.seat }, r),
+    roll,
+  );
+  if (events instanceof RuleError) return events;
+  return withFinish(state, [], mark(events, 'autoScore'));
+}
+
+const mark = (events: GameEvent[], reason: ServiceReason): GameEvent[] =>
+  events.map((e) => ({ ...e, data: { ...e.data, reason } }));
+
+/**
+ * Applies the listed moves of `seat` one by one (each must be legal on the state so far) and
+ * requires that together they end the seat's turn: the turn passes, the game ends, or (a solo
+ * game) the seat's turn starts again; no move may come after that.
+ */
+function serviceTurn(
+  state: GameState,
+  seat: number,
+  moves: readonly SeatMove[],
+  reason: ServiceReason,
+  roll: RollDice,
+): GameEvent[] | RuleError {
+  if (!Array.isArray(moves) || moves.length === 0 || moves.length > 256)
+    return ruleError('INVALID_COMMAND', 'moves must list 1 to 256 moves');
+  const family = familyById(state.family);
+  const all: GameEvent[] = [];
+  let s = state;
+  let ended = false;
+  for (const move of moves) {
+    if (ended) return ruleError('INVALID_COMMAND', "A move after the end of the seat's turn");
+    if (typeof move !== 'object' || move === null || typeof move.type !== 'string' || 'seat' in move)
+      return ruleError('INVALID_COMMAND', 'A move is { type, ... } without a seat');
+    const events = tagRolls(s, (r) => family.decide(s.play, { ...move, seat }, r), roll);
+    if (events instanceof RuleError) return events;
+    const marked = mark(events, reason);
+    for (const e of marked) s = evolveGame(s, e);
+    all.push(...marked);
+    ended =
+      s.play === null ||
+      family.isFinished(s.play) ||
+      family.currentSeat(s.play) !== seat ||
+      family.isTurnStart?.(s.play) === true;
+  }
+  if (!ended) return ruleError('INVALID_COMMAND', "The moves do not end the seat's turn");
+  return withFinish(state, [], all);
 }
 
 /**

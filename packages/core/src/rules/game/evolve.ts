@@ -1,6 +1,13 @@
 import { familyById, type RuleSetName } from '../registry';
 import type { FamilyId, SeatStanding } from '../core/family';
-import type { GameEvent, GameState, SeatState, Visibility } from './types';
+import {
+  type ComputerLevel,
+  DEFAULT_COMPUTER_LEVEL,
+  type GameEvent,
+  type GameState,
+  type SeatState,
+  type Visibility,
+} from './types';
 
 /** The state before any event. */
 export const emptyGame = (id: string): GameState => ({
@@ -14,6 +21,7 @@ export const emptyGame = (id: string): GameState => ({
   commitment: '',
   organizerSeed: null,
   turnTimeLimitSeconds: null,
+  computerLevel: DEFAULT_COMPUTER_LEVEL,
   seats: [],
   status: 'open',
   version: 0,
@@ -44,9 +52,17 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
       next.commitment = d.commitment as string;
       next.organizerSeed = (d.organizerSeed as string | null) ?? null;
       next.turnTimeLimitSeconds = (d.turnTimeLimitSeconds as number | null) ?? null;
+      next.computerLevel = (d.computerLevel as ComputerLevel | undefined) ?? DEFAULT_COMPUTER_LEVEL;
       const seats: SeatState[] = [];
       for (let seat = 0; seat < seatCount; seat++)
-        seats.push({ seat, playerId: null, hotSeat: false, clientSeed: null, clientSeedGenerated: null });
+        seats.push({
+          seat,
+          playerId: null,
+          hotSeat: false,
+          computer: null,
+          clientSeed: null,
+          clientSeedGenerated: null,
+        });
       next.seats = seats;
       next.status = 'open';
       return next;
@@ -56,8 +72,9 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
         s.seat === event.seat
           ? {
               seat: s.seat,
-              playerId: d.playerId as string,
+              playerId: (d.playerId as string | null) ?? null,
               hotSeat: Boolean(d.hotSeat),
+              computer: (d.computer as ComputerLevel | undefined) ?? null,
               clientSeed: (d.clientSeed as string | null | undefined) ?? null,
               clientSeedGenerated: null,
             }
@@ -67,7 +84,14 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
     case 'seatLeft':
       next.seats = state.seats.map((s) =>
         s.seat === event.seat
-          ? { seat: s.seat, playerId: null, hotSeat: false, clientSeed: null, clientSeedGenerated: null }
+          ? {
+              seat: s.seat,
+              playerId: null,
+              hotSeat: false,
+              computer: null,
+              clientSeed: null,
+              clientSeedGenerated: null,
+            }
           : s,
       );
       return next;

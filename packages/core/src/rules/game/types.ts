@@ -2,6 +2,23 @@ import type { FamilyId, SeatStanding } from '../core/family';
 import type { RuleSetName } from '../registry';
 
 export type GameStatus = 'open' | 'playing' | 'finished' | 'abandoned';
+
+/**
+ * How the computer plays (docs/advice.md, "Computer players"): `optimal` the solvers' policy,
+ * `standard` the service's heuristic, `beginner` a deliberately weak fixed policy.
+ */
+export const COMPUTER_LEVELS = ['optimal', 'standard', 'beginner'] as const;
+export type ComputerLevel = (typeof COMPUTER_LEVELS)[number];
+export const isComputerLevel = (value: unknown): value is ComputerLevel =>
+  typeof value === 'string' && (COMPUTER_LEVELS as readonly string[]).includes(value);
+/** The level a game's timeouts and auto-scores play with when its creator named none. */
+export const DEFAULT_COMPUTER_LEVEL: ComputerLevel = 'standard';
+
+/** A seat the service plays itself, at `level`. */
+export interface ComputerSeat {
+  seat: number;
+  level: ComputerLevel;
+}
 export type Visibility = 'public' | 'private';
 
 export interface SeatState {
@@ -9,6 +26,8 @@ export interface SeatState {
   /** The player holding the seat; for hot seats, the creator (who plays them from one screen). */
   playerId: string | null;
   hotSeat: boolean;
+  /** The level of a computer-played seat (its playerId is null); null for a player's seat or an open one. */
+  computer: ComputerLevel | null;
   /** Public entropy this seat contributes to the dice (null until someone sets it; fixed when the game starts). */
   clientSeed: string | null;
   /**
@@ -33,6 +52,8 @@ export interface GameState {
   commitment: string;
   organizerSeed: string | null;
   turnTimeLimitSeconds: number | null;
+  /** The level timeouts and auto-scores play with (default `standard`, also for games created before levels existed). */
+  computerLevel: ComputerLevel;
   seats: SeatState[];
   status: GameStatus;
   /** Number of events applied (the version of the last one). */
@@ -81,6 +102,10 @@ export interface CreateCommand {
    */
   clientSeeds?: string[];
   turnTimeLimitSeconds: number | null;
+  /** Seats the service plays, each at its level (absent: none). Not the creator's seat nor a hot seat. */
+  computerSeats?: ComputerSeat[];
+  /** The level of the game's timeouts and auto-scores (absent: `standard`). */
+  computerLevel?: ComputerLevel;
 }
 
 export interface JoinCommand {
@@ -139,10 +164,39 @@ export interface PlayCommand {
   playerId: string;
   move: Record<string, unknown> & { type: string };
 }
-/** The turn's time ran out: the rules complete it (used by the deadline scheduler). */
+/** A family move as a command lists it (the seat is the command's). */
+export type SeatMove = Record<string, unknown> & { type: string };
+
+/**
+ * The turn's time ran out: the rules complete it (used by the deadline scheduler). Without `moves`
+ * the rules play the rest of the turn with the family's `timeoutMove` (level `standard`, and every
+ * timeout before levels existed); with `moves` (a game at another level) the service chose them
+ * and the rules check each is legal and that together they end the turn.
+ */
 export interface TimeoutCommand {
   type: 'timeout';
   seat: number;
+  moves?: SeatMove[];
+}
+/**
+ * A computer seat's turn (src/computer): the moves the service chose at the seat's level, applied
+ * in order; together they must end the seat's turn. Events are marked `reason: "computer"`.
+ */
+export interface ComputerCommand {
+  type: 'computer';
+  seat: number;
+  level: ComputerLevel;
+  moves: SeatMove[];
+}
+/**
+ * Five dice with `autoScoreAfterMs`: the player did not score within the delay after the turn's
+ * last roll, so the service entered the dice in `box` (chosen at the game's computer level).
+ * The `scored` event is marked `reason: "autoScore"`.
+ */
+export interface AutoScoreCommand {
+  type: 'autoScore';
+  seat: number;
+  box: string;
 }
 
 export type GameCommand =
@@ -154,6 +208,8 @@ export type GameCommand =
   | CancelCommand
   | PlayCommand
   | TimeoutCommand
+  | ComputerCommand
+  | AutoScoreCommand
   | AbandonCommand;
 
 /** Event types owned by the game aggregate (the families' event types never use these). */
