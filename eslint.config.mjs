@@ -36,7 +36,8 @@ const layering = {
   games: [...persistence, 'players'],
   transparency: [...persistence, 'players'],
   audit: [...persistence, 'players', 'games', 'transparency'],
-  async: [...persistence, 'players', 'games'],
+  // async may use the advice tables: computer seats at level optimal (src/async/computer)
+  async: [...persistence, 'players', 'games', 'advice'],
   // optimal advice: the solved tables (worker threads, disk cache), the advice API, post-game analysis
   advice: [...persistence, 'players', 'games'],
 };

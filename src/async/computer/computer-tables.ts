@@ -1,14 +1,16 @@
 /**
- * The solved tables level `optimal` plays with, for the games service's computer moves (computer
- * seats, and timeouts and auto-scores of games at level optimal). Tables are per option set.
+ * The solved tables level `optimal` plays with (computer seats, and the timeouts and auto-scores
+ * of games at level optimal), from the advice tables (src/advice: worker threads, disk cache).
+ * A job never waits on a build: while the table is being built (or the build queue is full) the
+ * loader answers null and the job runs again TABLE_RETRY_MS later.
  */
 import { Injectable } from '@nestjs/common';
 import type { OptimalTables } from '@fairdice/core/rules/computer';
-import { solveFarkle, solveFiveDice, type FarkleSolution, type FiveDiceSolution } from '@fairdice/core/rules/advice';
 import type { FarkleOptions } from '@fairdice/core/rules/farkle';
 import type { FiveDiceOptions } from '@fairdice/core/rules/five-dice';
-import { optionsFingerprint } from '@fairdice/core/rules/advice';
 import type { GameState } from '@fairdice/core/rules/game';
+import { DomainException } from '../../common/errors';
+import { AdviceTablesService } from '../../advice/advice-tables.service';
 import type { OptimalTablesLoader } from '../../games/games.service';
 
 /** A job that finds its table still being built tries again this much later. */
@@ -16,24 +18,20 @@ export const TABLE_RETRY_MS = 2000;
 
 @Injectable()
 export class ComputerTables {
-  private readonly fiveDice = new Map<string, FiveDiceSolution>();
-  private readonly farkle = new Map<string, FarkleSolution>();
+  constructor(private readonly advice: AdviceTablesService) {}
 
   /** The tables for the game's options, or null while they are still being built. */
   readonly loader: OptimalTablesLoader = (state: GameState) => Promise.resolve(this.tablesFor(state));
 
   private tablesFor(state: GameState): OptimalTables | null {
-    if (state.family === 'five-dice') {
-      const options = state.options as unknown as FiveDiceOptions;
-      const key = optionsFingerprint(options);
-      let table = this.fiveDice.get(key);
-      if (!table) this.fiveDice.set(key, (table = solveFiveDice(options)));
-      return { fiveDice: table };
+    try {
+      return state.family === 'five-dice'
+        ? { fiveDice: this.advice.fiveDice(state.options as unknown as FiveDiceOptions) }
+        : { farkle: this.advice.farkle(state.options as unknown as FarkleOptions) };
+    } catch (err) {
+      // Queued or building (the get above queued it), or the build queue is full: try again later.
+      if (err instanceof DomainException && (err.code === 'TABLE_BUILDING' || err.code === 'ADVICE_BUSY')) return null;
+      throw err;
     }
-    const options = state.options as unknown as FarkleOptions;
-    const key = JSON.stringify(options);
-    let table = this.farkle.get(key);
-    if (!table) this.farkle.set(key, (table = solveFarkle(options)));
-    return { farkle: table };
   }
 }

@@ -23,6 +23,12 @@ export class FiveDiceOptions {
   extraFiveOfAKindBonus: number;
   @Field(() => Int, { description: 'The upper section must reach this sum ...' }) upperBonusThreshold: number;
   @Field(() => Int, { description: '... to earn these points.' }) upperBonusPoints: number;
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      "Auto-score: the service enters the dice (in the box of the game's computerLevel) when the player has not scored this many milliseconds after the turn's last roll. null: off (every preset).",
+  })
+  autoScoreAfterMs?: number | null;
 }
 
 @ObjectType({ description: 'Points of the optional Farkle straights; null: that straight does not score.' })
@@ -63,6 +69,11 @@ export class FiveDiceOptionsInput {
   @Field(() => Int, { nullable: true, description: '0 to 1000.' }) extraFiveOfAKindBonus?: number;
   @Field(() => Int, { nullable: true, description: '1 to 105.' }) upperBonusThreshold?: number;
   @Field(() => Int, { nullable: true, description: '0 to 1000.' }) upperBonusPoints?: number;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Auto-score delay after the last roll: 0 to 86400000 ms; null: off.',
+  })
+  autoScoreAfterMs?: number | null;
 }
 
 @InputType({ description: 'Points of the Farkle straights; null switches one off, an absent one keeps the preset.' })
@@ -93,6 +104,11 @@ export class GameOptionsInput {
   @Field(() => Int, { nullable: true, description: 'Five dice: 0 to 1000.' }) extraFiveOfAKindBonus?: number;
   @Field(() => Int, { nullable: true, description: 'Five dice: 1 to 105.' }) upperBonusThreshold?: number;
   @Field(() => Int, { nullable: true, description: 'Five dice: 0 to 1000.' }) upperBonusPoints?: number;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Five dice: auto-score delay after the last roll, 0 to 86400000 ms; null: off (the default).',
+  })
+  autoScoreAfterMs?: number | null;
   @Field(() => Int, { nullable: true, description: 'Farkle: 0 (off) to 1,000,000, at most the target.' })
   entryThreshold?: number;
   @Field(() => Int, { nullable: true, description: 'Farkle: a multiple of 50 from 50 to 1,000,000.' }) target?: number;

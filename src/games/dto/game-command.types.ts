@@ -9,6 +9,7 @@ import { createUnionType, Field, ID, Int, InterfaceType, ObjectType, registerEnu
 import type { FamilyId } from '@fairdice/core/rules/core/family';
 import {
   BoxIdEnum,
+  ComputerLevelEnum,
   enumOf,
   EventReasonEnum,
   JokerRuleEnum,
@@ -26,6 +27,8 @@ export const GAME_COMMAND_TYPES = [
   'cancel',
   'play',
   'timeout',
+  'computer',
+  'autoScore',
   'abandon',
 ] as const;
 export const GAME_MOVE_TYPES = ['roll', 'score', 'quit', 'setAside', 'bank'] as const;
@@ -92,6 +95,7 @@ export class FiveDiceOptionsOverrides {
   @Field(() => Int, { nullable: true }) extraFiveOfAKindBonus?: number;
   @Field(() => Int, { nullable: true }) upperBonusThreshold?: number;
   @Field(() => Int, { nullable: true }) upperBonusPoints?: number;
+  @Field(() => Int, { nullable: true }) autoScoreAfterMs?: number | null;
 }
 @ObjectType({
   description:
@@ -130,6 +134,12 @@ export class SeatSeed {
   @Field() clientSeed: string;
 }
 
+@ObjectType({ description: 'A seat the service plays, at its level.' })
+export class ComputerSeat {
+  @Field(() => Int) seat: number;
+  @Field(() => ComputerLevelEnum) level: string;
+}
+
 @ObjectType(command('create: the game and its commitment.'))
 export class CreateCommand extends GameCommand {
   @Field(() => ID) gameId: string;
@@ -144,6 +154,10 @@ export class CreateCommand extends GameCommand {
   @Field(() => [String], { nullable: true, description: "Legacy create commands only: the creator's seats' seeds." })
   clientSeeds?: string[];
   @Field(() => Int, { nullable: true }) turnTimeLimitSeconds: number | null;
+  @Field(() => [ComputerSeat], { nullable: true, description: 'Seats the service plays; null: none.' })
+  computerSeats?: ComputerSeat[];
+  @Field(() => ComputerLevelEnum, { nullable: true, description: "The game's computer level; null: standard." })
+  computerLevel?: string;
 }
 @ObjectType(command('join: take a seat (the first open one when `seat` is null).'))
 export class JoinCommand extends GameCommand {
@@ -185,6 +199,23 @@ export class PlayCommand extends GameCommand {
 @ObjectType(command("timeout: the turn's time ran out; the server completed the turn."))
 export class TimeoutCommand extends GameCommand {
   @seatField('The seat whose turn timed out (never null for this command).') seat: number;
+  @Field(() => [GameMove], {
+    nullable: true,
+    description:
+      "The moves the server chose at the game's computer level, in order; null: the rules' own timeout policy.",
+  })
+  moves?: object[];
+}
+@ObjectType(command("computer: a computer seat's turn, the moves the service chose at the seat's level."))
+export class ComputerCommand extends GameCommand {
+  @seatField('The computer seat (never null for this command).') seat: number;
+  @Field(() => ComputerLevelEnum) level: string;
+  @Field(() => [GameMove]) moves: object[];
+}
+@ObjectType(command('autoScore: the player had not scored within autoScoreAfterMs of the last roll; the service did.'))
+export class AutoScoreCommand extends GameCommand {
+  @seatField('The seat whose dice were scored (never null for this command).') seat: number;
+  @Field(() => BoxIdEnum) box: string;
 }
 @ObjectType(command('abandon: the service ended a game nobody plays (expired or inactive).'))
 export class AbandonCommand extends GameCommand {
@@ -200,6 +231,8 @@ const COMMAND_TYPE_NAMES: Record<string, string> = {
   cancel: CancelCommand.name,
   play: PlayCommand.name,
   timeout: TimeoutCommand.name,
+  computer: ComputerCommand.name,
+  autoScore: AutoScoreCommand.name,
   abandon: AbandonCommand.name,
 };
 const MOVE_TYPE_NAMES: Record<FamilyId, Record<string, string>> = {
@@ -227,10 +260,12 @@ export function toTypedCommand(command: Record<string, unknown> | null, family: 
     const overrides = family === 'five-dice' ? FiveDiceOptionsOverrides.name : FarkleOptionsOverrides.name;
     typed.options = { ...(command.options ?? {}), __typename: overrides };
   }
-  if (command.type === 'play') {
-    const played = command.move as Record<string, unknown>;
-    typed.move = { ...played, __typename: typeName(MOVE_TYPE_NAMES[family], played?.type, `${family} move`) };
-  }
+  const typedMove = (played: Record<string, unknown>) => ({
+    ...played,
+    __typename: typeName(MOVE_TYPE_NAMES[family], played?.type, `${family} move`),
+  });
+  if (command.type === 'play') typed.move = typedMove(command.move as Record<string, unknown>);
+  if (Array.isArray(command.moves)) typed.moves = (command.moves as Record<string, unknown>[]).map(typedMove);
   return typed;
 }
 
@@ -244,7 +279,10 @@ export const GAME_COMMAND_OBJECT_TYPES = [
   CancelCommand,
   PlayCommand,
   TimeoutCommand,
+  ComputerCommand,
+  AutoScoreCommand,
   AbandonCommand,
+  ComputerSeat,
   FiveDiceRollMove,
   FiveDiceScoreMove,
   FiveDiceQuitMove,

@@ -10,6 +10,7 @@ import type { FamilyId } from '@fairdice/core/rules/core/family';
 import { isLifecycleEvent } from '@fairdice/core/rules/game/types';
 import {
   BoxIdEnum,
+  ComputerLevelEnum,
   EventReasonEnum,
   GameEventTypeEnum,
   GameFamilyEnum,
@@ -96,11 +97,22 @@ export class GameCreatedEvent extends GameEvent {
   @Field(() => String, { nullable: true, description: 'Legacy: set at creation by games created before 0014.' })
   organizerSeed: string | null;
   @Field(() => Int, { nullable: true }) turnTimeLimitSeconds: number | null;
+  @Field(() => ComputerLevelEnum, {
+    nullable: true,
+    description: "The level of the game's timeouts and auto-scores when the creator named one; null: standard.",
+  })
+  computerLevel?: string | null;
 }
 
-@ObjectType(event('seatTaken: a player (or the creator, for a hot seat) took `seat`.'))
+@ObjectType(
+  event(
+    'seatTaken: a player (or the creator, for a hot seat) took `seat`; or, at creation, a computer seat (playerId null, `computer` its level).',
+  ),
+)
 export class SeatTakenEvent extends GameEvent {
-  @Field(() => ID) playerId: string;
+  @Field(() => ID, { nullable: true, description: 'null for a computer seat.' }) playerId: string | null;
+  @Field(() => ComputerLevelEnum, { nullable: true, description: 'The level of a computer seat; null otherwise.' })
+  computer?: string | null;
   @Field(() => String, { nullable: true, description: "The seat's client seed, when given with the join." })
   clientSeed: string | null;
   @Field() hotSeat: boolean;
@@ -145,7 +157,8 @@ export class GameFinishedEvent extends GameEvent {
 const moveReason = () =>
   Field(() => EventReasonEnum, {
     nullable: true,
-    description: 'timeout: the server made this move because the turn ran out of time; null: a player did.',
+    description:
+      'Set when the server made this move: timeout (the turn ran out of time), computer (a computer seat), autoScore (not scored within autoScoreAfterMs of the last roll); null: a player did.',
   });
 
 @ObjectType(event('Five dice, rolled: all five dice after the roll.'))
