@@ -819,7 +819,7 @@ function claimsOf(checks: Checks, ctx: ClaimContext, diceChecked: boolean): Veri
   add(
     'rules',
     failedOr('commands', status('commands') === 'pass'),
-    "Every event follows from its logged command by the rules; the service's own moves (timeout, abandon) are legal (and re-run with the reference policy).",
+    "Every event follows from its logged command by the rules; the service's own moves (timeout, computer seat, auto-score, abandon) are legal (moves the service chose are listed in its command and checked for legality; a timeout without listed moves is re-run with the reference policy).",
   );
   add(
     'dice',
@@ -871,7 +871,7 @@ function claimsOf(checks: Checks, ctx: ClaimContext, diceChecked: boolean): Veri
   add(
     'timing',
     false,
-    'Timeouts and abandonment happened when the limits said.',
+    'Timeouts, auto-scores and abandonment happened when the limits said.',
     'times are not in the chain; a service could time out a turn early',
   );
   return out;
