@@ -1,0 +1,254 @@
+/**
+ * Computer seats and auto-score (issue 15, items 5 and 6; docs/advice.md "Computer players"):
+ * a scripted human plays a 2-seat game against a computer seat to the end (REST, and Farkle over
+ * GraphQL with level optimal), the computer moving by itself through the job queue; the audit
+ * bundle verifies; statistics count the game as one with a computer opponent; auto-score enters
+ * the dice of a player who did not score after the last roll; bad computer seats store nothing.
+ */
+import { verifyBundle } from '@fairdice/core/fairness/verifier';
+import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
+import { chooseMove, countEvents, gqlClient, poolOf, restClient, type Client } from '../helpers/games';
+import { eventsOf, waitFor } from '../async/helpers';
+
+jest.setTimeout(120_000);
+
+describe('computer seats', () => {
+  let t: TestApp;
+  let ada: { id: string; token: string };
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { JOBS_POLL_INTERVAL_MS: '50' } });
+    ada = await registerPlayer(t, 'Ada');
+  });
+  afterAll(() => t?.close());
+
+  /** Ada moves on her turns (chooseMove); on the computer's turns the test only waits for it to move. */
+  async function playAgainstComputer(client: Client, start: any): Promise<any> {
+    let v = start;
+    for (let i = 0; v.status === 'playing'; i++) {
+      if (i > 3000) throw new Error('the game did not end');
+      if (v.currentSeat === 0) {
+        v = await client.move(ada.token, v.id, chooseMove(v));
+        continue;
+      }
+      const at = v.version;
+      v = await waitFor(
+        async () => {
+          const now = await client.get(ada.token, v.id);
+          return now.version > at ? now : null;
+        },
+        60_000,
+        `the computer's move after version ${at}`,
+      );
+    }
+    return v;
+  }
+
+  const auditOf = async (id: string) =>
+    (await t.http().get(`/v1/games/${id}/audit`).set('authorization', `Bearer ${ada.token}`).expect(200)).body;
+
+  it('REST: a standard computer seat plays a whole five-dice game against a scripted human; the bundle verifies', async () => {
+    const client = restClient(t);
+    const created = await client.create(ada.token, {
+      ruleSet: 'simple',
+      seats: 2,
+      computerSeats: [{ seat: 1, level: 'standard' }],
+    });
+    expect(created.status).toBe('open');
+    expect(created.seats[1]).toMatchObject({ seat: 1, playerId: null, computer: 'standard' });
+    expect(created.computerLevel).toBe('standard');
+    const end = await playAgainstComputer(client, await client.start(ada.token, created.id));
+    expect(end.status).toBe('finished');
+    expect(end.fiveDice.sheets[1].boxes.every((b: any) => b.points !== null)).toBe(true);
+
+    // 13 turns of the computer, one `computer` command each, every event marked.
+    const events = await eventsOf(poolOf(t), end.id);
+    const batches = events.filter((e) => e.command?.type === 'computer');
+    expect(batches).toHaveLength(13);
+    expect(batches[0].command).toMatchObject({ type: 'computer', seat: 1, level: 'standard' });
+    const computerMoves = events.filter((e) => e.seat === 1 && (e.type === 'rolled' || e.type === 'scored'));
+    expect(computerMoves.every((e) => e.data.reason === 'computer')).toBe(true);
+    expect(computerMoves.filter((e) => e.rollNumber !== null).length).toBeGreaterThanOrEqual(13);
+
+    const report = verifyBundle(await auditOf(end.id));
+    expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.checks.find((c) => c.name === 'dice')?.status).toBe('pass');
+
+    // Statistics: a game with a computer opponent, never a solo record, not a win or loss against players.
+    const me = await t.http().get('/v1/players/me').set('authorization', `Bearer ${ada.token}`).expect(200);
+    const simple = me.body.stats.find((s: any) => s.ruleSet === 'simple');
+    expect(simple).toMatchObject({
+      gamesFinished: 1,
+      computerGamesFinished: 1,
+      soloGamesFinished: 0,
+      wins: 0,
+      losses: 0,
+    });
+    expect(simple.computerWins + simple.computerLosses + simple.computerTies).toBe(1);
+  });
+
+  it('GraphQL: an optimal computer seat plays Farkle to the end (the table is built meanwhile); the bundle verifies', async () => {
+    const client = gqlClient(t);
+    const created = await client.create(ada.token, {
+      ruleSet: 'farkle',
+      seats: 2,
+      options: { target: 1500, entryThreshold: 0 },
+      computerSeats: [{ seat: 1, level: 'optimal' }],
+    });
+    const seats = await gql(t, 'query($id: ID!) { game(id: $id) { seats { seat computer } computerLevel } }', {
+      id: created.id,
+    });
+    expect(seats.data.game).toEqual({
+      seats: [
+        { seat: 0, computer: null },
+        { seat: 1, computer: 'optimal' },
+      ],
+      computerLevel: 'standard',
+    });
+    const end = await playAgainstComputer(client, await client.start(ada.token, created.id));
+    expect(end.status).toBe('finished');
+    const events = await eventsOf(poolOf(t), end.id);
+    expect(events.some((e) => e.command?.type === 'computer' && e.command.level === 'optimal')).toBe(true);
+    // The stored command reads back typed over GraphQL.
+    const history = await gql(
+      t,
+      `query($id: ID!) { gameEventsConnection(gameId: $id, first: 100) { edges { node { issuedCommand {
+        ... on ComputerCommand { type seat level moves { type ... on FarkleBankMove { setAside } ... on FarkleRollMove { setAside } } } } } } } }`,
+      { id: end.id },
+    );
+    if (history.errors) throw new Error(JSON.stringify(history.errors));
+    const commands = history.data.gameEventsConnection.edges
+      .map((e: any) => e.node.issuedCommand)
+      .filter((c: any) => c?.level);
+    expect(commands[0]).toMatchObject({ type: 'computer', seat: 1, level: 'optimal' });
+    expect(commands[0].moves[0]).toEqual({ type: 'roll', setAside: null });
+    expect(verifyBundle(await auditOf(end.id)).ok).toBe(true);
+  });
+
+  it('auto-score enters the dice of a player who has not scored after the last roll, and the bundle verifies', async () => {
+    const client = restClient(t);
+    let v = await client.create(ada.token, {
+      ruleSet: 'penta',
+      seats: 1,
+      options: { autoScoreAfterMs: 100 },
+      computerLevel: 'beginner',
+    });
+    expect(v.ruleOptions ?? v.options).toMatchObject({ autoScoreAfterMs: 100 });
+    v = await client.start(ada.token, v.id);
+    for (let i = 0; i < 3; i++) v = await client.move(ada.token, v.id, { action: 'roll', body: {} });
+    const at = v.version;
+    const dice: number[] = v.dice;
+    const scored = await waitFor(
+      async () => (await eventsOf(poolOf(t), v.id, at)).find((e) => e.type === 'scored'),
+      30_000,
+      'the auto-score',
+    );
+    expect(scored.command).toMatchObject({ type: 'autoScore', seat: 0 });
+    expect(scored.data.reason).toBe('autoScore');
+    // Level beginner: the box with the most points for these dice (ties: the earliest).
+    const best = v.fiveDice.scoreOptions.boxes
+      .filter((b: any) => b.allowed)
+      .reduce((a: any, b: any) => (b.points > a.points ? b : a));
+    expect(scored.data).toMatchObject({ box: best.box, points: best.points });
+    expect(dice).toHaveLength(5);
+    // A player who scores in time is not auto-scored: the next turn is played by hand.
+    v = await client.get(ada.token, v.id);
+    for (let i = 0; i < 3; i++) v = await client.move(ada.token, v.id, { action: 'roll', body: {} });
+    const box = v.fiveDice.scoreOptions.boxes.find((b: any) => b.allowed).box;
+    v = await client.move(ada.token, v.id, { action: 'score', body: { box } });
+    await new Promise((r) => setTimeout(r, 400));
+    const later = await eventsOf(poolOf(t), v.id, at);
+    expect(later.filter((e) => e.command?.type === 'autoScore')).toHaveLength(1);
+    await client.move(ada.token, v.id, { action: 'quit', body: {} });
+    expect(verifyBundle(await auditOf(v.id)).ok).toBe(true);
+  });
+
+  describe('bad computer seats: a clear error, nothing stored', () => {
+    const cases: Array<[string, Record<string, unknown>]> = [
+      ['an unknown level', { seats: 2, computerSeats: [{ seat: 1, level: 'grandmaster' }] }],
+      ['a seat out of range', { seats: 2, computerSeats: [{ seat: 2, level: 'standard' }] }],
+      ["the creator's seat", { seats: 2, computerSeats: [{ seat: 0, level: 'standard' }] }],
+      [
+        'a seat named twice',
+        {
+          seats: 3,
+          computerSeats: [
+            { seat: 1, level: 'standard' },
+            { seat: 1, level: 'beginner' },
+          ],
+        },
+      ],
+      ['a hot seat', { seats: 3, hotSeats: 1, computerSeats: [{ seat: 1, level: 'standard' }] }],
+      ['a game whose seats are invalid', { seats: 9, computerSeats: [{ seat: 1, level: 'standard' }] }],
+      ['an unknown game computer level', { seats: 2, computerLevel: 'grandmaster' }],
+      ['a seat that is not an integer', { seats: 2, computerSeats: [{ seat: 'one', level: 'standard' }] }],
+    ];
+    it.each(cases)('REST: %s is VALIDATION_FAILED (400)', async (_what, input) => {
+      const before = await countEvents(t);
+      const res = await t
+        .http()
+        .post('/v1/games')
+        .set('authorization', `Bearer ${ada.token}`)
+        .send({ ruleSet: 'simple', ...input });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_FAILED');
+      expect(await countEvents(t)).toBe(before);
+    });
+
+    it('REST: level optimal with Farkle options the solver does not cover is VALIDATION_FAILED', async () => {
+      const before = await countEvents(t);
+      const res = await t
+        .http()
+        .post('/v1/games')
+        .set('authorization', `Bearer ${ada.token}`)
+        .send({
+          ruleSet: 'farkle',
+          seats: 2,
+          options: { exactTarget: true },
+          computerSeats: [{ seat: 1, level: 'optimal' }],
+        });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_FAILED');
+      expect(JSON.stringify(res.body)).toContain('exactTarget');
+      expect(await countEvents(t)).toBe(before);
+    });
+
+    it('GraphQL: an unknown level is refused by the ComputerLevel enum; a seat out of range is VALIDATION_FAILED', async () => {
+      const before = await countEvents(t);
+      const m = 'mutation($input: CreateGameInput!) { createGame(input: $input) { id } }';
+      const unknown = await gql(
+        t,
+        m,
+        { input: { ruleSet: 'simple', seats: 2, computerSeats: [{ seat: 1, level: 'grandmaster' }] } },
+        ada.token,
+      );
+      expect(unknown.errors?.[0].message).toMatch(/ComputerLevel/);
+      const range = await gql(
+        t,
+        m,
+        { input: { ruleSet: 'simple', seats: 2, computerSeats: [{ seat: 5, level: 'beginner' }] } },
+        ada.token,
+      );
+      expect(range.errors?.[0].extensions.code).toBe('VALIDATION_FAILED');
+      expect(await countEvents(t)).toBe(before);
+    });
+
+    it('a computer seat cannot be joined (SEAT_TAKEN), and the game starts without anyone joining', async () => {
+      const client = restClient(t);
+      const bob = await registerPlayer(t, 'Bob');
+      const g = await client.create(ada.token, {
+        ruleSet: 'simple',
+        seats: 2,
+        computerSeats: [{ seat: 1, level: 'beginner' }],
+      });
+      const res = await t.http().post(`/v1/games/${g.id}/join`).set('authorization', `Bearer ${bob.token}`).send({});
+      expect(res.status).toBe(409);
+      expect(['NO_OPEN_SEAT', 'SEAT_TAKEN']).toContain(res.body.code);
+      const started = await client.start(ada.token, g.id);
+      expect(started.status).toBe('playing');
+      expect(started.seats[1].clientSeedGenerated).toBe(true);
+      await client.move(ada.token, g.id, { action: 'quit', body: {} });
+    });
+  });
+});
