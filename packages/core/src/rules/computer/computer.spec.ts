@@ -3,7 +3,7 @@ import { RuleError } from '../core/errors';
 import { decideGame, emptyGame, evolveGame, computerSeatsProblem } from '../game';
 import type { ComputerLevel, GameCommand, GameEvent, GameState } from '../game/types';
 import { familyById } from '../registry';
-import { solveFarkle } from '../advice';
+import { adviseBox, adviseHolds, solveFarkle, solveFiveDice } from '../advice';
 import { farkle as farklePreset } from '../farkle/options';
 import { type FiveDiceState, timeoutMove } from '../five-dice';
 import { beginnerBox, beginnerHold, computerMove, farkleMove, fiveDiceMove, planTurn, type OptimalTables } from '.';
@@ -267,5 +267,55 @@ describe('computer levels: the documented policies', () => {
     expect(farkleMove(at([1, 5, 2, 3, 4, 6], 0), 'beginner')).toEqual({ type: 'bank', setAside: [0, 1] });
     expect(farkleMove(at([1, 5, 2, 3, 4, 6], 400), 'standard')).toEqual({ type: 'bank', setAside: [0, 1] });
     expect(farkleMove(at([1, 2, 3], 250), 'standard')).toEqual({ type: 'bank', setAside: [0] });
+  });
+});
+
+describe('level optimal, five dice (one solved table)', () => {
+  const simpleOptions = {
+    joker: 'none',
+    extraFiveOfAKindBonus: 0,
+    upperBonusThreshold: 63,
+    upperBonusPoints: 35,
+  } as const;
+  let table: ReturnType<typeof solveFiveDice>;
+  beforeAll(() => {
+    table = solveFiveDice(simpleOptions);
+  });
+
+  it('follows the advice: the best hold while rolls are left, the best box after the last roll or a hold of all five', () => {
+    const family = familyById('five-dice');
+    const play = family.initialState(simpleOptions, 1) as FiveDiceState;
+    const sheet = play.sheets[0];
+    const after = (rollInTurn: number, dice: Die[]): FiveDiceState => ({
+      ...play,
+      turn: { seat: 0, rollInTurn, dice },
+    });
+    const hold = adviseHolds(table, sheet, [1, 1, 1, 5, 6], 2)[0].hold;
+    expect(fiveDiceMove(after(1, [1, 1, 1, 5, 6]), 'optimal', { fiveDice: table })).toEqual({ type: 'roll', hold });
+    expect(fiveDiceMove(after(3, [2, 3, 4, 5, 6]), 'optimal', { fiveDice: table })).toEqual({
+      type: 'score',
+      box: adviseBox(table, sheet, [2, 3, 4, 5, 6])[0].box,
+    });
+    // A large straight after the first roll: keeping all five means scoring now.
+    expect(fiveDiceMove(after(1, [2, 3, 4, 5, 6]), 'optimal', { fiveDice: table })).toEqual({
+      type: 'score',
+      box: 'largeStraight',
+    });
+  });
+
+  it('an optimal computer seat plays a whole game; a timeout at level optimal lists its moves', () => {
+    const { state } = playOut(newGame('simple', 'optimal'), 'optimal', { fiveDice: table });
+    expect(state.status).toBe('finished');
+    const s = apply(newGame('simple', 'optimal', { computerLevel: 'optimal' }), {
+      type: 'play',
+      playerId: ALICE,
+      move: { type: 'roll' },
+    }).state;
+    expect(s.computerLevel).toBe('optimal');
+    const moves = planTurn(s, 0, 'optimal', rollerAt(s.rollCount), { fiveDice: table });
+    if (moves instanceof RuleError) throw new Error(moves.message);
+    const events = apply(s, { type: 'timeout', seat: 0, moves }).events;
+    expect(events.filter((e) => e.type === 'scored')).toHaveLength(1);
+    expect(events.every((e) => e.data.reason === 'timeout')).toBe(true);
   });
 });
