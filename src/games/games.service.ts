@@ -21,6 +21,7 @@ import { familyById, RULE_SETS, RuleSetName } from '@fairdice/core/rules/registr
 import type { FamilyId } from '@fairdice/core/rules/core/family';
 import { MissingTableError, type OptimalTables, planTurn, fiveDiceBox } from '@fairdice/core/rules/computer';
 import type { FiveDiceState } from '@fairdice/core/rules/five-dice';
+import { AUTO_SCORE_DEFAULTS } from '@fairdice/core/rules/five-dice/options';
 import {
   AbandonCommand,
   type ComputerLevel,
@@ -165,7 +166,7 @@ export class GamesService {
       type: 'create',
       gameId: id,
       ruleSet: input.ruleSet as RuleSetName,
-      options: input.options ?? {},
+      options: withAutoScoreDefault(input.ruleSet, input.options ?? {}),
       seatCount: input.seats,
       visibility: input.visibility ?? 'public',
       creatorId: player.id,
@@ -701,6 +702,13 @@ export type GameListPage = CursorPage<GameSummaryView> & { nextOffset: number | 
  * game's family (GraphQL types each event by type and family).
  */
 export type GameEventListPage = CursorPage<GameEventView> & { nextAfter: number | null; family: FamilyId };
+
+/** 000's auto-score for a new `penta` game, unless the creator's overrides name it (AUTO_SCORE_DEFAULTS). */
+function withAutoScoreDefault(ruleSet: string, overrides: Record<string, unknown>): Record<string, unknown> {
+  const ms = AUTO_SCORE_DEFAULTS[ruleSet];
+  if (ms === undefined || 'autoScoreAfterMs' in overrides) return overrides;
+  return { ...overrides, autoScoreAfterMs: ms };
+}
 
 /** The rule set's option overrides, validated by its family before anything is hashed or stored. */
 function checkOptions(input: CreateGameInput): void {

@@ -9,6 +9,7 @@ import { verifyBundle } from '@fairdice/core/fairness/verifier';
 import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { chooseMove, countEvents, gqlClient, poolOf, restClient, type Client } from '../helpers/games';
 import { eventsOf, waitFor } from '../async/helpers';
+import { ComputerService } from '../../src/async/computer/computer.service';
 
 jest.setTimeout(120_000);
 
@@ -152,16 +153,79 @@ describe('computer seats', () => {
       .reduce((a: any, b: any) => (b.points > a.points ? b : a));
     expect(scored.data).toMatchObject({ box: best.box, points: best.points });
     expect(dice).toHaveLength(5);
-    // A player who scores in time is not auto-scored: the next turn is played by hand.
-    v = await client.get(ada.token, v.id);
-    for (let i = 0; i < 3; i++) v = await client.move(ada.token, v.id, { action: 'roll', body: {} });
-    const box = v.fiveDice.scoreOptions.boxes.find((b: any) => b.allowed).box;
-    v = await client.move(ada.token, v.id, { action: 'score', body: { box } });
-    await new Promise((r) => setTimeout(r, 400));
-    const later = await eventsOf(poolOf(t), v.id, at);
-    expect(later.filter((e) => e.command?.type === 'autoScore')).toHaveLength(1);
     await client.move(ada.token, v.id, { action: 'quit', body: {} });
     expect(verifyBundle(await auditOf(v.id)).ok).toBe(true);
+  });
+
+  it('a player who scores in time is not auto-scored; a job run twice or late applies at most once', async () => {
+    const client = restClient(t);
+    const jobs = t.app.get(ComputerService);
+    const pool = poolOf(t);
+    // A long delay: the test runs the job itself instead of waiting for it.
+    let v = await client.start(
+      ada.token,
+      (await client.create(ada.token, { ruleSet: 'simple', seats: 1, options: { autoScoreAfterMs: 600_000 } })).id,
+    );
+    for (let i = 0; i < 3; i++) v = await client.move(ada.token, v.id, { action: 'roll', body: {} });
+    const { rows } = await pool.query('SELECT payload FROM async_jobs WHERE key = $1', [`auto-score:${v.id}`]);
+    expect(rows[0].payload).toEqual({ gameId: v.id, version: v.version, seat: 0 });
+    const due = { payload: rows[0].payload };
+    const box = v.fiveDice.scoreOptions.boxes.find((b: any) => b.allowed).box;
+    v = await client.move(ada.token, v.id, { action: 'score', body: { box } });
+    await jobs.run(due, 'auto-score'); // the player scored first: a no-op
+    expect((await eventsOf(pool, v.id)).filter((e) => e.command?.type === 'autoScore')).toHaveLength(0);
+
+    // Next turn: the job comes due twice at once (a retry, a second instance): one auto-score.
+    for (let i = 0; i < 3; i++) v = await client.move(ada.token, v.id, { action: 'roll', body: {} });
+    const again = { payload: { gameId: v.id, version: v.version, seat: 0 } };
+    await Promise.all([jobs.run(again, 'auto-score'), jobs.run(again, 'auto-score')]);
+    await jobs.run(again, 'auto-score');
+    expect((await eventsOf(pool, v.id)).filter((e) => e.command?.type === 'autoScore')).toHaveLength(1);
+    await client.move(ada.token, v.id, { action: 'quit', body: {} });
+  });
+
+  it("a computer seat's job run several times at once (retries, instances) plays its turn once", async () => {
+    // The app's own worker runs the job too: three runners race for the same turn.
+    const client = restClient(t);
+    let v = await client.create(ada.token, {
+      ruleSet: 'simple',
+      seats: 2,
+      computerSeats: [{ seat: 1, level: 'beginner' }],
+    });
+    v = await client.start(ada.token, v.id);
+    v = await client.move(ada.token, v.id, { action: 'roll', body: {} });
+    v = await client.move(ada.token, v.id, { action: 'score', body: { box: 'chance' } });
+    expect(v.currentSeat).toBe(1);
+    const jobs = t.app.get(ComputerService);
+    const due = { payload: { gameId: v.id, version: v.version, seat: 1 } };
+    await Promise.all([jobs.run(due, 'computer'), jobs.run(due, 'computer')]);
+    await jobs.run(due, 'computer');
+    await waitFor(async () => (await client.get(ada.token, v.id)).currentSeat === 0, 30_000, 'the computer turn');
+    const events = await eventsOf(poolOf(t), v.id);
+    expect(events.filter((e) => e.command?.type === 'computer')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'scored' && e.seat === 1)).toHaveLength(1);
+    await client.move(ada.token, v.id, { action: 'quit', body: {} });
+  });
+
+  it('penta auto-scores after 3 s by default (000); null turns it off; a bad delay is INVALID_OPTIONS', async () => {
+    const client = restClient(t);
+    const penta = await client.create(ada.token, { ruleSet: 'penta', seats: 1 });
+    expect(penta.options.autoScoreAfterMs).toBe(3000);
+    const off = await client.create(ada.token, { ruleSet: 'penta', seats: 1, options: { autoScoreAfterMs: null } });
+    expect(off.options).not.toHaveProperty('autoScoreAfterMs');
+    const simple = await client.create(ada.token, { ruleSet: 'simple', seats: 1 });
+    expect(simple.options).not.toHaveProperty('autoScoreAfterMs');
+    const before = await countEvents(t);
+    for (const bad of [-1, 1.5, 86_400_001, '3000']) {
+      const res = await t
+        .http()
+        .post('/v1/games')
+        .set('authorization', `Bearer ${ada.token}`)
+        .send({ ruleSet: 'penta', seats: 1, options: { autoScoreAfterMs: bad } });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('INVALID_OPTIONS');
+    }
+    expect(await countEvents(t)).toBe(before);
   });
 
   describe('bad computer seats: a clear error, nothing stored', () => {
@@ -230,7 +294,7 @@ describe('computer seats', () => {
         { input: { ruleSet: 'simple', seats: 2, computerSeats: [{ seat: 5, level: 'beginner' }] } },
         ada.token,
       );
-      expect(range.errors?.[0].extensions.code).toBe('VALIDATION_FAILED');
+      expect(range.errors?.[0].extensions?.code).toBe('VALIDATION_FAILED');
       expect(await countEvents(t)).toBe(before);
     });
 

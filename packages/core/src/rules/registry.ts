@@ -27,7 +27,7 @@ export const RULE_SETS: Readonly<Record<RuleSetName, RuleSetPreset>> = {
     minSeats: 1,
     maxSeats: 8,
     description:
-      'Five dice, 13 boxes. +100 for every further five of a kind while its box holds 50, and the forced joker: upper box of the face first, then any lower box at full value, then an upper box at 0. A zero in the five-of-a-kind box cancels bonus and joker. Maximum 1575.',
+      "Five dice, 13 boxes. +100 for every further five of a kind while its box holds 50, and the forced joker: upper box of the face first, then any lower box at full value, then an upper box at 0. A zero in the five-of-a-kind box cancels bonus and joker. Maximum 1575. As in 000, a new game scores by itself 3 s after the last roll of a turn (in the box of the game's computer level) unless options.autoScoreAfterMs says otherwise (null: off).",
     options: penta as unknown as Record<string, unknown>,
   },
   simple: {

@@ -37,6 +37,16 @@ export const OPTION_LIMITS = Object.freeze({
   upperBonusPoints: { min: 0, max: 1000 },
 });
 
+/**
+ * Auto-score delays the service puts into the create command of a new game of these presets
+ * unless the creator's overrides name `autoScoreAfterMs` (null turns it off): `penta` follows 000
+ * ("if you don't choose anything after the last roll, the app enters the result itself after 3
+ * seconds, in the box the computer would choose"); 002 and 003 have no such rule. The default
+ * travels in the command, not in the preset, so the commands of games created before it re-run
+ * to the same events (docs/rules.md).
+ */
+export const AUTO_SCORE_DEFAULTS: Readonly<Record<string, number>> = Object.freeze({ penta: 3000 });
+
 /** `autoScoreAfterMs`: 0 (at once) to one day; null = off. */
 export const AUTO_SCORE_LIMITS = Object.freeze({ min: 0, max: 86_400_000 });
 
