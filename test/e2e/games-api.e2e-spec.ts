@@ -137,10 +137,19 @@ describe('games API: errors, access, lists, history, concurrency', () => {
           playerId: ada.id,
           displayName: 'Ada',
           hotSeat: false,
+          computer: null,
           clientSeed: 'ada!',
           clientSeedGenerated: null,
         },
-        { seat: 1, playerId: null, displayName: null, hotSeat: false, clientSeed: null, clientSeedGenerated: null },
+        {
+          seat: 1,
+          playerId: null,
+          displayName: null,
+          hotSeat: false,
+          computer: null,
+          clientSeed: null,
+          clientSeedGenerated: null,
+        },
       ]);
       expect(res.body.commitment).toMatch(/^[0-9a-f]{64}$/);
     });

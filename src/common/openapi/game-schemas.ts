@@ -164,12 +164,14 @@ const lifecycleEvents: EventDef[] = [
   {
     type: 'seatTaken',
     seat: 'seat',
-    description:
-      'A player (or the creator, for a hot seat) took the seat; or, at creation, a computer seat (playerId null, computer = its level).',
-    data: closed(
-      { playerId: nullable(uuid()), clientSeed: nullable(clientSeed), hotSeat: bool(), computer: ref('ComputerLevel') },
-      { optional: ['computer'] },
-    ),
+    description: 'A player (or the creator, for a hot seat) took the seat.',
+    data: closed({ playerId: uuid(), clientSeed: nullable(clientSeed), hotSeat: bool() }),
+  },
+  {
+    type: 'computerSeated',
+    seat: 'seat',
+    description: 'At creation: the service plays this seat, at `level` (no player; its seed is generated at the start).',
+    data: closed({ level: ref('ComputerLevel') }),
   },
   {
     type: 'seatLeft',

@@ -210,7 +210,11 @@ export class TimeoutCommand extends GameCommand {
 export class ComputerCommand extends GameCommand {
   @seatField('The computer seat (never null for this command).') seat: number;
   @Field(() => ComputerLevelEnum) level: string;
-  @Field(() => [GameMove]) moves: object[];
+  @Field(() => [GameMove], {
+    nullable: true,
+    description: 'The moves in order (never null for this command; nullable like TimeoutCommand.moves).',
+  })
+  moves: object[];
 }
 @ObjectType(command('autoScore: the player had not scored within autoScoreAfterMs of the last roll; the service did.'))
 export class AutoScoreCommand extends GameCommand {

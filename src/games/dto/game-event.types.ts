@@ -104,18 +104,17 @@ export class GameCreatedEvent extends GameEvent {
   computerLevel?: string | null;
 }
 
-@ObjectType(
-  event(
-    'seatTaken: a player (or the creator, for a hot seat) took `seat`; or, at creation, a computer seat (playerId null, `computer` its level).',
-  ),
-)
+@ObjectType(event('seatTaken: a player (or the creator, for a hot seat) took `seat`.'))
 export class SeatTakenEvent extends GameEvent {
-  @Field(() => ID, { nullable: true, description: 'null for a computer seat.' }) playerId: string | null;
-  @Field(() => ComputerLevelEnum, { nullable: true, description: 'The level of a computer seat; null otherwise.' })
-  computer?: string | null;
+  @Field(() => ID) playerId: string;
   @Field(() => String, { nullable: true, description: "The seat's client seed, when given with the join." })
   clientSeed: string | null;
   @Field() hotSeat: boolean;
+}
+
+@ObjectType(event('computerSeated: at creation, the service took `seat` to play it at `level`.'))
+export class ComputerSeatedEvent extends GameEvent {
+  @Field(() => ComputerLevelEnum) level: string;
 }
 
 @ObjectType(event('seatLeft: the player gave up `seat` before the start.'))
@@ -274,6 +273,7 @@ export class FarkleFinishedEvent extends GameEvent {
 const LIFECYCLE_TYPES: Record<string, string> = {
   gameCreated: GameCreatedEvent.name,
   seatTaken: SeatTakenEvent.name,
+  computerSeated: ComputerSeatedEvent.name,
   seatLeft: SeatLeftEvent.name,
   seedSet: SeedSetEvent.name,
   gameStarted: GameStartedEvent.name,
@@ -334,6 +334,7 @@ export function toTypedEvent(view: GameEventView, family: FamilyId): TypedGameEv
 export const GAME_EVENT_OBJECT_TYPES = [
   GameCreatedEvent,
   SeatTakenEvent,
+  ComputerSeatedEvent,
   SeatLeftEvent,
   SeedSetEvent,
   GameStartedEvent,

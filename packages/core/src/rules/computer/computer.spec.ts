@@ -129,6 +129,10 @@ describe('computer seats: the game aggregate', () => {
     expect(state.status).toBe('finished');
     expect(computerBatches.length).toBeGreaterThan(0);
     for (const batch of computerBatches) expect(batch[0].command).toMatchObject({ type: 'computer', level });
+    for (const e of computerBatches.flat()) {
+      if (e.type === 'finished') expect(['target', 'quit']).toContain(e.data.reason);
+      else if (e.type !== 'gameFinished') expect(e.data.reason).toBe('computer');
+    }
   });
 
   it('refuses moves that do not end the turn, moves after its end, illegal moves, and a human seat', () => {

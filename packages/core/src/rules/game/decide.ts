@@ -248,7 +248,7 @@ function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | RuleErr
     );
   }
   for (const { seat, level } of [...(c.computerSeats ?? [])].sort((a, b) => a.seat - b.seat)) {
-    events.push(lifecycle('seatTaken', seat, { playerId: null, clientSeed: null, hotSeat: false, computer: level }));
+    events.push(lifecycle('computerSeated', seat, { level }));
   }
   return events;
 }
@@ -314,8 +314,13 @@ function decideServiceMove(
   return withFinish(state, [], mark(events, 'autoScore'));
 }
 
+/**
+ * Marks the family events the service made. `timeout` overwrites every event's reason (as it always
+ * did: Farkle's `finished` says `timeout` when a timed-out move ended the game); `computer` and
+ * `autoScore` keep a reason the family gave (Farkle's `finished`: `target` or `quit`).
+ */
 const mark = (events: GameEvent[], reason: ServiceReason): GameEvent[] =>
-  events.map((e) => ({ ...e, data: { ...e.data, reason } }));
+  events.map((e) => (reason !== 'timeout' && e.data.reason !== undefined ? e : { ...e, data: { ...e.data, reason } }));
 
 /**
  * Applies the listed moves of `seat` one by one (each must be legal on the state so far) and

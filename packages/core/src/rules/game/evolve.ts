@@ -72,10 +72,24 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
         s.seat === event.seat
           ? {
               seat: s.seat,
-              playerId: (d.playerId as string | null) ?? null,
+              playerId: d.playerId as string,
               hotSeat: Boolean(d.hotSeat),
-              computer: (d.computer as ComputerLevel | undefined) ?? null,
+              computer: null,
               clientSeed: (d.clientSeed as string | null | undefined) ?? null,
+              clientSeedGenerated: null,
+            }
+          : s,
+      );
+      return next;
+    case 'computerSeated':
+      next.seats = state.seats.map((s) =>
+        s.seat === event.seat
+          ? {
+              seat: s.seat,
+              playerId: null,
+              hotSeat: false,
+              computer: d.level as ComputerLevel,
+              clientSeed: null,
               clientSeedGenerated: null,
             }
           : s,

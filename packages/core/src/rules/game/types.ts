@@ -26,7 +26,7 @@ export interface SeatState {
   /** The player holding the seat; for hot seats, the creator (who plays them from one screen). */
   playerId: string | null;
   hotSeat: boolean;
-  /** The level of a computer-played seat (its playerId is null); null for a player's seat or an open one. */
+  /** The level of a computer-played seat (`computerSeated`; its playerId is null); null for a player's seat or an open one. */
   computer: ComputerLevel | null;
   /** Public entropy this seat contributes to the dice (null until someone sets it; fixed when the game starts). */
   clientSeed: string | null;
@@ -216,6 +216,7 @@ export type GameCommand =
 export const LIFECYCLE_EVENT_TYPES = [
   'gameCreated',
   'seatTaken',
+  'computerSeated',
   'seatLeft',
   'seedSet',
   'gameStarted',
