@@ -7,11 +7,11 @@ import { UuidPipe } from '../reliability';
 import { AdviceService } from './advice.service';
 import {
   FarkleAdviceInput,
-  FarkleAdviceModel,
+  FarkleAdviceView,
   FiveDiceAdviceInput,
-  FiveDiceAdviceModel,
-  GameAdviceModel,
-  GameAnalysisModel,
+  FiveDiceAdviceView,
+  GameAdviceView,
+  GameAnalysisView,
 } from './dto/advice.dto';
 
 /** Advice and analysis over REST; the same service as AdviceResolver (GraphQL). */
@@ -28,7 +28,7 @@ export class AdviceController {
     description:
       'For the current state of the game, for the player to move (the creator for hot seats), in a game that allows advice. Five dice: every hold and box with its expected final score; Farkle: every set-aside with bank-or-roll values (last round, trailing: chances to beat the leader). 503 TABLE_BUILDING with Retry-After while the table for the game’s rules is computed.',
   })
-  @ApiOkResponse({ type: GameAdviceModel })
+  @ApiOkResponse({ type: GameAdviceView })
   @ApiProblems(
     ...PATH_PROBLEMS,
     'UNAUTHENTICATED',
@@ -43,7 +43,7 @@ export class AdviceController {
     'ADVICE_BUSY',
     'DATABASE_UNAVAILABLE',
   )
-  gameAdvice(@CurrentPlayer() me: AuthenticatedPlayer, @Param('id', UuidPipe) id: string): Promise<GameAdviceModel> {
+  gameAdvice(@CurrentPlayer() me: AuthenticatedPlayer, @Param('id', UuidPipe) id: string): Promise<GameAdviceView> {
     return this.advice.gameAdvice(me, id);
   }
 
@@ -54,7 +54,7 @@ export class AdviceController {
     description:
       'Every decision of every seat (holds after each roll with rolls left, and the box) with its expected-value loss against optimal play, labels, and each seat’s total loss and accuracy. Computed from the event log alone. Who may read the game may read its analysis.',
   })
-  @ApiOkResponse({ type: GameAnalysisModel })
+  @ApiOkResponse({ type: GameAnalysisView })
   @ApiProblems(
     ...PATH_PROBLEMS,
     'UNAUTHENTICATED',
@@ -77,7 +77,7 @@ export class AdviceController {
     description:
       'The stateless advisor: the sheet (filled boxes and extra bonus), the dice and the rolls left, under a rule set and its option overrides.',
   })
-  @ApiOkResponse({ type: FiveDiceAdviceModel })
+  @ApiOkResponse({ type: FiveDiceAdviceView })
   @ApiProblems(
     ...BODY_PROBLEMS,
     'UNAUTHENTICATED',
@@ -87,7 +87,7 @@ export class AdviceController {
     'TABLE_BUILDING',
     'ADVICE_BUSY',
   )
-  fiveDice(@Body() input: FiveDiceAdviceInput): FiveDiceAdviceModel {
+  fiveDice(@Body() input: FiveDiceAdviceInput): FiveDiceAdviceView {
     return this.advice.fiveDiceAdvice(input);
   }
 
@@ -99,7 +99,7 @@ export class AdviceController {
     description:
       'With dice: which scoring dice to set aside, then bank or roll. Without dice (after a set-aside): bank or roll the dice left. With lastRound: the end-game adjustment (maximise the chance to finish above the leader).',
   })
-  @ApiOkResponse({ type: FarkleAdviceModel })
+  @ApiOkResponse({ type: FarkleAdviceView })
   @ApiProblems(
     ...BODY_PROBLEMS,
     'UNAUTHENTICATED',
@@ -109,7 +109,7 @@ export class AdviceController {
     'TABLE_BUILDING',
     'ADVICE_BUSY',
   )
-  farkle(@Body() input: FarkleAdviceInput): FarkleAdviceModel {
+  farkle(@Body() input: FarkleAdviceInput): FarkleAdviceView {
     return this.advice.farkleAdvice(input);
   }
 }

@@ -5,11 +5,11 @@ import type { AuthenticatedPlayer } from '../players/players.types';
 import { AdviceService } from './advice.service';
 import {
   FarkleAdviceInput,
-  FarkleAdviceModel,
+  FarkleAdviceView,
   FiveDiceAdviceInput,
-  FiveDiceAdviceModel,
-  GameAdviceModel,
-  GameAnalysisModel,
+  FiveDiceAdviceView,
+  GameAdviceView,
+  GameAnalysisView,
 } from './dto/advice.dto';
 
 /** Same operations, semantics and error codes as AdviceController (one service). */
@@ -18,7 +18,7 @@ import {
 export class AdviceResolver {
   constructor(private readonly advice: AdviceService) {}
 
-  @Query(() => GameAdviceModel, {
+  @Query(() => GameAdviceView, {
     description:
       'Optimal advice for the player to move in a game that allows advice (TABLE_BUILDING with extensions.retryAfter while the table is computed). Same as GET /v1/games/{id}/advice.',
   })
@@ -26,7 +26,7 @@ export class AdviceResolver {
     return this.advice.gameAdvice(me, gameId);
   }
 
-  @Query(() => GameAnalysisModel, {
+  @Query(() => GameAnalysisView, {
     description: 'Post-game analysis of a finished five-dice game. Same as GET /v1/games/{id}/analysis.',
   })
   @OptionalAuth()
@@ -34,7 +34,7 @@ export class AdviceResolver {
     return this.advice.analysis(me, gameId);
   }
 
-  @Query(() => FiveDiceAdviceModel, {
+  @Query(() => FiveDiceAdviceView, {
     description:
       'Optimal five-dice advice for a sheet, dice and rolls left (no game). Same as POST /v1/advice/five-dice.',
   })
@@ -43,7 +43,7 @@ export class AdviceResolver {
     return this.advice.fiveDiceAdvice(input);
   }
 
-  @Query(() => FarkleAdviceModel, {
+  @Query(() => FarkleAdviceView, {
     description: 'Farkle advice for a position (no game). Same as POST /v1/advice/farkle.',
   })
   @OptionalAuth()

@@ -34,20 +34,20 @@ import { GamesService } from '../games/games.service';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { AdviceTablesService } from './advice-tables.service';
 import type {
-  DecisionModel,
+  DecisionView,
   FarkleAdviceInput,
-  FarkleAdviceModel,
+  FarkleAdviceView,
   FiveDiceAdviceInput,
-  FiveDiceAdviceModel,
-  GameAdviceModel,
-  GameAnalysisModel,
-  SeatAnalysisModel,
+  FiveDiceAdviceView,
+  GameAdviceView,
+  GameAnalysisView,
+  SeatAnalysisView,
 } from './dto/advice.dto';
 
 /** Labels by expected-value loss in points (docs/advice.md "Post-game analysis"). */
 export const LOSS_THRESHOLDS = { good: 0.5, inaccuracy: 2, mistake: 6 } as const;
 
-export function labelOf(loss: number): DecisionModel['label'] {
+export function labelOf(loss: number): DecisionView['label'] {
   if (loss <= TIE_EPSILON) return 'best';
   if (loss < LOSS_THRESHOLDS.good) return 'good';
   if (loss < LOSS_THRESHOLDS.inaccuracy) return 'inaccuracy';
@@ -76,7 +76,7 @@ export class AdviceService {
 
   // ------------------------------------------------------------------ stateless advisers
 
-  fiveDiceAdvice(input: FiveDiceAdviceInput): FiveDiceAdviceModel {
+  fiveDiceAdvice(input: FiveDiceAdviceInput): FiveDiceAdviceView {
     const options = resolveOptions<FiveDiceOptions>(RULE_SETS[input.ruleSet as 'penta'], input.options);
     const sheet = checkedSheet(input.filled ?? [], input.extraBonus ?? 0, options);
     if (input.dice === undefined && input.rollsLeft !== 3)
@@ -95,7 +95,7 @@ export class AdviceService {
     );
   }
 
-  farkleAdvice(input: FarkleAdviceInput): FarkleAdviceModel {
+  farkleAdvice(input: FarkleAdviceInput): FarkleAdviceView {
     const options = resolveOptions<FarkleOptions>(RULE_SETS.farkle, input.options);
     supportedFarkle(options);
     for (const field of ['banked', 'turnPoints'] as const)
@@ -129,7 +129,7 @@ export class AdviceService {
 
   // ------------------------------------------------------------------ a game's player to move
 
-  async gameAdvice(player: AuthenticatedPlayer, gameId: string): Promise<GameAdviceModel> {
+  async gameAdvice(player: AuthenticatedPlayer, gameId: string): Promise<GameAdviceView> {
     const { state } = await this.games.replayed(player, gameId);
     if (!state.seats.some((s) => s.playerId === player.id))
       throw new DomainException('NOT_SEATED', 'You do not hold a seat in this game');
@@ -176,7 +176,7 @@ export class AdviceService {
 
   // ------------------------------------------------------------------ post-game analysis
 
-  async analysis(player: AuthenticatedPlayer | null, gameId: string): Promise<GameAnalysisModel> {
+  async analysis(player: AuthenticatedPlayer | null, gameId: string): Promise<GameAnalysisView> {
     const { state, events } = await this.games.replayed(player, gameId, true);
     if (state.family !== 'five-dice')
       throw unsupported('Post-game analysis covers five-dice games only (docs/advice.md)');
@@ -194,7 +194,7 @@ export class AdviceService {
     sheet: FiveDiceSheet,
     dice: Die[] | null,
     rollsLeft: number,
-  ): FiveDiceAdviceModel {
+  ): FiveDiceAdviceView {
     const atStart = expectedFinalScore(table, sheet);
     if (dice === null)
       return {
@@ -222,7 +222,7 @@ export class AdviceService {
     roll: Die[] | null,
     diceLeft: number | null,
     leader: number | null,
-  ): FarkleAdviceModel {
+  ): FarkleAdviceView {
     const base = { banked, turnPoints, dice: roll };
     if (leader !== null && leader >= banked) {
       // Last round, trailing: maximise the chance to finish above the leader (solveLastTurn).
@@ -370,13 +370,9 @@ export function checkedSheet(
 }
 
 /** Replays a finished five-dice game's events and scores every decision against the table. */
-export function analyseFiveDice(
-  table: FiveDiceSolution,
-  finalState: GameState,
-  events: GameEvent[],
-): GameAnalysisModel {
+export function analyseFiveDice(table: FiveDiceSolution, finalState: GameState, events: GameEvent[]): GameAnalysisView {
   let state = emptyGame(finalState.id);
-  const decisions: DecisionModel[] = [];
+  const decisions: DecisionView[] = [];
   const turns = new Map<number, number>();
   // After a roll with rolls left, the decision is what the next event of that seat does.
   let pending: { seat: number; sheet: FiveDiceSheet; dice: Die[]; rollsLeft: 1 | 2; version: number } | null = null;
@@ -451,7 +447,7 @@ export function analyseFiveDice(
   }
   const optimalExpectedScore = expectedScoreFromStart(table);
   const finalPlay = finalState.play as FiveDiceState;
-  const seats: SeatAnalysisModel[] = finalState.seats.map(({ seat, playerId }) => {
+  const seats: SeatAnalysisView[] = finalState.seats.map(({ seat, playerId }) => {
     const mine = decisions.filter((d) => d.seat === seat);
     const totalLoss = mine.reduce((sum, d) => sum + d.loss, 0);
     const count = (label: string) => mine.filter((d) => d.label === label).length;

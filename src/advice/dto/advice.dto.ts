@@ -60,7 +60,7 @@ registerEnumType(DecisionLabelEnum, {
 // ------------------------------------------------------------------ five dice
 
 @ObjectType({ description: 'One distinct hold (by kept faces) and its value.' })
-export class HoldAdviceModel {
+export class HoldAdviceView {
   @Field(() => [Int], { description: 'Indices (0-4, ascending) of the dice to keep.' })
   @ApiProperty({ type: [Number] })
   hold: number[];
@@ -73,7 +73,7 @@ export class HoldAdviceModel {
 }
 
 @ObjectType({ description: 'One allowed box for the dice and its value.' })
-export class BoxAdviceModel {
+export class BoxAdviceView {
   @Field(() => BoxIdEnum) @ApiProperty(apiRef('BoxId')) box: string;
   @Field(() => Int) @ApiProperty() points: number;
   @Field(() => Int, { description: 'Extra five-of-a-kind bonus this roll earns.' }) @ApiProperty() bonus: number;
@@ -83,7 +83,7 @@ export class BoxAdviceModel {
 }
 
 @ObjectType({ description: 'The optimal move.' })
-export class FiveDiceMoveModel {
+export class FiveDiceMoveView {
   @Field(() => FiveDiceActionEnum) @ApiProperty({ enum: FIVE_DICE_ACTIONS }) action: string;
   @Field(() => [Int], { nullable: true, description: 'hold: the dice indices to keep.' })
   @ApiProperty({ type: [Number], nullable: true })
@@ -97,7 +97,7 @@ export class FiveDiceMoveModel {
 }
 
 @ObjectType({ description: 'Optimal five-dice advice for one position (docs/advice.md).' })
-export class FiveDiceAdviceModel {
+export class FiveDiceAdviceView {
   @Field(() => Float, {
     description: 'Expected final score of the sheet at the start of this turn under optimal play.',
   })
@@ -109,13 +109,13 @@ export class FiveDiceAdviceModel {
   @Field(() => Int, { description: 'Rolls left this turn: 3 before the first roll, then 2, 1, 0.' })
   @ApiProperty({ minimum: 0, maximum: 3 })
   rollsLeft: number;
-  @Field(() => FiveDiceMoveModel) @ApiProperty({ type: FiveDiceMoveModel }) best: FiveDiceMoveModel;
-  @Field(() => [HoldAdviceModel], { description: 'Every distinct hold, best first (empty with 0 or 3 rolls left).' })
-  @ApiProperty({ type: [HoldAdviceModel] })
-  holds: HoldAdviceModel[];
-  @Field(() => [BoxAdviceModel], { description: 'Every allowed box, best first (empty before the first roll).' })
-  @ApiProperty({ type: [BoxAdviceModel] })
-  boxes: BoxAdviceModel[];
+  @Field(() => FiveDiceMoveView) @ApiProperty({ type: FiveDiceMoveView }) best: FiveDiceMoveView;
+  @Field(() => [HoldAdviceView], { description: 'Every distinct hold, best first (empty with 0 or 3 rolls left).' })
+  @ApiProperty({ type: [HoldAdviceView] })
+  holds: HoldAdviceView[];
+  @Field(() => [BoxAdviceView], { description: 'Every allowed box, best first (empty before the first roll).' })
+  @ApiProperty({ type: [BoxAdviceView] })
+  boxes: BoxAdviceView[];
 }
 
 @InputType({ description: 'A five-dice position to advise on, without a game.' })
@@ -173,7 +173,7 @@ export class FiveDiceAdviceInput {
 // ------------------------------------------------------------------ farkle
 
 @ObjectType({ description: 'One scoring set-aside of the roll and its value.' })
-export class FarkleSetAsideAdviceModel {
+export class FarkleSetAsideAdviceView {
   @Field(() => [Int], { description: 'Indices into the roll, ascending.' })
   @ApiProperty({ type: [Number] })
   dice: number[];
@@ -204,7 +204,7 @@ export class FarkleSetAsideAdviceModel {
 }
 
 @ObjectType({ description: 'The optimal Farkle move.' })
-export class FarkleMoveModel {
+export class FarkleMoveView {
   @Field(() => FarkleActionEnum) @ApiProperty({ enum: FARKLE_ACTIONS }) action: string;
   @Field(() => [Int], { nullable: true, description: 'setAside: the roll indices to set aside.' })
   @ApiProperty({ type: [Number], nullable: true })
@@ -216,7 +216,7 @@ export class FarkleMoveModel {
 }
 
 @ObjectType({ description: 'Farkle advice for one position (docs/advice.md).' })
-export class FarkleAdviceModel {
+export class FarkleAdviceView {
   @Field(() => FarkleObjectiveEnum) @ApiProperty({ enum: FARKLE_OBJECTIVES }) objective: string;
   @Field(() => Int) @ApiProperty() banked: number;
   @Field(() => Int, { description: 'Turn points before the current roll’s set-aside.' })
@@ -237,12 +237,12 @@ export class FarkleAdviceModel {
   })
   @ApiProperty({ type: 'number', format: 'double' })
   value: number;
-  @Field(() => FarkleMoveModel, { nullable: true, description: 'The optimal move; null on a farkle.' })
-  @ApiProperty({ type: FarkleMoveModel, nullable: true })
-  best: FarkleMoveModel | null;
-  @Field(() => [FarkleSetAsideAdviceModel], { description: 'Every scoring set-aside of the roll, best first.' })
-  @ApiProperty({ type: [FarkleSetAsideAdviceModel] })
-  setAsides: FarkleSetAsideAdviceModel[];
+  @Field(() => FarkleMoveView, { nullable: true, description: 'The optimal move; null on a farkle.' })
+  @ApiProperty({ type: FarkleMoveView, nullable: true })
+  best: FarkleMoveView | null;
+  @Field(() => [FarkleSetAsideAdviceView], { description: 'Every scoring set-aside of the roll, best first.' })
+  @ApiProperty({ type: [FarkleSetAsideAdviceView] })
+  setAsides: FarkleSetAsideAdviceView[];
   @Field(() => Float, {
     nullable: true,
     description: 'Without a roll, after a set-aside: expected turns if banking now (null: not allowed).',
@@ -325,21 +325,21 @@ export class FarkleAdviceInput {
 // ------------------------------------------------------------------ game advice and analysis
 
 @ObjectType({ description: 'Advice for the current state of a game, for the player to move.' })
-export class GameAdviceModel {
+export class GameAdviceView {
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) gameId: string;
   @Field(() => Int, { description: 'The game version the advice is for.' }) @ApiProperty() version: number;
   @Field(() => GameFamilyEnum) @ApiProperty(apiRef('GameFamily')) family: string;
   @Field(() => Int, { description: 'The seat to move.' }) @ApiProperty() seat: number;
-  @Field(() => FiveDiceAdviceModel, { nullable: true })
-  @ApiProperty({ type: FiveDiceAdviceModel, nullable: true })
-  fiveDice: FiveDiceAdviceModel | null;
-  @Field(() => FarkleAdviceModel, { nullable: true })
-  @ApiProperty({ type: FarkleAdviceModel, nullable: true })
-  farkle: FarkleAdviceModel | null;
+  @Field(() => FiveDiceAdviceView, { nullable: true })
+  @ApiProperty({ type: FiveDiceAdviceView, nullable: true })
+  fiveDice: FiveDiceAdviceView | null;
+  @Field(() => FarkleAdviceView, { nullable: true })
+  @ApiProperty({ type: FarkleAdviceView, nullable: true })
+  farkle: FarkleAdviceView | null;
 }
 
 @ObjectType({ description: 'One decision of a finished five-dice game, against optimal play.' })
-export class DecisionModel {
+export class DecisionView {
   @Field(() => Int, { description: 'Version of the event that made the decision.' }) @ApiProperty() version: number;
   @Field(() => Int) @ApiProperty() seat: number;
   @Field(() => Int, { description: 'The turn of this seat, from 1.' }) @ApiProperty() turn: number;
@@ -381,7 +381,7 @@ export class DecisionModel {
 }
 
 @ObjectType({ description: 'One seat’s summary.' })
-export class SeatAnalysisModel {
+export class SeatAnalysisView {
   @Field(() => Int) @ApiProperty() seat: number;
   @Field(() => ID, { nullable: true }) @ApiProperty({ type: String, format: 'uuid', nullable: true }) playerId:
     string | null;
@@ -406,13 +406,13 @@ export class SeatAnalysisModel {
 }
 
 @ObjectType({ description: 'Post-game analysis of a finished five-dice game, from its events (docs/advice.md).' })
-export class GameAnalysisModel {
+export class GameAnalysisView {
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) gameId: string;
   @Field(() => Float, { description: 'Expected final score of an empty sheet under optimal play (these rules).' })
   @ApiProperty({ type: 'number', format: 'double' })
   optimalExpectedScore: number;
-  @Field(() => [SeatAnalysisModel]) @ApiProperty({ type: [SeatAnalysisModel] }) seats: SeatAnalysisModel[];
-  @Field(() => [DecisionModel], { description: 'Every decision, in game order.' })
-  @ApiProperty({ type: [DecisionModel] })
-  decisions: DecisionModel[];
+  @Field(() => [SeatAnalysisView]) @ApiProperty({ type: [SeatAnalysisView] }) seats: SeatAnalysisView[];
+  @Field(() => [DecisionView], { description: 'Every decision, in game order.' })
+  @ApiProperty({ type: [DecisionView] })
+  decisions: DecisionView[];
 }
