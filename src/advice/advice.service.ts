@@ -262,7 +262,7 @@ export class AdviceService {
         best: { action: wins ? 'bank' : 'roll', dice: null, then: null, value },
         setAsides: [],
         bank: wins ? 1 : null,
-        roll: diceLeft === null && !wins ? null : rollChance,
+        roll: wins ? null : rollChance,
       };
     }
     const solution: FarkleSolution = this.tables.farkle(options);
