@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { farkle } from '@fairdice/core/rules/farkle/options';
 import { loadConfig } from '../src/config/config';
-import { AdviceTablesService, FIVE_DICE_PRESETS } from '../src/advice/advice-tables.service';
+import { AdviceTablesService, PRESET_TABLE_OPTIONS } from '../src/advice/advice-tables.service';
 
 const names = ['penta', 'simple', 'bonus'];
 
@@ -26,7 +26,7 @@ async function warm(dir: string, workers: string) {
   const t0 = performance.now();
   service.onApplicationBootstrap();
   const ready = await Promise.all([
-    ...FIVE_DICE_PRESETS.map((o, i) => service.whenReady(o).then(() => [names[i], performance.now() - t0] as const)),
+    ...PRESET_TABLE_OPTIONS.map((o, i) => service.whenReady(o).then(() => [names[i], performance.now() - t0] as const)),
     service.whenReady(farkle, 'farkle').then(() => ['farkle', performance.now() - t0] as const),
   ]);
   loop.disable();

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AdviceTablesService, FIVE_DICE_PRESETS } from '../../src/advice/advice-tables.service';
+import { AdviceTablesService, PRESET_TABLE_OPTIONS } from '../../src/advice/advice-tables.service';
 import { createTestApp, gql } from '../helpers/app';
 import { describeOnce } from '../helpers/suites';
 
@@ -26,7 +26,7 @@ describeOnce('advice: the presets are warmed at start-up, cached on disk and reu
       if (early.status === 503) expect(early.body.code).toBe('TABLE_BUILDING');
 
       const tables = first.app.get(AdviceTablesService);
-      await Promise.all(FIVE_DICE_PRESETS.map((o) => tables.whenReady(o)));
+      await Promise.all(PRESET_TABLE_OPTIONS.map((o) => tables.whenReady(o)));
       for (const [ruleSet, value] of Object.entries(PINNED)) {
         const res = await first.http().post('/v1/advice/five-dice').send(opening(ruleSet)).expect(200);
         expect(res.body.expectedAtTurnStart).toBeCloseTo(value, 4);
@@ -42,7 +42,7 @@ describeOnce('advice: the presets are warmed at start-up, cached on disk and reu
 
     const second = await createTestApp({ env: env() });
     try {
-      await Promise.all(FIVE_DICE_PRESETS.map((o) => second.app.get(AdviceTablesService).whenReady(o)));
+      await Promise.all(PRESET_TABLE_OPTIONS.map((o) => second.app.get(AdviceTablesService).whenReady(o)));
       const res = await second.http().post('/v1/advice/five-dice').send(opening('penta')).expect(200);
       expect(res.body.expectedAtTurnStart).toBeCloseTo(PINNED.penta, 4);
       // Read back, not solved and written again.
