@@ -62,6 +62,8 @@ const canonical = (value: unknown): string =>
 
 /** The five-dice presets, warmed at start-up. */
 export const PRESET_TABLE_OPTIONS: readonly FiveDiceOptions[] = [penta, simple, bonus];
+/** @deprecated The first name of PRESET_TABLE_OPTIONS (kept for code written against it). */
+export const FIVE_DICE_PRESETS = PRESET_TABLE_OPTIONS;
 
 /**
  * The solved advice tables (docs/advice.md "Tables"): five-dice tables per option set and the
