@@ -39,7 +39,7 @@ const layering = {
   // async may use the advice tables: computer seats at level optimal (src/async/computer)
   async: [...persistence, 'players', 'games', 'advice'],
   // optimal advice: the solved tables (worker threads, disk cache), the advice API, post-game analysis
-  advice: [...persistence, 'players', 'games'],
+  advice: [...persistence, 'players', 'games', 'scoring'],
 };
 // Fail closed: a new directory under src/ has no place in the layering until it is given one here
 // (and in docs/architecture.md), so its imports cannot go unchecked.

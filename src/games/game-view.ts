@@ -126,6 +126,7 @@ export function buildGameView(
       : null,
     turnTimeLimitSeconds: state.turnTimeLimitSeconds,
     computerLevel: state.computerLevel,
+    advice: state.advice,
     organizerSeed: state.organizerSeed,
     commitment: state.commitment || row.serverSeedHash,
     chainHead: head,

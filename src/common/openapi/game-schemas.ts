@@ -13,7 +13,7 @@
 import { BOX_IDS } from '@fairdice/core/rules/five-dice/types';
 import { JOKER_RULES } from '@fairdice/core/rules/five-dice/options';
 import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
-import { COMPUTER_LEVELS } from '@fairdice/core/rules/game/types';
+import { ADVICE_SETTINGS, COMPUTER_LEVELS } from '@fairdice/core/rules/game/types';
 import {
   arrayOf,
   bool,
@@ -55,6 +55,10 @@ const ENUMS: Record<string, JsonSchema> = {
   GameFamily: enumOf(FAMILIES, 'The game family a rule set belongs to.'),
   GameStatus: enumOf(GAME_STATUSES, 'open (lobby) | playing | finished | abandoned.'),
   Visibility: enumOf(VISIBILITIES, 'public: listed and readable by anyone; private: only its seats.'),
+  AdviceSetting: enumOf(
+    ADVICE_SETTINGS,
+    'allowed (default): the service gives advice for the game; forbidden: it refuses (ADVICE_FORBIDDEN). It stops the service from helping, not a player from computing advice elsewhere.',
+  ),
   BoxId: enumOf(BOX_IDS, 'A box of the five-dice score sheet, in sheet order.'),
   JokerRule: enumOf(JOKER_RULES, 'How a further five of a kind may be entered (docs/rules.md).'),
   ComputerLevel: enumOf(
@@ -159,7 +163,8 @@ const lifecycleEvents: EventDef[] = [
       organizerSeed: nullable(str('Legacy games only: an organizer seed given at creation.')),
       turnTimeLimitSeconds: nullable(int(undefined, { minimum: 1 })),
       computerLevel: ref('ComputerLevel'),
-    }, { optional: ['computerLevel'] }),
+      advice: ref('AdviceSetting'),
+    }, { optional: ['computerLevel', 'advice'] }),
   },
   {
     type: 'seatTaken',
@@ -328,9 +333,10 @@ const lifecycleCommands = (family: 'FiveDice' | 'Farkle'): Record<string, JsonSc
         'Seats the service plays, each at its level (seat 1 or later, not a hot seat).',
       ),
       computerLevel: ref('ComputerLevel'),
+      advice: ref('AdviceSetting'),
     },
     {
-      optional: ['organizerSeed', 'clientSeeds', 'computerSeats', 'computerLevel'],
+      optional: ['organizerSeed', 'clientSeeds', 'computerSeats', 'computerLevel', 'advice'],
       description: 'Create the game.',
     },
   ),

@@ -8,6 +8,7 @@
 import { createUnionType, Field, ID, Int, InterfaceType, ObjectType, registerEnumType } from '@nestjs/graphql';
 import type { FamilyId } from '@fairdice/core/rules/core/family';
 import {
+  AdviceSettingEnum,
   BoxIdEnum,
   ComputerLevelEnum,
   enumOf,
@@ -158,6 +159,11 @@ export class CreateCommand extends GameCommand {
   computerSeats?: ComputerSeat[];
   @Field(() => ComputerLevelEnum, { nullable: true, description: "The game's computer level; null: standard." })
   computerLevel?: string;
+  @Field(() => AdviceSettingEnum, {
+    nullable: true,
+    description: 'Advice in the game; absent in create commands that predate the option (advice allowed).',
+  })
+  advice?: string;
 }
 @ObjectType(command('join: take a seat (the first open one when `seat` is null).'))
 export class JoinCommand extends GameCommand {

@@ -9,6 +9,7 @@ import { Field, GraphQLISODateTime, ID, Int, InterfaceType, ObjectType } from '@
 import type { FamilyId } from '@fairdice/core/rules/core/family';
 import { isLifecycleEvent } from '@fairdice/core/rules/game/types';
 import {
+  AdviceSettingEnum,
   BoxIdEnum,
   ComputerLevelEnum,
   EventReasonEnum,
@@ -102,6 +103,11 @@ export class GameCreatedEvent extends GameEvent {
     description: "The level of the game's timeouts and auto-scores when the creator named one; null: standard.",
   })
   computerLevel?: string | null;
+  @Field(() => AdviceSettingEnum, {
+    nullable: true,
+    description: 'Advice in this game; null in games created before the option (they allow it).',
+  })
+  advice: string | null;
 }
 
 @ObjectType(event('seatTaken: a player (or the creator, for a hot seat) took `seat`.'))

@@ -8,6 +8,7 @@ import { JSONScalar } from './json.scalar';
 import { connectionOf } from '../../common/graphql/connection';
 import { apiRef, ref } from '../../common/openapi/json-schema';
 import {
+  AdviceSettingEnum,
   BoxIdEnum,
   ComputerLevelEnum,
   GameFamilyEnum,
@@ -194,6 +195,11 @@ export class GameView {
   @Field(() => ComputerLevelEnum, { description: "The level the game's timeouts and auto-scores play with." })
   @ApiProperty({ ...apiRef('ComputerLevel'), description: "The level the game's timeouts and auto-scores play with." })
   computerLevel: string;
+  @Field(() => AdviceSettingEnum, {
+    description: 'Whether the service gives advice for this game (docs/advice.md); fixed at creation.',
+  })
+  @ApiProperty(apiRef('AdviceSetting'))
+  advice: string;
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) organizerSeed: string | null;
   @Field({ description: 'SHA-256 (hex) of the server seed, published at creation.' }) @ApiProperty() commitment: string;
   @Field({ description: 'Hash of the last event.' }) @ApiProperty() chainHead: string;

@@ -4,6 +4,7 @@ import { familyById, isRuleSetName, RULE_SETS } from '../registry';
 import { evolveGame } from './evolve';
 import type { FiveDiceState } from '../five-dice/types';
 import {
+  ADVICE_SETTINGS,
   type CreateCommand,
   type GameCommand,
   type GameEvent,
@@ -220,6 +221,8 @@ function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | RuleErr
     const problem = computerSeatsProblem(c.seatCount, c.hotSeats, c.computerSeats);
     if (problem !== null) return ruleError('INVALID_OPTIONS', problem, { option: 'computerSeats' });
   }
+  if (c.advice !== undefined && !(ADVICE_SETTINGS as readonly unknown[]).includes(c.advice))
+    return ruleError('INVALID_OPTIONS', `advice must be one of ${ADVICE_SETTINGS.join(', ')}`, { option: 'advice' });
   const family = familyById(preset.family);
   const options = family.resolveOptions(preset.options, c.options ?? {});
   if (options instanceof RuleError) return options;
@@ -236,6 +239,7 @@ function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | RuleErr
       turnTimeLimitSeconds: c.turnTimeLimitSeconds,
       // Only when given, so that the create commands from before levels existed re-run to the same event.
       ...(c.computerLevel !== undefined ? { computerLevel: c.computerLevel } : {}),
+      ...(c.advice !== undefined ? { advice: c.advice } : {}),
     }),
   ];
   for (let seat = 0; seat <= c.hotSeats; seat++) {

@@ -22,6 +22,7 @@ export const emptyGame = (id: string): GameState => ({
   organizerSeed: null,
   turnTimeLimitSeconds: null,
   computerLevel: DEFAULT_COMPUTER_LEVEL,
+  advice: 'allowed',
   seats: [],
   status: 'open',
   version: 0,
@@ -53,6 +54,7 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
       next.organizerSeed = (d.organizerSeed as string | null) ?? null;
       next.turnTimeLimitSeconds = (d.turnTimeLimitSeconds as number | null) ?? null;
       next.computerLevel = (d.computerLevel as ComputerLevel | undefined) ?? DEFAULT_COMPUTER_LEVEL;
+      next.advice = d.advice === 'forbidden' ? 'forbidden' : 'allowed';
       const seats: SeatState[] = [];
       for (let seat = 0; seat < seatCount; seat++)
         seats.push({

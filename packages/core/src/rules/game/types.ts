@@ -20,6 +20,9 @@ export interface ComputerSeat {
   level: ComputerLevel;
 }
 export type Visibility = 'public' | 'private';
+/** Whether the service gives advice (and post-game analysis before the end) in a game: docs/advice.md. */
+export type AdviceSetting = 'allowed' | 'forbidden';
+export const ADVICE_SETTINGS: readonly AdviceSetting[] = ['allowed', 'forbidden'];
 
 export interface SeatState {
   seat: number;
@@ -54,6 +57,8 @@ export interface GameState {
   turnTimeLimitSeconds: number | null;
   /** The level timeouts and auto-scores play with (default `standard`, also for games created before levels existed). */
   computerLevel: ComputerLevel;
+  /** `forbidden`: the service refuses advice for this game (ADVICE_FORBIDDEN). Games created before the option: allowed. */
+  advice: AdviceSetting;
   seats: SeatState[];
   status: GameStatus;
   /** Number of events applied (the version of the last one). */
@@ -106,6 +111,8 @@ export interface CreateCommand {
   computerSeats?: ComputerSeat[];
   /** The level of the game's timeouts and auto-scores (absent: `standard`). */
   computerLevel?: ComputerLevel;
+  /** Advice in this game (absent in commands that predate the option: the event then has no `advice`, which reads as allowed). */
+  advice?: AdviceSetting;
 }
 
 export interface JoinCommand {
