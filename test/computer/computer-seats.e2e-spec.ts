@@ -79,10 +79,22 @@ describe('computer seats', () => {
     expect(computerMoves.every((e) => e.data.reason === 'computer')).toBe(true);
     expect(computerMoves.filter((e) => e.rollNumber !== null).length).toBeGreaterThanOrEqual(13);
 
-    const report = verifyBundle(await auditOf(end.id));
+    const bundle = await auditOf(end.id);
+    const report = verifyBundle(bundle);
     expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
     expect(report.ok).toBe(true);
     expect(report.checks.find((c) => c.name === 'dice')?.status).toBe('pass');
+
+    // The verifier still checks the computer's moves for legality: a turn listed as a score
+    // without a roll is refused by the rules (the "commands" check fails at that event).
+    const forged = JSON.parse(JSON.stringify(bundle));
+    const first = forged.events.find((e: any) => e.command?.type === 'computer');
+    first.command.moves = [{ type: 'score', box: 'chance' }];
+    const refused = verifyBundle(forged);
+    expect(refused.ok).toBe(false);
+    const commands = refused.checks.find((c) => c.name === 'commands');
+    expect(commands?.status).toBe('fail');
+    expect(JSON.stringify(commands)).toMatch(new RegExp(`event ${first.version}`));
 
     // Statistics: a game with a computer opponent, never a solo record, not a win or loss against players.
     const me = await t.http().get('/v1/players/me').set('authorization', `Bearer ${ada.token}`).expect(200);
