@@ -732,6 +732,13 @@ function checkOptions(input: CreateGameInput): void {
   if (!preset) return; // the DTO already refused unknown rule sets; decideGame answers the rest
   const resolved = familyById(preset.family).resolveOptions(preset.options, input.options ?? {});
   if (isRuleError(resolved)) throw DomainException.fromRule(resolved);
+  // Timeouts and auto-scores at level optimal would be the service playing a player's move optimally:
+  // advice by another name, so a game that forbids advice cannot have it (decision 0041).
+  if (input.advice === 'forbidden' && input.computerLevel === 'optimal') {
+    const why =
+      'computerLevel optimal is not available in a game that forbids advice (its timeouts and auto-scores would play optimally for the player)';
+    throw new DomainException('VALIDATION_FAILED', why, { errors: [{ field: 'computerLevel', problems: [why] }] });
+  }
   if (input.computerSeats !== undefined && input.computerSeats !== null) {
     const problem = computerSeatsProblem(input.seats, input.hotSeats ?? 0, input.computerSeats);
     if (problem !== null)

@@ -267,6 +267,10 @@ describe('computer seats', () => {
       ['a game whose seats are invalid', { seats: 9, computerSeats: [{ seat: 1, level: 'standard' }] }],
       ['an unknown game computer level', { seats: 2, computerLevel: 'grandmaster' }],
       ['a seat that is not an integer', { seats: 2, computerSeats: [{ seat: 'one', level: 'standard' }] }],
+      [
+        'computerLevel optimal in a game that forbids advice',
+        { seats: 1, advice: 'forbidden', computerLevel: 'optimal' },
+      ],
     ];
     it.each(cases)('REST: %s is VALIDATION_FAILED (400)', async (_what, input) => {
       const before = await storedRows();
