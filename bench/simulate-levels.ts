@@ -31,7 +31,7 @@ export function simulateLevel(preset: FiveDicePresetName, level: ComputerLevel, 
       if (move === null) break;
       const events = fiveDiceFamily.decide(state, { ...move, seat: 0 }, roll);
       if (events instanceof RuleError) throw new Error(`${level} made an illegal move: ${events.message}`);
-      state = events.reduce((s, e) => fiveDiceFamily.evolve(s, e), state) as FiveDiceState;
+      state = events.reduce<FiveDiceState>((s, e) => fiveDiceFamily.evolve(s, e), state);
     }
     const total = computeStandings(state)[0].total;
     sum += total;
