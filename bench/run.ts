@@ -85,6 +85,10 @@ interface Options {
   readme: boolean;
   micro: boolean;
   variants: boolean;
+  /** Scenario ids to run (--only a,b,rest,graphql,reads,instances,jobs); null = all. */
+  only: Set<string> | null;
+  /** Report file suffix (--label perf → bench/results/<date>-perf.md). */
+  label: string | null;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -98,6 +102,8 @@ function parseArgs(argv: string[]): Options {
     readme: true,
     micro: true,
     variants: false,
+    only: null,
+    label: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -136,10 +142,18 @@ function parseArgs(argv: string[]): Options {
       case '--variants':
         o.variants = true;
         break;
+      case '--only':
+        // For profiling one path; a report of a partial run is not a full bench (the README is not touched).
+        o.only = new Set((inline ?? argv[++i] ?? '').split(',').filter(Boolean));
+        o.readme = false;
+        break;
+      case '--label':
+        o.label = (inline ?? argv[++i] ?? '').replace(/[^a-z0-9-]/gi, '') || null;
+        break;
       case '--help':
       case '-h':
         console.log(
-          'npm run bench -- [--clients 64] [--seconds 10] [--warmup 5] [--pool 10] [--micro-ms 300] [--profile] [--no-readme] [--skip-micro] [--variants]',
+          'npm run bench -- [--clients 64] [--seconds 10] [--warmup 5] [--pool 10] [--micro-ms 300] [--profile] [--no-readme] [--skip-micro] [--variants] [--only rest,graphql,...] [--label name]',
         );
         process.exit(0);
         break;
@@ -458,6 +472,7 @@ function plainTable(rows: ScenarioRow[], ts: Target[]): string {
 
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
+  const want = (id: string) => opts.only === null || opts.only.has(id);
   const began = performance.now();
   const adminUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
   const serverScript = join(ROOT, 'dist', 'src', 'main.js');
@@ -485,7 +500,7 @@ async function main(): Promise<void> {
   let jobQueue: JobQueueBenchResult | null = null;
   try {
     // ---- ceiling (a): bare Fastify
-    {
+    if (want('a')) {
       const port = await freePort();
       const hello = await ServerProcess.start({ name: 'hello-server', script: helloScript, port, readyPath: '/' });
       await withServer(hello, async () => {
@@ -506,11 +521,12 @@ async function main(): Promise<void> {
     }
 
     // ---- ceiling (b): one-row INSERT with plain pg
-    await prepareInsertCeiling(db.url);
+    if (want('b')) await prepareInsertCeiling(db.url);
     for (const [id, size] of [
       ['b', opts.pool],
       ['bK', opts.clients],
     ] as const) {
+      if (!want('b')) break;
       const pool = insertPool(db.url, size);
       try {
         rows.push(
@@ -569,46 +585,49 @@ async function main(): Promise<void> {
         players.push(await retrySetup('register', () => registerPlayer(http, i), log));
 
       stats.rest = newPlayStats();
-      rows.push(
-        await scenario(
-          'rest',
-          'REST actions',
-          'one game command: create / start / roll / score (solo five-dice "simple")',
-          opts,
-          (i) => new RestPlayer(http, players[i], stats.rest),
-          server,
-          commits,
-          backends,
-        ),
-      );
+      if (want('rest'))
+        rows.push(
+          await scenario(
+            'rest',
+            'REST actions',
+            'one game command: create / start / roll / score (solo five-dice "simple")',
+            opts,
+            (i) => new RestPlayer(http, players[i], stats.rest),
+            server,
+            commits,
+            backends,
+          ),
+        );
       stats.graphql = newPlayStats();
-      rows.push(
-        await scenario(
-          'graphql',
-          'GraphQL actions',
-          'the same commands as GraphQL mutations (createGame / startGame / roll / score)',
-          opts,
-          (i) => new GraphqlPlayer(http, players[i], stats.graphql),
-          server,
-          commits,
-          backends,
-        ),
-      );
+      if (want('graphql'))
+        rows.push(
+          await scenario(
+            'graphql',
+            'GraphQL actions',
+            'the same commands as GraphQL mutations (createGame / startGame / roll / score)',
+            opts,
+            (i) => new GraphqlPlayer(http, players[i], stats.graphql),
+            server,
+            commits,
+            backends,
+          ),
+        );
       const readers: Reader[] = [];
-      for (let i = 0; i < opts.clients; i++)
+      for (let i = 0; i < opts.clients && want('reads'); i++)
         readers.push(await retrySetup('reads setup', () => Reader.prepare(http, players[i]), log));
-      rows.push(
-        await scenario(
-          'reads',
-          'REST reads',
-          'GET /v1/games/:id (own game in progress, with token)',
-          opts,
-          (i) => readers[i],
-          server,
-          commits,
-          backends,
-        ),
-      );
+      if (want('reads'))
+        rows.push(
+          await scenario(
+            'reads',
+            'REST reads',
+            'GET /v1/games/:id (own game in progress, with token)',
+            opts,
+            (i) => readers[i],
+            server,
+            commits,
+            backends,
+          ),
+        );
       http.close();
     });
     if (opts.profile) {
@@ -664,8 +683,10 @@ async function main(): Promise<void> {
       });
     }
     // ---- the job queue on its own (bench/job-queue.bench.ts), after the servers have stopped
-    log('job queue: draining 5,000 no-op jobs, then a delivery behind 5,000 fan-out jobs');
-    jobQueue = await runJobQueueBench(db.url, { jobs: 5000, pool: opts.pool });
+    if (want('jobs')) {
+      log('job queue: draining 5,000 no-op jobs, then a delivery behind 5,000 fan-out jobs');
+      jobQueue = await runJobQueueBench(db.url, { jobs: 5000, pool: opts.pool });
+    }
   } finally {
     await statsPool.end().catch(() => undefined);
     log(`database: dropping ${db.name}`);
@@ -762,7 +783,17 @@ async function main(): Promise<void> {
       : []),
     ...(opts.profile ? ['## Server CPU profile', '', profileSection, ''] : []),
   ].join('\n');
-  const file = join(RESULTS_DIR, `${date}${opts.profile ? '-profile' : opts.variants ? '-variants' : ''}.md`);
+  const suffix = opts.label
+    ? `-${opts.label}`
+    : opts.profile
+      ? '-profile'
+      : opts.variants
+        ? '-variants'
+        : opts.only
+          ? '-partial'
+          : '';
+  const reportName = `${date}${suffix}.md`;
+  const file = join(RESULTS_DIR, reportName);
   writeFileSync(file, report);
   log(`report: ${file.slice(ROOT.length + 1)}`);
 
@@ -775,7 +806,7 @@ async function main(): Promise<void> {
       const a = text.indexOf(start);
       const b = text.indexOf(end);
       if (a >= 0 && b > a) {
-        const block = `${start}\n_Latest run: ${date}, ${m.CPU}, Node ${m.Node}, PostgreSQL ${db.serverVersion.split(' ')[0]}, K = ${opts.clients}, ${opts.seconds} s per scenario ([full report](bench/results/${date}.md))._\n\n${scenarioMd}\n\n${targetMd}\n${end}`;
+        const block = `${start}\n_Latest run: ${date}, ${m.CPU}, Node ${m.Node}, PostgreSQL ${db.serverVersion.split(' ')[0]}, K = ${opts.clients}, ${opts.seconds} s per scenario ([full report](bench/results/${reportName}))._\n\n${scenarioMd}\n\n${targetMd}\n${end}`;
         writeFileSync(readme, text.slice(0, a) + block + text.slice(b + end.length));
         log('README.md: Benchmarks table refreshed');
       }
