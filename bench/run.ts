@@ -66,7 +66,7 @@ import {
   retrySetup,
 } from './players';
 import { formatSummary, summarizeProfileFile } from './profile-summary';
-import { freePort, machineCpu, ServerProcess } from './server-process';
+import { freePort, machineCpu, ServerGroup, ServerProcess, type WindowedServer } from './server-process';
 import { redactUrl } from '../src/database/redact-url';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -238,7 +238,7 @@ async function scenario(
   what: string,
   opts: Options,
   makeClient: (i: number) => VirtualClient,
-  server: ServerProcess | null,
+  server: WindowedServer | null,
   commits: (() => Promise<number>) | null,
   backends: ReturnType<typeof postgresBackendCpu> | null = null,
 ): Promise<ScenarioRow> {
@@ -365,6 +365,37 @@ function targets(rows: Map<string, ScenarioRow>, micro: MicroRow[]): Target[] {
     target: '≤ 0.3',
     met: Number.isFinite(cpu) ? cpu <= 0.3 : null,
     show: f3(cpu),
+  });
+  const compact = rows.get('restCompact');
+  const compactCpu = compact?.serverCpuMsPerRequest ?? NaN;
+  out.push({
+    name: '(info) Server CPU ms per REST action, compact answers (Prefer: return=minimal)',
+    value: compactCpu,
+    target: '–',
+    met: null,
+    show: f3(compactCpu),
+  });
+  out.push({
+    name: '(info) REST actions/s, compact ÷ full answers',
+    value: v('restCompact') / v('rest'),
+    target: '–',
+    met: null,
+    show: f3(v('restCompact') / v('rest')),
+  });
+  const three = rows.get('instances3');
+  out.push({
+    name: '(info) REST actions/s, 3 instances ÷ 1 instance (aggregate; 2 cores: overhead, not scaling)',
+    value: v('instances3') / v('rest'),
+    target: '–',
+    met: null,
+    show: f3(v('instances3') / v('rest')),
+  });
+  out.push({
+    name: '(info) Server CPU ms per REST action, 3 instances (summed)',
+    value: three?.serverCpuMsPerRequest ?? NaN,
+    target: '–',
+    met: null,
+    show: f3(three?.serverCpuMsPerRequest ?? NaN),
   });
   const pgCpu = rest?.postgresCpuMsPerRequest ?? NaN;
   out.push({ name: '(info) PostgreSQL CPU ms per REST action', value: pgCpu, target: '–', met: null, show: f3(pgCpu) });
@@ -556,25 +587,25 @@ async function main(): Promise<void> {
     if (opts.profile) mkdirSync(PROFILE_DIR, { recursive: true });
     const before = new Set(existsSync(PROFILE_DIR) ? readdirSync(PROFILE_DIR) : []);
     log(`server: node ${nodeArgs.join(' ')} dist/src/main.js (pool ${opts.pool})`);
+    const serverEnv = {
+      ...benchKeys,
+      DATABASE_POOL_MAX: String(opts.pool),
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      MIGRATE_ON_START: 'false',
+      // The limiter stays ON (its counter UPSERT is part of every request's cost) but its limit
+      // is lifted so that K busy clients are never answered 429.
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      // K players register at once from one address (the registration budget is per address).
+      RATE_LIMIT_REGISTRATIONS_PER_MINUTE: '100000',
+    };
     const server = await ServerProcess.start({
       name: 'fairdice',
       script: serverScript,
       nodeArgs,
       port,
       readyPath: '/health/ready',
-      env: {
-        DATABASE_URL: db.url,
-        ...benchKeys,
-        DATABASE_POOL_MAX: String(opts.pool),
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'production',
-        MIGRATE_ON_START: 'false',
-        // The limiter stays ON (its counter UPSERT is part of every request's cost) but its limit
-        // is lifted so that K busy clients are never answered 429.
-        RATE_LIMIT_PER_MINUTE: '100000000',
-        // K players register at once from one address (the registration budget is per address).
-        RATE_LIMIT_REGISTRATIONS_PER_MINUTE: '100000',
-      },
+      env: { ...serverEnv, DATABASE_URL: db.url },
     });
     serverStartupMs = server.startupMs;
     log(`server: ready in ${f0(server.startupMs)} ms (pid ${server.pid})`);
@@ -593,6 +624,20 @@ async function main(): Promise<void> {
             'one game command: create / start / roll / score (solo five-dice "simple")',
             opts,
             (i) => new RestPlayer(http, players[i], stats.rest),
+            server,
+            commits,
+            backends,
+          ),
+        );
+      stats.restCompact = newPlayStats();
+      if (want('restCompact'))
+        rows.push(
+          await scenario(
+            'restCompact',
+            'REST actions, compact answers',
+            'as REST actions, each command with Prefer: return=minimal (its events and the version, not the game)',
+            opts,
+            (i) => new RestPlayer(http, players[i], stats.restCompact, true),
             server,
             commits,
             backends,
@@ -630,6 +675,47 @@ async function main(): Promise<void> {
         );
       http.close();
     });
+    // ---- three instances on the same database, K clients spread across them (issue 17, item 6)
+    if (want('instances') && !opts.profile) {
+      const ports = [await freePort(), await freePort(), await freePort()];
+      log(`instances: 3 servers on one database (pool ${opts.pool} each), ${opts.clients} clients spread round-robin`);
+      const group = new ServerGroup(
+        await Promise.all(
+          ports.map((p, n) =>
+            ServerProcess.start({
+              name: `fairdice #${n + 1}`,
+              script: serverScript,
+              port: p,
+              readyPath: '/health/ready',
+              env: { ...serverEnv, DATABASE_URL: db.url },
+            }),
+          ),
+        ),
+      );
+      try {
+        const https = ports.map((p) => new HttpClient('127.0.0.1', p, opts.clients));
+        const players: Registered[] = [];
+        for (let i = 0; i < opts.clients; i++)
+          players.push(await retrySetup('register', () => registerPlayer(https[i % 3], 2000 + i), log));
+        stats.instances3 = newPlayStats();
+        rows.push(
+          await scenario(
+            'instances3',
+            'REST actions, 3 instances',
+            'as REST actions; client i talks to instance i mod 3 (one PostgreSQL); CPU = the three servers summed',
+            opts,
+            (i) => new RestPlayer(https[i % 3], players[i], stats.instances3),
+            group,
+            commits,
+            backends,
+          ),
+        );
+        for (const h of https) h.close();
+      } finally {
+        await group.stop();
+      }
+    }
+
     if (opts.profile) {
       const fresh = readdirSync(PROFILE_DIR)
         .filter((f) => f.endsWith('.cpuprofile') && !before.has(f))
@@ -760,6 +846,8 @@ async function main(): Promise<void> {
     scenarioMd,
     '',
     `Request mix, REST: ${mix(stats.rest)}.  `,
+    `Request mix, REST compact: ${mix(stats.restCompact)}.  `,
+    ...(stats.instances3 ? [`Request mix, REST on 3 instances: ${mix(stats.instances3)}.  `] : []),
     `Request mix, GraphQL: ${mix(stats.graphql)}.`,
     '',
     '## Ratios and targets',
