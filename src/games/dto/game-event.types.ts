@@ -9,6 +9,7 @@ import { Field, GraphQLISODateTime, ID, Int, InterfaceType, ObjectType } from '@
 import type { FamilyId } from '@fairdice/core/rules/core/family';
 import { isLifecycleEvent } from '@fairdice/core/rules/game/types';
 import {
+  AdviceSettingEnum,
   BoxIdEnum,
   EventReasonEnum,
   GameEventTypeEnum,
@@ -96,6 +97,11 @@ export class GameCreatedEvent extends GameEvent {
   @Field(() => String, { nullable: true, description: 'Legacy: set at creation by games created before 0014.' })
   organizerSeed: string | null;
   @Field(() => Int, { nullable: true }) turnTimeLimitSeconds: number | null;
+  @Field(() => AdviceSettingEnum, {
+    nullable: true,
+    description: 'Advice in this game; null in games created before the option (they allow it).',
+  })
+  advice: string | null;
 }
 
 @ObjectType(event('seatTaken: a player (or the creator, for a hot seat) took `seat`.'))
