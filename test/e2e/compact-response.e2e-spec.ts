@@ -131,6 +131,36 @@ describe('compact command responses (Prefer: return=minimal)', () => {
     expect((await history(id)).length).toBe(first.body.version); // the roll happened once
   });
 
+  it('with CORS: Vary keeps Origin beside Prefer, and a browser may send Prefer and read Preference-Applied', async () => {
+    const cors = await createTestApp({ env: { CORS_ORIGINS: 'https://app.example' } });
+    try {
+      const me = await registerPlayer(cors, 'Cora');
+      const origin = { origin: 'https://app.example' };
+      const r = await cors
+        .http()
+        .post('/v1/games')
+        .set(me.auth)
+        .set(origin)
+        .set(minimal)
+        .send({ ruleSet: 'simple', seats: 1 })
+        .expect(201);
+      const vary = String(r.headers.vary)
+        .split(',')
+        .map((v) => v.trim().toLowerCase());
+      expect(vary).toEqual(expect.arrayContaining(['origin', 'prefer']));
+      expect(r.headers['access-control-expose-headers']).toMatch(/Preference-Applied/);
+      const preflight = await cors
+        .http()
+        .options('/v1/games')
+        .set(origin)
+        .set('access-control-request-method', 'POST')
+        .set('access-control-request-headers', 'prefer');
+      expect(String(preflight.headers['access-control-allow-headers'])).toMatch(/Prefer/);
+    } finally {
+      await cors.close();
+    }
+  });
+
   it("the SDK's compact client sends the preference and types the answer", async () => {
     const baseUrl = `http://127.0.0.1:${(t.app.getHttpServer().address() as { port: number }).port}`;
     const api = createFairdiceCompactClient({ baseUrl, token: ada.token });

@@ -18,7 +18,7 @@ export const RestCommandOptions = createParamDecorator((_data: unknown, context:
   const http = context.switchToHttp();
   const request = http.getRequest<FastifyRequest>();
   const reply = http.getResponse<FastifyReply>();
-  reply.header('vary', 'Prefer');
+  addVary(reply, 'Prefer');
   return {
     idempotencyKey: parseIdempotencyKey(request.headers['idempotency-key']),
     ifMatch: parseEntityTags(request.headers['if-match'], 'If-Match'),
@@ -47,4 +47,15 @@ export class GameETagInterceptor implements NestInterceptor {
       }),
     );
   }
+}
+
+/** Adds `field` to the Vary header, keeping what is there (CORS adds Origin before any handler). */
+function addVary(reply: FastifyReply, field: string): void {
+  const current = reply.getHeader('vary');
+  const list = (Array.isArray(current) ? current.join(',') : String(current ?? ''))
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  if (list.includes('*') || list.some((v) => v.toLowerCase() === field.toLowerCase())) return;
+  reply.header('vary', [...list, field].join(', '));
 }
