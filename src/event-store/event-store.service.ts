@@ -455,7 +455,8 @@ export class EventStore {
 
 const SUMMARY_COLUMNS = `g.id, g.rule_set, g.family, g.status, g.visibility, g.version, g.seat_count, g.creator_id, g.current_seat,
   g.current_player_id, g.standings, g.created_at, g.updated_at, ${micros('g.created_at')} AS created_micros,
-  (SELECT count(*)::int FROM game_seats s2 WHERE s2.game_id = g.id AND s2.player_id IS NOT NULL) AS seats_taken`;
+  (SELECT count(*)::int FROM game_seats s2 WHERE s2.game_id = g.id AND (s2.player_id IS NOT NULL OR s2.computer_level IS NOT NULL)) AS seats_taken,
+  (SELECT count(*)::int FROM game_seats s3 WHERE s3.game_id = g.id AND s3.computer_level IS NOT NULL) AS computer_seats`;
 
 /** The leaf's timestamp: milliseconds since the epoch, taken by the database (one clock for every instance). */
 /**
@@ -550,6 +551,7 @@ const toSummary = (r: any): GameSummaryRow => ({
   version: r.version,
   seatCount: r.seat_count,
   seatsTaken: r.seats_taken,
+  computerSeats: r.computer_seats,
   creatorId: r.creator_id,
   currentSeat: r.current_seat,
   currentPlayerId: r.current_player_id,

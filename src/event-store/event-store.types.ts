@@ -106,6 +106,8 @@ export interface GameSummaryRow {
   version: number;
   seatCount: number;
   seatsTaken: number;
+  /** Seats the computer plays (taken from the creation on, also counted in seatsTaken). */
+  computerSeats: number;
   creatorId: string;
   currentSeat: number | null;
   currentPlayerId: string | null;

@@ -750,6 +750,7 @@ export class GamesService {
       version: r.version,
       seatCount: r.seatCount,
       seatsTaken: r.seatsTaken,
+      computerSeats: r.computerSeats,
       creatorId: r.creatorId,
       currentSeat: r.currentSeat,
       currentPlayerId: r.currentPlayerId,

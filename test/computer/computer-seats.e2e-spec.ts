@@ -66,6 +66,9 @@ describe('computer seats', () => {
     expect(created.status).toBe('open');
     expect(created.seats[1]).toMatchObject({ seat: 1, playerId: null, computer: 'standard' });
     expect(created.computerLevel).toBe('standard');
+    // Lists say which games have computer opponents; the computer's seat is taken from the start.
+    const mine = await t.http().get('/v1/games?scope=mine&limit=5').set('authorization', `Bearer ${ada.token}`);
+    expect(mine.body.items.find((g: any) => g.id === created.id)).toMatchObject({ seatsTaken: 2, computerSeats: 1 });
     const end = await playAgainstComputer(client, await client.start(ada.token, created.id));
     expect(end.status).toBe('finished');
     expect(end.fiveDice.sheets[1].boxes.every((b: any) => b.points !== null)).toBe(true);

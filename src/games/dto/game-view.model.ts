@@ -228,7 +228,12 @@ export class GameSummaryView {
   @Field(() => VisibilityEnum) @ApiProperty(apiRef('Visibility')) visibility: string;
   @Field(() => Int) @ApiProperty() version: number;
   @Field(() => Int) @ApiProperty() seatCount: number;
-  @Field(() => Int) @ApiProperty() seatsTaken: number;
+  @Field(() => Int, { description: 'Seats held by a player or played by the computer.' })
+  @ApiProperty({ description: 'Seats held by a player or played by the computer.' })
+  seatsTaken: number;
+  @Field(() => Int, { description: 'Seats the computer plays: > 0 in a game against computer opponents.' })
+  @ApiProperty({ description: 'Seats the computer plays: > 0 in a game against computer opponents.' })
+  computerSeats: number;
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) creatorId: string;
   @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) currentSeat: number | null;
   @Field(() => ID, { nullable: true }) @ApiProperty({ type: String, nullable: true }) currentPlayerId: string | null;
