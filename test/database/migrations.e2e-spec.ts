@@ -249,6 +249,7 @@ describe(`migrations on an empty ${kind} database`, () => {
           playerId: creator.id,
           hotSeat: false,
           clientSeed: 'c0',
+          computerLevel: null,
           joinedAt: at('2026-01-02T03:04:07.000Z'),
         },
         {
@@ -257,7 +258,17 @@ describe(`migrations on an empty ${kind} database`, () => {
           playerId: other.id,
           hotSeat: true,
           clientSeed: null,
+          computerLevel: null,
           joinedAt: at('2026-01-02T03:04:08.000Z'),
+        },
+        {
+          gameId: game.id,
+          seat: 2,
+          playerId: null,
+          hotSeat: false,
+          clientSeed: null,
+          computerLevel: 'optimal',
+          joinedAt: at('2026-01-02T03:04:09.000Z'),
         },
       ];
       for (const s of seats) await prisma.gameSeat.create({ data: s });
@@ -311,7 +322,7 @@ describe(`migrations on an empty ${kind} database`, () => {
       });
       expect(withRelations.creator.id).toBe(creator.id);
       expect(withRelations.currentPlayer?.id).toBe(other.id);
-      expect(withRelations.seats).toHaveLength(2);
+      expect(withRelations.seats).toHaveLength(3);
       expect(withRelations.events).toHaveLength(1);
     });
 
