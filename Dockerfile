@@ -24,6 +24,8 @@ COPY --from=build /app/packages/core/dist ./packages/core/dist
 # The verifier page served at GET /verify (node_modules/fairdice-verify -> packages/verifier).
 COPY --from=build /app/packages/verifier/package.json ./packages/verifier/
 COPY --from=build /app/packages/verifier/dist/verify.html ./packages/verifier/dist/
+# The reference web client served at GET / (web/dist: index.html and content-hashed assets).
+COPY --from=build /app/web/dist ./web/dist
 COPY --from=build /app/prisma ./prisma
 USER node
 EXPOSE 3000

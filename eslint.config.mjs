@@ -32,6 +32,8 @@ const layering = {
   health: persistence,
   graphiql: persistence,
   'verify-page': persistence,
+  // the reference web client's static files (web/dist) at / and /assets
+  'web-app': persistence,
   'service-info': persistence,
   games: [...persistence, 'players'],
   transparency: [...persistence, 'players'],
