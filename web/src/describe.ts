@@ -1,10 +1,10 @@
 import type { GameEvent, GameView } from './api';
-import { boxName } from './util';
+import { boxName, seatName } from './util';
 
 /** One event of the stream as a sentence for the feed. */
 export function describeEvent(game: GameView, event: GameEvent): string {
   const seat = (event as { seat?: number | null }).seat;
-  const who = seat === null || seat === undefined ? 'The game' : (game.seats[seat]?.displayName ?? `Seat ${seat + 1}`);
+  const who = seat === null || seat === undefined ? 'The game' : seatName(game, seat);
   const d = (event.data ?? {}) as Record<string, unknown>;
   switch (event.type) {
     case 'gameCreated':

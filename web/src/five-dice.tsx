@@ -23,10 +23,12 @@ export function FiveDiceBoard(props: { game: GameView; myTurn: boolean; act: Act
   const options = interactive && rolled ? five.scoreOptions : null;
 
   // A new state: the holds the server reports, no pending box, the sheet of whoever plays now.
+  // (Keyed on the version only: a re-read of the same version must not undo a hold being chosen.)
+  const serverHeld = game.held.join(',');
   useEffect(() => {
-    setHeld(game.held);
+    setHeld(serverHeld ? serverHeld.split(',').map(Number) : []);
     setPending(null);
-  }, [game.version, game.held]);
+  }, [game.version, serverHeld]);
   useEffect(() => setShownSeat(null), [game.currentSeat]);
   useEffect(() => {
     if (pending) confirmRef.current?.focus();

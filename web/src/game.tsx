@@ -15,14 +15,13 @@ import { describeEvent } from './describe';
 import { FarkleBoard } from './farkle';
 import { FiveDiceBoard } from './five-dice';
 import { Trust } from './trust';
-import { RULE_SET_TITLES, ordinal } from './util';
+import { RULE_SET_TITLES, ordinal, seatName } from './util';
+
+export { seatName };
 
 export type Act = (
   command: () => Promise<{ data?: GameView; error?: unknown; response: Response }>,
 ) => Promise<boolean>;
-
-export const seatName = (game: GameView, seat: number) =>
-  game.seats[seat]?.displayName ?? (game.seats[seat]?.playerId ? `Seat ${seat + 1}` : `Open seat ${seat + 1}`);
 
 export function GamePage({ gameId, me }: { gameId: string; me: StoredPlayer }) {
   const [game, setGame] = useState<GameView | null>(null);
@@ -31,8 +30,11 @@ export function GamePage({ gameId, me }: { gameId: string; me: StoredPlayer }) {
   const [feed, setFeed] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const version = useRef(0);
+  const shown = useRef(false);
   const accept = useCallback((g: GameView) => {
-    if (g.version < version.current) return; // an older answer arriving late
+    // An older answer arriving late, or the version already shown (a stream event after my own command).
+    if (g.version < version.current || (g.version === version.current && shown.current)) return;
+    shown.current = true;
     version.current = g.version;
     notedCommitment(g.id, g.commitment);
     setGame(g);

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { RuleSetName } from './api';
+import type { GameView, RuleSetName } from './api';
 
 export const RULE_SET_TITLES: Record<RuleSetName, string> = {
   penta: 'Penta (five dice)',
@@ -56,3 +56,12 @@ export function usePolling(ms: number, task: () => Promise<void>): void {
 }
 
 export const ordinal = (n: number) => `${n}${n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}`;
+
+/** A seat's player name; with the seat number when one name holds several seats (hot seat). */
+export function seatName(game: GameView, seat: number): string {
+  const s = game.seats[seat];
+  if (!s?.playerId) return `Open seat ${seat + 1}`;
+  if (!s.displayName) return `Seat ${seat + 1}`;
+  const shared = game.seats.filter((o) => o.displayName === s.displayName).length > 1;
+  return shared ? `${s.displayName} (seat ${seat + 1})` : s.displayName;
+}
