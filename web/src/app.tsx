@@ -19,7 +19,9 @@ export function App() {
   const [player, setPlayer] = useState<StoredPlayer | null>(() => (session.token() ? session.player() : null));
   const route = useRoute();
   // The first render has mounted and its handlers are attached: bench/web-client.ts reads this mark.
-  useEffect(() => performance.mark('fairdice:interactive'), []);
+  useEffect(() => {
+    performance.mark('fairdice:interactive');
+  }, []);
   useEffect(() => {
     // The main landmark takes the focus on every new screen, so keyboard and screen-reader users start there.
     document.getElementById('main')?.focus();

@@ -60,6 +60,7 @@ export function Home({ me }: { me: StoredPlayer }) {
           </ul>
         )}
       </section>
+      <NotifyToggle />
       <NewGame me={me} />
       <section aria-labelledby="open-h">
         <h2 id="open-h">Open games</h2>
@@ -222,5 +223,21 @@ function NewGame({ me }: { me: StoredPlayer }) {
         </p>
       )}
     </section>
+  );
+}
+
+/** Asks once for permission to notify (a game page then notifies when my turn comes while the tab is hidden). */
+function NotifyToggle() {
+  const supported = typeof Notification !== 'undefined';
+  const [permission, setPermission] = useState(supported ? Notification.permission : 'denied');
+  if (!supported || permission === 'denied') return null;
+  if (permission === 'granted')
+    return <p className="muted">Notifications are on: an open game tells you when it is your turn.</p>;
+  return (
+    <p>
+      <button type="button" onClick={() => void Notification.requestPermission().then(setPermission)}>
+        Notify me when it is my turn
+      </button>
+    </p>
   );
 }
