@@ -78,6 +78,12 @@ const boundaries = [
     from: ['./src', './test', './bench', './scripts'],
     message: 'packages/ stand alone: they never import the service',
   },
+  {
+    target: './web',
+    from: ['./src', './test', './bench', './scripts'],
+    message:
+      'the web client talks to the service only through the public API (@fairdice/client): it imports no code of the service',
+  },
 ];
 
 export default tseslint.config(
