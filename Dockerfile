@@ -27,6 +27,8 @@ COPY --from=build /app/packages/verifier/dist/verify.html ./packages/verifier/di
 # The reference web client served at GET / (web/dist: index.html and content-hashed assets).
 COPY --from=build /app/web/dist ./web/dist
 COPY --from=build /app/prisma ./prisma
+# The advice tables' disk cache (ADVICE_CACHE_DIR, default ./data/advice), writable by the service.
+RUN mkdir -p /app/data/advice && chown -R node:node /app/data
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \

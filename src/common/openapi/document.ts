@@ -15,6 +15,7 @@
  * - servers, tags, contact, the bearer scheme (opaque tokens), the 3.1 `webhooks`.
  */
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { COMMAND_EVENTS_MEDIA_TYPE } from '../http/command-events';
 import { ERROR_MAP, type ErrorCode } from '../errors/error-codes';
 import { GAME_SCHEMAS } from './game-schemas';
 import type { JsonSchema } from './json-schema';
@@ -60,6 +61,14 @@ const HEADER_PARAMETERS: Record<RequestHeaderName, Json> = {
     description: 'The ETag(s) you hold: 304 Not Modified (no body) while the game is still at one of them.',
     schema: { type: 'string', pattern: '^\\s*(\\*|(W/)?"\\d{1,9}"(\\s*,\\s*(W/)?"\\d{1,9}")*)\\s*$' },
   },
+  Prefer: {
+    name: 'Prefer',
+    in: 'header',
+    required: false,
+    description:
+      'RFC 7240. `return=minimal`: answer with just the events this command appended and the new version (CommandEventsView, media type application/vnd.fairdice.command-events+json), for clients that keep their own state; the response then carries Preference-Applied: return=minimal. `return=representation` (the default): the whole game (GameView). Other or malformed preferences are ignored. A replayed outcome (Idempotency-Key) honours it too.',
+    schema: { type: 'string', maxLength: 1024 },
+  },
   'Last-Event-ID': {
     name: 'Last-Event-ID',
     in: 'header',
@@ -90,6 +99,14 @@ const RESPONSE_HEADERS: Record<string, Json> = {
     description: 'true: this is the stored outcome of an earlier request with the same Idempotency-Key.',
     schema: { type: 'string', enum: ['true'] },
   },
+  'Preference-Applied': {
+    description: 'RFC 7240: return=minimal when the body is the compact CommandEventsView asked for with Prefer.',
+    schema: { type: 'string', enum: ['return=minimal'] },
+  },
+  Vary: {
+    description: 'Prefer: the body of a command depends on the Prefer request header.',
+    schema: { type: 'string' },
+  },
   Deprecation: {
     description:
       'RFC 9745: this operation or a parameter you used is deprecated since this date (@<Unix seconds>). See docs/api.md *Versioning*.',
@@ -110,7 +127,14 @@ const RESPONSE_HEADERS: Record<string, Json> = {
 };
 
 /** Codes answered with Retry-After. */
-const RETRY_AFTER_CODES: ErrorCode[] = ['RATE_LIMITED', 'DATABASE_UNAVAILABLE', 'NOT_READY', 'IDEMPOTENCY_IN_PROGRESS'];
+const RETRY_AFTER_CODES: ErrorCode[] = [
+  'RATE_LIMITED',
+  'DATABASE_UNAVAILABLE',
+  'NOT_READY',
+  'IDEMPOTENCY_IN_PROGRESS',
+  'TABLE_BUILDING',
+  'ADVICE_BUSY',
+];
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
@@ -118,6 +142,7 @@ const TAGS = [
   { name: 'players', description: 'Registration, profile and token rotation.' },
   { name: 'games', description: 'Creating, joining and playing games; their events, stream and audit.' },
   { name: 'scoring', description: 'Rule sets and score calculators (no game needed).' },
+  { name: 'advice', description: 'Optimal advice for a game or a position, and post-game analysis (docs/advice.md).' },
   { name: 'inbox', description: 'My games awaiting my move.' },
   { name: 'webhooks', description: 'Signed notifications about my games (Standard Webhooks).' },
   { name: 'transparency', description: 'The signed transparency log of commitments and final chain heads.' },
@@ -247,6 +272,14 @@ function completeOperation(path: string, method: string, op: Json): void {
     }
     const ok = status.startsWith('2') || status === '304';
     if (ok && (returnsGame(response) || status === '304')) h.ETag = headerRef('ETag');
+    if (ok && headers.has('Prefer') && returnsGame(response)) {
+      // Prefer: return=minimal answers the compact form under its own media type, so that a client
+      // reading application/json keeps its one GameView type (src/reliability/http/prefer.ts).
+      response.content[COMMAND_EVENTS_MEDIA_TYPE] = { schema: { $ref: '#/components/schemas/CommandEventsView' } };
+      response.description = `${response.description ? `${response.description} ` : ''}The game (GameView, application/json), or with Prefer: return=minimal the events this command appended and the new version (CommandEventsView, ${COMMAND_EVENTS_MEDIA_TYPE}).`;
+      h['Preference-Applied'] = headerRef('PreferenceApplied');
+      h.Vary = headerRef('Vary');
+    }
     if (isCommand) h['Idempotent-Replayed'] = headerRef('IdempotentReplayed');
     if (deprecation) {
       h.Deprecation = headerRef('Deprecation');
@@ -264,7 +297,7 @@ const returnsGame = (response: Json) =>
   JSON.stringify(response.content?.['application/json']?.schema ?? {}) === '{"$ref":"#/components/schemas/GameView"}';
 
 /**
- * Integers, closed objects, defaults of optional fields in the description. Applied to the
+ * Integers (numbers unless format double), closed objects, defaults of optional fields in the description. Applied to the
  * schemas Nest generated (the hand-written ones are written that way).
  */
 function normalizeSchema(schema: Json, isParameter = false): void {
@@ -277,8 +310,11 @@ function normalizeSchema(schema: Json, isParameter = false): void {
     schema.$ref = schema.allOf[0].$ref; // apiRef(): a plain reference (3.1 allows siblings such as description)
     delete schema.allOf;
   }
-  if (schema.type === 'number') schema.type = 'integer';
-  if (Array.isArray(schema.type)) schema.type = schema.type.map((t: string) => (t === 'number' ? 'integer' : t));
+  // Every number of the API is an integer, except those declared with format double (advice values).
+  const fractional = schema.format === 'double';
+  if (schema.type === 'number' && !fractional) schema.type = 'integer';
+  if (Array.isArray(schema.type) && !fractional)
+    schema.type = schema.type.map((t: string) => (t === 'number' ? 'integer' : t));
   if ((schema.type === 'object' || (Array.isArray(schema.type) && schema.type.includes('object'))) && schema.properties) {
     schema.additionalProperties ??= false;
     const required = new Set<string>(schema.required ?? []);

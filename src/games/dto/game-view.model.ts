@@ -7,7 +7,14 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JSONScalar } from './json.scalar';
 import { connectionOf } from '../../common/graphql/connection';
 import { apiRef, ref } from '../../common/openapi/json-schema';
-import { BoxIdEnum, GameFamilyEnum, GameStatusEnum, RuleSetNameEnum, VisibilityEnum } from '../../common/graphql/enums';
+import {
+  AdviceSettingEnum,
+  BoxIdEnum,
+  GameFamilyEnum,
+  GameStatusEnum,
+  RuleSetNameEnum,
+  VisibilityEnum,
+} from '../../common/graphql/enums';
 import { GameEvent } from './game-event.types';
 
 @ObjectType({ description: 'One seat (numbered from 0; the creator holds seat 0).' })
@@ -174,6 +181,11 @@ export class GameView {
   standings: StandingView[] | null;
   @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) turnTimeLimitSeconds:
     number | null;
+  @Field(() => AdviceSettingEnum, {
+    description: 'Whether the service gives advice for this game (docs/advice.md); fixed at creation.',
+  })
+  @ApiProperty(apiRef('AdviceSetting'))
+  advice: string;
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) organizerSeed: string | null;
   @Field({ description: 'SHA-256 (hex) of the server seed, published at creation.' }) @ApiProperty() commitment: string;
   @Field({ description: 'Hash of the last event.' }) @ApiProperty() chainHead: string;
@@ -269,3 +281,20 @@ export class GameEventPage {
 
 @ObjectType('GameEventConnection', { description: "A game's events, oldest first (Relay connection)." })
 export class GameEventConnection extends connectionOf(GameEvent, 'GameEvent', 'event') {}
+
+/**
+ * The compact answer to a command (REST, `Prefer: return=minimal`): the events the command
+ * appended and the game's new version, for clients that keep their own state (docs/api.md).
+ */
+export class CommandEventsView {
+  @ApiProperty({ format: 'uuid' }) gameId: string;
+  @ApiProperty({ description: "The game's version after the command: the version of its last event (also the ETag)." })
+  version: number;
+  @ApiProperty({
+    type: 'array',
+    items: ref('GameEvent'),
+    description:
+      'The events this command appended, oldest first (as GET /v1/games/{id}/events and the stream give them).',
+  })
+  events: GameEventView[];
+}
