@@ -23,6 +23,8 @@ let browser: Browser;
 const contexts: BrowserContext[] = [];
 /** Console errors and warnings, page errors and failed requests of every page: none is expected. */
 const problems: string[] = [];
+/** While a test drops the network on purpose, Chromium's own "Failed to load resource: net::…" lines are expected. */
+let droppingNetwork = false;
 
 async function newPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
   const context = await browser.newContext({ viewport });
@@ -30,6 +32,7 @@ async function newPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
   const page = await context.newPage();
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => {
+    if (droppingNetwork && /^Failed to load resource: net::ERR_/.test(m.text())) return;
     if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
   });
   page.on('requestfailed', (r) => {
@@ -240,7 +243,20 @@ describeOnce('the web client (Chromium)', () => {
         .waitFor();
       await yourTurn(ada).waitFor();
     }
-    // Bob's roll appears on Ada's page while his turn is on.
+    // Bob's connection drops while Ada plays a turn; when it is back, his page catches up by itself.
+    droppingNetwork = true;
+    await bob.context().setOffline(true);
+    t.app.getHttpServer().closeAllConnections(); // the streams drop
+    await bob.getByText('Reconnecting…').waitFor();
+    await playTurnByClicks(ada);
+    await ada.getByText('Waiting for Bob.').waitFor();
+    await bob.context().setOffline(false);
+    await bob.getByText('Live', { exact: true }).waitFor();
+    await yourTurn(bob).waitFor();
+    droppingNetwork = false;
+    await playTurnByClicks(bob);
+    await yourTurn(ada).waitFor();
+    // Ada's roll appears on Bob's page while her turn is on.
     await ada.getByRole('button', { name: 'Roll', exact: true }).click();
     await bob
       .getByText(/^Ada rolled [1-6 ]+\.$/)

@@ -93,6 +93,17 @@ export async function followGame(
         after: after(),
         signal,
         maxReconnects: 1_000_000,
+        // Every (re)connection attempt says whether the stream is up: the page shows "Reconnecting…".
+        fetch: async (request) => {
+          try {
+            const response = await globalThis.fetch(request);
+            onStatus(response.ok);
+            return response;
+          } catch (err) {
+            onStatus(false);
+            throw err;
+          }
+        },
       })) {
         onStatus(true);
         onEvent(event);
