@@ -25,6 +25,8 @@ const contexts: BrowserContext[] = [];
 const problems: string[] = [];
 /** While a test drops the network on purpose, Chromium's own "Failed to load resource: net::…" lines are expected. */
 let droppingNetwork = false;
+/** While a test provokes an API refusal, Chromium's own "the server responded with a status of 4xx" line is expected. */
+let refusing = false;
 
 async function newPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
   const context = await browser.newContext({ viewport });
@@ -33,6 +35,7 @@ async function newPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => {
     if (droppingNetwork && /^Failed to load resource: net::ERR_/.test(m.text())) return;
+    if (refusing && /^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) return;
     if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
   });
   page.on('requestfailed', (r) => {
@@ -131,6 +134,24 @@ describeOnce('the web client (Chromium)', () => {
     expect(unknown.body.code).toBe('ROUTE_NOT_FOUND');
     await t.http().get('/health').expect(200);
     await t.http().get('/verify').expect(200);
+  });
+
+  it('shows an API refusal as a sentence, not as its code, and stores nothing', async () => {
+    const page = await newPage({ width: 360, height: 780 });
+    await page.getByLabel('Your name').fill('   ');
+    refusing = true;
+    await page.getByRole('button', { name: 'Start playing' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    refusing = false;
+    const text = await alert.innerText();
+    expect(text).toMatch(/^[A-Z][^]*[.!?]$/);
+    expect(text).not.toMatch(/VALIDATION_FAILED|[A-Z]+_[A-Z]+/);
+    expect(
+      await page.evaluate(() => Object.keys((globalThis as unknown as { localStorage: object }).localStorage)),
+    ).toEqual([]);
+    // Nothing was stored: the page still asks for a name.
+    await page.getByLabel('Your name').waitFor();
   });
 
   it('a solo `simple` game, keyboard only, to the end; a reload mid-turn resumes; its total is the server’s; it verifies in the page, and a tampered bundle fails', async () => {

@@ -49,7 +49,11 @@ export const api = createFairdiceClient({ baseUrl, token: () => session.token() 
 export function sentence(err: unknown): string {
   if (err instanceof FairdiceError) {
     const p = err.problem;
-    const text = p.detail || p.title || 'The service refused the request';
+    // A validation problem: its first field's first complaint reads best ("displayName must …").
+    const errors = p.errors as Array<{ field: string; problems: string[] }> | undefined;
+    const first = errors?.[0]?.problems?.[0];
+    const raw = first ?? (p.detail || p.title || 'The service refused the request');
+    const text = raw.charAt(0).toUpperCase() + raw.slice(1);
     return /[.!?]$/.test(text) ? text : `${text}.`;
   }
   if (err instanceof TypeError) return 'The service cannot be reached. Check your connection and try again.';
