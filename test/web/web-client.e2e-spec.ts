@@ -234,6 +234,18 @@ describeOnce('the web client (Chromium)', () => {
       .nth(1)
       .getByText(/^VERIFIED/)
       .waitFor();
+
+    // The profile counts the game (solo best = the total), and its replay steps through versions.
+    await page.getByRole('link', { name: 'Profile' }).click();
+    const row = page.getByRole('row', { name: /^Simple \(five dice\)/ });
+    await row.waitFor();
+    expect((await row.getByRole('cell').allInnerTexts()).slice(0, 2)).toEqual(['1', String(server.standings[0].total)]);
+    await page.getByRole('link', { name: 'replay' }).click();
+    await page.getByText(`Version 1 of ${server.version}`).waitFor();
+    for (let v = 2; v <= 4; v++) {
+      await page.getByRole('button', { name: 'Next move' }).click();
+      await page.getByText(`Version ${v} of ${server.version}`).waitFor();
+    }
   });
 
   it('a 2-player `penta` game from two browsers: each sees the other join, roll and score live', async () => {
@@ -250,8 +262,18 @@ describeOnce('the web client (Chromium)', () => {
     await ada.getByRole('button', { name: 'Start the game' }).click();
     await yourTurn(ada).waitFor();
     await bob.getByText('Waiting for Ada.').waitFor();
+    // Bob leaves the game page; his inbox lists the game once it is his move, and takes him back.
+    await bob.getByRole('link', { name: 'Games' }).click();
+    await bob.getByText('No game is waiting for you.').waitFor();
     for (let round = 0; round < 2; round++) {
       await playTurnByClicks(ada);
+      if (round === 0) {
+        await bob
+          .getByRole('region', { name: 'Your move' })
+          .getByRole('link', { name: /^Penta \(five dice\) · 2 seats/ })
+          .click({ timeout: 25_000 }); // the lobby polls the inbox every 10 s
+        await bob.getByText('Ada scored', { exact: false }).first().waitFor();
+      }
       await bob
         .getByText(/^Ada scored \d+ in /)
         .first()
