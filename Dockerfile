@@ -5,6 +5,8 @@ COPY package.json package-lock.json ./
 # npm workspaces (docs/decisions/0018): npm ci links node_modules/@fairdice/core -> packages/core.
 COPY packages/core/package.json ./packages/core/
 COPY packages/verifier/package.json ./packages/verifier/
+# The SDK's workspace (its dependencies; the web client imports it as @fairdice/client).
+COPY packages/client/package.json ./packages/client/
 COPY scripts ./scripts
 COPY prisma ./prisma
 COPY prisma.config.ts ./
