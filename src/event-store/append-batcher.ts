@@ -1,0 +1,296 @@
+/**
+ * Group commit (decision 0045): appends of concurrent commands to DIFFERENT games are gathered and
+ * written by ONE statement (appendBatchSql), which checks each game's expected version on its own.
+ *
+ * - Gathering: a command's append waits in the queue while `concurrency` batches are in flight
+ *   (natural batching: the next batch gathers while the database works on the current one), or for
+ *   `windowMs` when a writer is free (0: just until the current event-loop turn ends). A queue of
+ *   `maxBatch` items is written at once when a writer is free.
+ * - Acknowledgement: each submit() settles only when its batch's statement has returned, i.e. after
+ *   the statement's implicit transaction committed (or failed and rolled back as a whole).
+ * - Per-game outcome: a game whose version moved on is left out by the statement itself (its
+ *   UPDATE matches no row, so nothing of it is written) and only that command gets VERSION_CONFLICT.
+ * - One game per batch, and one batch per game in flight: a second command for a game already in the
+ *   gathering batch, or in a batch in flight, waits for the next batch (its version check then
+ *   decides: it conflicts if it was decided on the state the first command replaced). So no
+ *   statement writes a game twice, and concurrent batches never wait on each other's row locks.
+ * - Errors: a statement error that belongs to the data (integrity, data, raise, deadlock: SQLSTATE
+ *   classes 22, 23, 40, 42, P0) is retried with every item on its own, so one game's unique
+ *   violation never fails another game's append; any other error (connection lost, database
+ *   shutting down, timeout) fails every command of the batch with that error (nothing of it
+ *   committed, or, if the connection broke during COMMIT, the outcome is unknown to all of them,
+ *   as for a single statement; docs/operations.md "Durability").
+ */
+import type { Queryable } from '../database/unit-of-work';
+import { FANOUT_QUEUE } from './async-effects';
+import { GAME_EVENTS_CHANNEL } from './event-store.types';
+
+/** One command's append: the new events, read-model update and jobs of one game. */
+export interface AppendItem {
+  gameId: string;
+  expected: number;
+  version: number;
+  status: string;
+  currentSeat: number | null;
+  currentPlayerId: string | null;
+  standings: unknown;
+  started: boolean;
+  finished: boolean;
+  deadlineSeconds: number | null;
+  organizerSet: boolean;
+  organizerSeed: string | null;
+  /** Final chain head when this command ends the game (transparency leaf, jobs dropped). */
+  ends: string | null;
+  events: unknown[];
+  seats: unknown[];
+  jobs: unknown[];
+}
+
+/** The games row's timestamps after a committed append; null: the version moved on (nothing written). */
+export type AppendOutcome = { updatedAt: Date; startedAt: Date | null; finishedAt: Date | null } | null;
+
+export interface BatcherOptions {
+  windowMs: number;
+  maxBatch: number;
+  concurrency: number;
+  /** Called with the size and duration (s) of every statement written. */
+  onBatch?: (size: number, seconds: number) => void;
+}
+
+interface Pending {
+  item: AppendItem;
+  resolve: (o: AppendOutcome) => void;
+  reject: (e: unknown) => void;
+}
+
+/** SQLSTATE classes of errors caused by one item's data: retry the items one by one. */
+const PER_ITEM_ERROR = /^(22|23|40|42|P0)/;
+
+export class AppendBatcher {
+  private queue: Pending[] = [];
+  private inFlight = 0;
+  /** Games in batches being written. */
+  private readonly busy = new Set<string>();
+  private timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
+  private paused = 0;
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly opts: BatcherOptions,
+  ) {}
+
+  submit(item: AppendItem): Promise<AppendOutcome> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Commands waiting for a batch (tests: to know that N commands are gathered). */
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /** Holds every flush until the returned function is called (tests: gather a known batch). */
+  pause(): () => void {
+    this.paused++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.paused--;
+      this.schedule();
+    };
+  }
+
+  private schedule(): void {
+    if (this.paused > 0 || this.queue.length === 0 || this.inFlight >= this.opts.concurrency) return;
+    if (this.queue.length >= this.opts.maxBatch) {
+      this.flushNow();
+      return;
+    }
+    if (this.timer) return;
+    const fire = () => {
+      this.timer = null;
+      this.flushNow();
+    };
+    this.timer = this.opts.windowMs > 0 ? setTimeout(fire, this.opts.windowMs) : setImmediate(fire);
+  }
+
+  private flushNow(): void {
+    if (this.timer) {
+      clearTimeout(this.timer as NodeJS.Timeout);
+      clearImmediate(this.timer as NodeJS.Immediate);
+      this.timer = null;
+    }
+    while (this.paused === 0 && this.inFlight < this.opts.concurrency && this.queue.length > 0) {
+      const batch = this.take();
+      if (batch.length === 0) return; // every waiting game is in a batch in flight
+      this.inFlight++;
+      for (const p of batch) this.busy.add(p.item.gameId);
+      void this.write(batch).finally(() => {
+        for (const p of batch) this.busy.delete(p.item.gameId);
+        this.inFlight--;
+        // What gathered meanwhile goes at once: it has waited for a whole batch already.
+        this.flushNow();
+      });
+    }
+  }
+
+  /** Up to maxBatch items, oldest first, at most one per game and none of a game in flight. */
+  private take(): Pending[] {
+    const batch: Pending[] = [];
+    const games = new Set<string>();
+    const rest: Pending[] = [];
+    for (const p of this.queue) {
+      const id = p.item.gameId;
+      if (batch.length < this.opts.maxBatch && !games.has(id) && !this.busy.has(id)) {
+        games.add(id);
+        batch.push(p);
+      } else rest.push(p);
+    }
+    this.queue = rest;
+    return batch;
+  }
+
+  private async write(batch: Pending[]): Promise<void> {
+    const started = process.hrtime.bigint();
+    try {
+      const outcomes = await writeAppends(
+        this.db,
+        batch.map((p) => p.item),
+      );
+      this.opts.onBatch?.(batch.length, Number(process.hrtime.bigint() - started) / 1e9);
+      batch.forEach((p, i) => p.resolve(outcomes[i]));
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (batch.length > 1 && typeof code === 'string' && PER_ITEM_ERROR.test(code)) {
+        // Nothing of the batch was written: each item alone, so only the faulty one fails.
+        for (const p of batch) {
+          const t0 = process.hrtime.bigint();
+          try {
+            const [o] = await writeAppends(this.db, [p.item]);
+            this.opts.onBatch?.(1, Number(process.hrtime.bigint() - t0) / 1e9);
+            p.resolve(o);
+          } catch (e) {
+            p.reject(e);
+          }
+        }
+        return;
+      }
+      for (const p of batch) p.reject(err);
+    }
+  }
+}
+
+/**
+ * Writes the appends of `items` (distinct games) in ONE statement and returns each one's outcome
+ * (null: its game was not at the expected version, nothing of it written).
+ */
+export async function writeAppends(db: Queryable, items: readonly AppendItem[]): Promise<AppendOutcome[]> {
+  const input = items.map((it, n) => ({
+    n,
+    game_id: it.gameId,
+    expected: it.expected,
+    version: it.version,
+    status: it.status,
+    current_seat: it.currentSeat,
+    current_player_id: it.currentPlayerId,
+    standings: it.standings,
+    started: it.started,
+    finished: it.finished,
+    deadline_s: it.deadlineSeconds,
+    org_set: it.organizerSet,
+    org_seed: it.organizerSeed,
+    ends: it.ends,
+    events: it.events,
+    seats: it.seats,
+    jobs: it.jobs,
+  }));
+  const { rows } = await db.query<{
+    n: number;
+    updated_at: Date;
+    started_at: Date | null;
+    finished_at: Date | null;
+  }>(APPEND_BATCH_SQL, [JSON.stringify(input)]);
+  const out: AppendOutcome[] = items.map(() => null);
+  for (const r of rows) out[r.n] = { updatedAt: r.updated_at, startedAt: r.started_at, finishedAt: r.finished_at };
+  return out;
+}
+
+/** NOTIFY payloads stay far below PostgreSQL's 8000-byte limit: 150 × '<uuid>:<version>,' ≤ 7,500 bytes. */
+export const NOTIFY_ENTRIES = 150;
+
+/**
+ * The CTE body that writes jobs in a write statement: `from` yields the job rows as `x` (queue, key,
+ * payload, delay_ms). A pending job with the same key is replaced (new run time, attempts reset,
+ * revision bumped so a worker holding the old one cannot complete it).
+ */
+export function upsertJobsSql(from: string): string {
+  return `
+    INSERT INTO async_jobs (queue, key, payload, run_at)
+    SELECT x.queue, x.key, x.payload, now() + x.delay_ms * interval '1 millisecond'
+      FROM ${from}
+     -- A fan-out job only when some webhook can receive one of its notices (most commands have none).
+     WHERE x.queue <> '${FANOUT_QUEUE}' OR EXISTS (
+       SELECT 1 FROM jsonb_array_elements(x.payload -> 'notices') n
+         CROSS JOIN jsonb_array_elements_text(n -> 'playerIds') p
+         JOIN webhooks w ON w.player_id = p::uuid AND (n ->> 'type') = ANY (w.events))
+    ON CONFLICT (key) DO UPDATE
+      SET queue = EXCLUDED.queue, payload = EXCLUDED.payload, run_at = EXCLUDED.run_at, attempts = 0,
+          revision = async_jobs.revision + 1, locked_by = NULL, last_error = NULL, updated_at = now()`;
+}
+
+const LEAF_TIMESTAMP = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
+const JOB_COLUMNS = 'x(queue text, key text, payload jsonb, delay_ms float8)';
+
+/**
+ * One statement for a whole batch. `i` is the input (one row per game); `upd` updates each games row
+ * only WHERE version = its expected version, and every other write joins `upd`, so a game whose
+ * version moved on writes nothing. The NOTIFY (one per batch, split every NOTIFY_ENTRIES games) is
+ * an InitPlan of the final SELECT: evaluated once, delivered on commit.
+ */
+const APPEND_BATCH_SQL = `
+WITH i AS (
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
+    n int, game_id uuid, expected int, version int, status text, current_seat int, current_player_id uuid,
+    standings jsonb, started boolean, finished boolean, deadline_s float8, org_set boolean, org_seed text,
+    ends text, events jsonb, seats jsonb, jobs jsonb)),
+upd AS (
+  UPDATE games g SET version = i.version, status = i.status, current_seat = i.current_seat,
+         current_player_id = i.current_player_id, standings = i.standings,
+         started_at = CASE WHEN i.started THEN coalesce(g.started_at, now()) ELSE g.started_at END,
+         finished_at = CASE WHEN i.finished THEN coalesce(g.finished_at, now()) ELSE g.finished_at END,
+         turn_deadline = CASE WHEN i.deadline_s IS NULL THEN NULL ELSE now() + i.deadline_s * interval '1 second' END,
+         organizer_seed = CASE WHEN i.org_set THEN i.org_seed ELSE g.organizer_seed END,
+         updated_at = now()
+    FROM i
+   WHERE g.id = i.game_id AND g.version = i.expected
+  RETURNING i.n, g.id, g.version, g.updated_at, g.started_at, g.finished_at),
+ui AS (SELECT upd.id, upd.version, i.* FROM upd JOIN i ON i.n = upd.n),
+ev AS (
+  INSERT INTO game_events (game_id, version, type, seat, payload, prev_hash, hash)
+  SELECT ui.id, x.version, x.type, x.seat, x.payload, x.prev_hash, x.hash
+    FROM ui CROSS JOIN LATERAL jsonb_to_recordset(ui.events)
+      AS x(version int, type text, seat int, payload jsonb, prev_hash text, hash text)),
+st AS (
+  INSERT INTO game_seats (game_id, seat, player_id, hot_seat, client_seed)
+  SELECT ui.id, x.seat, x.player_id, x.hot_seat, x.client_seed
+    FROM ui CROSS JOIN LATERAL jsonb_to_recordset(ui.seats) AS x(seat int, player_id uuid, hot_seat boolean, client_seed text)
+  ON CONFLICT (game_id, seat) DO UPDATE
+    SET player_id = EXCLUDED.player_id, hot_seat = EXCLUDED.hot_seat, client_seed = EXCLUDED.client_seed, joined_at = now()),
+jb AS (${upsertJobsSql(`ui CROSS JOIN LATERAL jsonb_to_recordset(ui.jobs) AS ${JOB_COLUMNS}`)}),
+-- The command that ends a game also drops its pending deadline and inactivity jobs.
+dj AS (
+  DELETE FROM async_jobs
+   WHERE key IN (SELECT k FROM ui CROSS JOIN LATERAL (VALUES ('inactivity:' || ui.id::text), ('deadline:' || ui.id::text)) AS v(k)
+                  WHERE ui.ends IS NOT NULL)),
+lg AS (
+  INSERT INTO transparency_log_leaves (game_id, kind, event_version, value, timestamp_ms)
+  SELECT ui.id, 2, ui.version, ui.ends, ${LEAF_TIMESTAMP} FROM ui WHERE ui.ends IS NOT NULL)
+SELECT upd.n, upd.updated_at, upd.started_at, upd.finished_at,
+       (SELECT count(*) FROM (
+          SELECT pg_notify('${GAME_EVENTS_CHANNEL}', string_agg(z.id::text || ':' || z.version::text, ',')) AS sent
+            FROM (SELECT id, version, row_number() OVER () - 1 AS r FROM upd) z
+           GROUP BY z.r / ${NOTIFY_ENTRIES}) q) AS notifies
+  FROM upd`;
