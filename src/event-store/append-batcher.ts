@@ -189,7 +189,7 @@ export class AppendBatcher {
  */
 export async function writeAppends(db: Queryable, items: readonly AppendItem[]): Promise<AppendOutcome[]> {
   const input = items.map((it, n) => ({
-    n,
+    item_no: n,
     game_id: it.gameId,
     expected: it.expected,
     version: it.version,
@@ -208,13 +208,13 @@ export async function writeAppends(db: Queryable, items: readonly AppendItem[]):
     jobs: it.jobs,
   }));
   const { rows } = await db.query<{
-    n: number;
+    item_no: number;
     updated_at: Date;
     started_at: Date | null;
     finished_at: Date | null;
   }>(APPEND_BATCH_SQL, [JSON.stringify(input)]);
   const out: AppendOutcome[] = items.map(() => null);
-  for (const r of rows) out[r.n] = { updatedAt: r.updated_at, startedAt: r.started_at, finishedAt: r.finished_at };
+  for (const r of rows) out[r.item_no] = { updatedAt: r.updated_at, startedAt: r.started_at, finishedAt: r.finished_at };
   return out;
 }
 
@@ -253,7 +253,7 @@ const JOB_COLUMNS = 'x(queue text, key text, payload jsonb, delay_ms float8)';
 const APPEND_BATCH_SQL = `
 WITH i AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
-    n int, game_id uuid, expected int, version int, status text, current_seat int, current_player_id uuid,
+    item_no int, game_id uuid, expected int, version int, status text, current_seat int, current_player_id uuid,
     standings jsonb, started boolean, finished boolean, deadline_s float8, org_set boolean, org_seed text,
     ends text, events jsonb, seats jsonb, jobs jsonb)),
 upd AS (
@@ -266,8 +266,8 @@ upd AS (
          updated_at = now()
     FROM i
    WHERE g.id = i.game_id AND g.version = i.expected
-  RETURNING i.n, g.id, g.version, g.updated_at, g.started_at, g.finished_at),
-ui AS (SELECT upd.id, upd.version, i.* FROM upd JOIN i ON i.n = upd.n),
+  RETURNING i.item_no, g.id, g.version, g.updated_at, g.started_at, g.finished_at),
+ui AS (SELECT i.*, upd.id FROM upd JOIN i ON i.item_no = upd.item_no),
 ev AS (
   INSERT INTO game_events (game_id, version, type, seat, payload, prev_hash, hash)
   SELECT ui.id, x.version, x.type, x.seat, x.payload, x.prev_hash, x.hash
@@ -288,7 +288,7 @@ dj AS (
 lg AS (
   INSERT INTO transparency_log_leaves (game_id, kind, event_version, value, timestamp_ms)
   SELECT ui.id, 2, ui.version, ui.ends, ${LEAF_TIMESTAMP} FROM ui WHERE ui.ends IS NOT NULL)
-SELECT upd.n, upd.updated_at, upd.started_at, upd.finished_at,
+SELECT upd.item_no, upd.updated_at, upd.started_at, upd.finished_at,
        (SELECT count(*) FROM (
           SELECT pg_notify('${GAME_EVENTS_CHANNEL}', string_agg(z.id::text || ':' || z.version::text, ',')) AS sent
             FROM (SELECT id, version, row_number() OVER () - 1 AS r FROM upd) z
