@@ -44,10 +44,43 @@ export interface AppendItem {
   events: unknown[];
   seats: unknown[];
   jobs: unknown[];
+  /** An idempotent command: its outcome record is written by the same statement. */
+  idem?: IdempotentItem;
 }
 
-/** The games row's timestamps after a committed append; null: the version moved on (nothing written). */
-export type AppendOutcome = { updatedAt: Date; startedAt: Date | null; finishedAt: Date | null } | null;
+export interface IdempotentItem {
+  playerId: string;
+  key: string;
+  hash: string;
+  lockKey: string;
+  ttlHours: number;
+  okStatus: number;
+  /** The stored outcome when the version moved on (VERSION_CONFLICT). */
+  conflictStatus: number;
+  conflictBody: unknown;
+  /**
+   * The success response, built from the transaction's now() (the statement's timestamps) before
+   * the statement runs, since it is stored by it. Set on `response` by the batcher.
+   */
+  respond(now: Date): unknown;
+  response?: unknown;
+}
+
+/** The games row's timestamps after a committed append. */
+export interface Written {
+  updatedAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+export interface AppendOutcome {
+  /** null: nothing of the command was written (version moved on, or its idempotency key is busy/used). */
+  written: Written | null;
+  /** Idempotent items: false when another request held the key's lock (nothing written). */
+  locked: boolean;
+  /** Idempotent items: the statement stored the command's outcome record. */
+  recorded: boolean;
+}
 
 export interface BatcherOptions {
   windowMs: number;
@@ -69,7 +102,7 @@ const PER_ITEM_ERROR = /^(22|23|40|42|P0)/;
 export class AppendBatcher {
   private queue: Pending[] = [];
   private inFlight = 0;
-  /** Games in batches being written. */
+  /** Games, and idempotency keys ('k:<player>:<key>'), in batches being written. */
   private readonly busy = new Set<string>();
   private timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
   private paused = 0;
@@ -127,9 +160,9 @@ export class AppendBatcher {
       const batch = this.take();
       if (batch.length === 0) return; // every waiting game is in a batch in flight
       this.inFlight++;
-      for (const p of batch) this.busy.add(p.item.gameId);
+      for (const p of batch) for (const k of claims(p.item)) this.busy.add(k);
       void this.write(batch).finally(() => {
-        for (const p of batch) this.busy.delete(p.item.gameId);
+        for (const p of batch) for (const k of claims(p.item)) this.busy.delete(k);
         this.inFlight--;
         // What gathered meanwhile goes at once: it has waited for a whole batch already.
         this.flushNow();
@@ -137,15 +170,15 @@ export class AppendBatcher {
     }
   }
 
-  /** Up to maxBatch items, oldest first, at most one per game and none of a game in flight. */
+  /** Up to maxBatch items, oldest first, at most one per game (and idempotency key), none in flight. */
   private take(): Pending[] {
     const batch: Pending[] = [];
-    const games = new Set<string>();
+    const taken = new Set<string>();
     const rest: Pending[] = [];
     for (const p of this.queue) {
-      const id = p.item.gameId;
-      if (batch.length < this.opts.maxBatch && !games.has(id) && !this.busy.has(id)) {
-        games.add(id);
+      const ks = claims(p.item);
+      if (batch.length < this.opts.maxBatch && ks.every((k) => !taken.has(k) && !this.busy.has(k))) {
+        for (const k of ks) taken.add(k);
         batch.push(p);
       } else rest.push(p);
     }
@@ -160,8 +193,9 @@ export class AppendBatcher {
         this.db,
         batch.map((p) => p.item),
       );
+      for (const [i, o] of outcomes.entries()) if (o === undefined) batch[i].reject(respondError(batch[i].item));
       this.opts.onBatch?.(batch.length, Number(process.hrtime.bigint() - started) / 1e9);
-      batch.forEach((p, i) => p.resolve(outcomes[i]));
+      batch.forEach((p, i) => outcomes[i] && p.resolve(outcomes[i]));
     } catch (err) {
       const code = (err as { code?: unknown }).code;
       if (batch.length > 1 && typeof code === 'string' && PER_ITEM_ERROR.test(code)) {
@@ -171,7 +205,8 @@ export class AppendBatcher {
           try {
             const [o] = await writeAppends(this.db, [p.item]);
             this.opts.onBatch?.(1, Number(process.hrtime.bigint() - t0) / 1e9);
-            p.resolve(o);
+            if (o) p.resolve(o);
+            else p.reject(respondError(p.item));
           } catch (e) {
             p.reject(e);
           }
@@ -183,38 +218,90 @@ export class AppendBatcher {
   }
 }
 
+const claims = (item: AppendItem): string[] =>
+  item.idem ? [item.gameId, `k:${item.idem.playerId}:${item.idem.key}`] : [item.gameId];
+
+function respondError(item: AppendItem): Error {
+  return item.idem?.response instanceof Error ? item.idem.response : new Error('event store: no response built');
+}
+
 /**
- * Writes the appends of `items` (distinct games) in ONE statement and returns each one's outcome
- * (null: its game was not at the expected version, nothing of it written).
+ * Writes the appends of `items` (distinct games and idempotency keys) in ONE statement and returns
+ * each one's outcome. An idempotent item's success response is built first, from the timestamp the
+ * statement will use (one extra round trip, `SELECT now()`, only for batches with such items); an
+ * item whose response cannot be built is left out (undefined, the error on idem.response).
  */
-export async function writeAppends(db: Queryable, items: readonly AppendItem[]): Promise<AppendOutcome[]> {
-  const input = items.map((it, n) => ({
-    item_no: n,
-    game_id: it.gameId,
-    expected: it.expected,
-    version: it.version,
-    status: it.status,
-    current_seat: it.currentSeat,
-    current_player_id: it.currentPlayerId,
-    standings: it.standings,
-    started: it.started,
-    finished: it.finished,
-    deadline_s: it.deadlineSeconds,
-    org_set: it.organizerSet,
-    org_seed: it.organizerSeed,
-    ends: it.ends,
-    events: it.events,
-    seats: it.seats,
-    jobs: it.jobs,
-  }));
+export async function writeAppends(
+  db: Queryable,
+  items: readonly AppendItem[],
+): Promise<Array<AppendOutcome | undefined>> {
+  let now: Date | null = null;
+  if (items.some((it) => it.idem)) {
+    const { rows } = await db.query<{ now: Date }>('SELECT now() AS now');
+    now = rows[0].now;
+  }
+  const input: unknown[] = [];
+  const out: Array<AppendOutcome | undefined> = items.map(() => undefined);
+  items.forEach((it, n) => {
+    let okBody: unknown = null;
+    if (it.idem && now) {
+      try {
+        okBody = it.idem.response = it.idem.respond(now);
+      } catch (err) {
+        it.idem.response = err instanceof Error ? err : new Error(String(err));
+        return;
+      }
+    }
+    out[n] = { written: null, locked: true, recorded: false };
+    input.push({
+      item_no: n,
+      game_id: it.gameId,
+      expected: it.expected,
+      version: it.version,
+      status: it.status,
+      current_seat: it.currentSeat,
+      current_player_id: it.currentPlayerId,
+      standings: it.standings,
+      started: it.started,
+      finished: it.finished,
+      deadline_s: it.deadlineSeconds,
+      org_set: it.organizerSet,
+      org_seed: it.organizerSeed,
+      ends: it.ends,
+      events: it.events,
+      seats: it.seats,
+      jobs: it.jobs,
+      ...(it.idem
+        ? {
+            idem_player: it.idem.playerId,
+            idem_key: it.idem.key,
+            idem_hash: it.idem.hash,
+            idem_lock: it.idem.lockKey,
+            idem_ttl: it.idem.ttlHours,
+            ok_status: it.idem.okStatus,
+            ok_body: okBody ?? null,
+            err_status: it.idem.conflictStatus,
+            err_body: it.idem.conflictBody,
+          }
+        : {}),
+    });
+  });
+  if (input.length === 0) return out;
   const { rows } = await db.query<{
     item_no: number;
+    written: boolean;
+    locked: boolean;
+    recorded: boolean;
     updated_at: Date;
     started_at: Date | null;
     finished_at: Date | null;
-  }>(APPEND_BATCH_SQL, [JSON.stringify(input)]);
-  const out: AppendOutcome[] = items.map(() => null);
-  for (const r of rows) out[r.item_no] = { updatedAt: r.updated_at, startedAt: r.started_at, finishedAt: r.finished_at };
+  }>(APPEND_BATCH_SQL, [JSON.stringify(input), now]);
+  for (const r of rows)
+    out[r.item_no] = {
+      written: r.written ? { updatedAt: r.updated_at, startedAt: r.started_at, finishedAt: r.finished_at } : null,
+      locked: r.locked,
+      recorded: r.recorded,
+    };
   return out;
 }
 
@@ -250,22 +337,34 @@ const JOB_COLUMNS = 'x(queue text, key text, payload jsonb, delay_ms float8)';
  * version moved on writes nothing. The NOTIFY (one per batch, split every NOTIFY_ENTRIES games) is
  * an InitPlan of the final SELECT: evaluated once, delivered on commit.
  */
+const TS = `coalesce($2::timestamptz, now())`;
+
 const APPEND_BATCH_SQL = `
 WITH i AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
     item_no int, game_id uuid, expected int, version int, status text, current_seat int, current_player_id uuid,
     standings jsonb, started boolean, finished boolean, deadline_s float8, org_set boolean, org_seed text,
-    ends text, events jsonb, seats jsonb, jobs jsonb)),
+    ends text, events jsonb, seats jsonb, jobs jsonb,
+    idem_player uuid, idem_key text, idem_hash text, idem_lock bigint, idem_ttl int,
+    ok_status int, ok_body jsonb, err_status int, err_body jsonb)),
+-- Idempotent items: the key's advisory lock (as the transactional path takes it) and no live record.
+-- Volatile, so materialized once per item.
+lk AS (
+  SELECT i.item_no, pg_try_advisory_xact_lock(i.idem_lock)
+           AND NOT EXISTS (SELECT 1 FROM idempotency_records r
+                            WHERE r.player_id = i.idem_player AND r.key = i.idem_key AND r.expires_at > now()) AS ok
+    FROM i WHERE i.idem_key IS NOT NULL),
 upd AS (
   UPDATE games g SET version = i.version, status = i.status, current_seat = i.current_seat,
          current_player_id = i.current_player_id, standings = i.standings,
-         started_at = CASE WHEN i.started THEN coalesce(g.started_at, now()) ELSE g.started_at END,
-         finished_at = CASE WHEN i.finished THEN coalesce(g.finished_at, now()) ELSE g.finished_at END,
-         turn_deadline = CASE WHEN i.deadline_s IS NULL THEN NULL ELSE now() + i.deadline_s * interval '1 second' END,
+         started_at = CASE WHEN i.started THEN coalesce(g.started_at, ${TS}) ELSE g.started_at END,
+         finished_at = CASE WHEN i.finished THEN coalesce(g.finished_at, ${TS}) ELSE g.finished_at END,
+         turn_deadline = CASE WHEN i.deadline_s IS NULL THEN NULL ELSE ${TS} + i.deadline_s * interval '1 second' END,
          organizer_seed = CASE WHEN i.org_set THEN i.org_seed ELSE g.organizer_seed END,
-         updated_at = now()
+         updated_at = ${TS}
     FROM i
    WHERE g.id = i.game_id AND g.version = i.expected
+     AND (i.idem_key IS NULL OR EXISTS (SELECT 1 FROM lk WHERE lk.item_no = i.item_no AND lk.ok))
   RETURNING i.item_no, g.id, g.version, g.updated_at, g.started_at, g.finished_at),
 ui AS (SELECT i.*, upd.id FROM upd JOIN i ON i.item_no = upd.item_no),
 ev AS (
@@ -287,10 +386,29 @@ dj AS (
                   WHERE ui.ends IS NOT NULL)),
 lg AS (
   INSERT INTO transparency_log_leaves (game_id, kind, event_version, value, timestamp_ms)
-  SELECT ui.id, 2, ui.version, ui.ends, ${LEAF_TIMESTAMP} FROM ui WHERE ui.ends IS NOT NULL)
-SELECT upd.item_no, upd.updated_at, upd.started_at, upd.finished_at,
+  SELECT ui.id, 2, ui.version, ui.ends, ${LEAF_TIMESTAMP} FROM ui WHERE ui.ends IS NOT NULL),
+-- The outcome of each idempotent item that held its key: the response, or the conflict when its
+-- version moved on. An expired record of the key is replaced; a live one (raced in) is left alone.
+rec AS (
+  INSERT INTO idempotency_records (player_id, key, request_hash, status, response_status, response_body, created_at, expires_at)
+  SELECT i.idem_player, i.idem_key, i.idem_hash, 'done',
+         CASE WHEN upd.item_no IS NULL THEN i.err_status ELSE i.ok_status END,
+         CASE WHEN upd.item_no IS NULL THEN i.err_body ELSE i.ok_body END,
+         now(), now() + make_interval(hours => i.idem_ttl)
+    FROM i JOIN lk ON lk.item_no = i.item_no AND lk.ok
+    LEFT JOIN upd ON upd.item_no = i.item_no
+  ON CONFLICT (player_id, key) DO UPDATE
+    SET request_hash = EXCLUDED.request_hash, status = 'done', response_status = EXCLUDED.response_status,
+        response_body = EXCLUDED.response_body, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+    WHERE idempotency_records.expires_at <= now()
+  RETURNING player_id, key)
+SELECT i.item_no, upd.item_no IS NOT NULL AS written, coalesce(lk.ok, true) AS locked,
+       rec.key IS NOT NULL AS recorded, upd.updated_at, upd.started_at, upd.finished_at,
        (SELECT count(*) FROM (
           SELECT pg_notify('${GAME_EVENTS_CHANNEL}', string_agg(z.id::text || ':' || z.version::text, ',')) AS sent
             FROM (SELECT id, version, row_number() OVER () - 1 AS r FROM upd) z
            GROUP BY z.r / ${NOTIFY_ENTRIES}) q) AS notifies
-  FROM upd`;
+  FROM i
+  LEFT JOIN upd ON upd.item_no = i.item_no
+  LEFT JOIN lk ON lk.item_no = i.item_no
+  LEFT JOIN rec ON rec.player_id = i.idem_player AND rec.key = i.idem_key`;

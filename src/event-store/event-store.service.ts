@@ -47,9 +47,16 @@ import { DomainException } from '../common/errors';
 import { fromMicros, micros } from '../common/pagination/cursor';
 import { PG_POOL } from '../database/prisma.service';
 import { SeedVault } from '../keys/seed-vault';
-import { afterCommit, currentUnitOfWork, dbOr } from '../database/unit-of-work';
+import { afterCommit, currentUnitOfWork, dbOr, IdempotencyKeyTaken } from '../database/unit-of-work';
 import { APP_CONFIG, type AppConfig } from '../config/config';
-import { AppendBatcher, type AppendItem, type AppendOutcome, upsertJobsSql, writeAppends } from './append-batcher';
+import {
+  AppendBatcher,
+  type AppendItem,
+  type AppendOutcome,
+  upsertJobsSql,
+  type Written,
+  writeAppends,
+} from './append-batcher';
 import { appendEvent } from '@fairdice/core/fairness/hash-chain';
 import { evolveGame, emptyGame, GameEvent, GameState } from '@fairdice/core/rules/game';
 import {
@@ -63,6 +70,17 @@ import {
   StoredPayload,
   toGameEvent,
 } from './event-store.types';
+
+/** What append() returns. */
+export interface AppendResult {
+  stored: StoredEvent[];
+  state: GameState;
+  head: string;
+  row: GameRow;
+  lastRolled: Record<string, unknown> | null;
+  /** An idempotent command's response as its outcome record stores it (built by `respond`). */
+  response?: unknown;
+}
 
 export interface LoadedGame {
   row: GameRow;
@@ -126,17 +144,21 @@ export class EventStore {
   private async write(item: AppendItem, events: number): Promise<AppendOutcome> {
     const end = this.metrics?.appendDuration.startTimer({ kind: 'append' });
     const uow = currentUnitOfWork();
-    let outcome: AppendOutcome;
-    if (this.batcher && uow === undefined) {
+    let outcome: AppendOutcome | undefined;
+    if (this.batcher && (uow === undefined || item.idem)) {
       outcome = await this.batcher.submit(item);
     } else {
       const t0 = process.hrtime.bigint();
       [outcome] = await writeAppends(uow?.db ?? this.pool, [item]);
       this.metrics?.appendBatchSize.observe(1);
       this.metrics?.appendDuration.observe({ kind: 'batch' }, Number(process.hrtime.bigint() - t0) / 1e9);
+      if (!outcome) {
+        const built = item.idem?.response;
+        throw built instanceof Error ? built : new Error('event store: append not written');
+      }
     }
     end?.();
-    if (outcome) this.metrics?.appendedEvents.inc(events);
+    if (outcome.written) this.metrics?.appendedEvents.inc(events);
     return outcome;
   }
 
@@ -293,13 +315,8 @@ export class EventStore {
     loaded: LoadedGame,
     events: readonly GameEvent[],
     update: ReadModelUpdate,
-  ): Promise<{
-    stored: StoredEvent[];
-    state: GameState;
-    head: string;
-    row: GameRow;
-    lastRolled: Record<string, unknown> | null;
-  }> {
+    respond?: (result: AppendResult) => unknown,
+  ): Promise<AppendResult> {
     const gameId = loaded.row.id;
     const expected = loaded.state.version;
     const stored = this.chain(gameId, loaded.head, expected, events);
@@ -331,6 +348,47 @@ export class EventStore {
       })),
       jobs: (update.jobs ?? []).map((j) => ({ queue: j.queue, key: j.key, payload: j.payload, delay_ms: j.delayMs })),
     };
+    const entry = applyAll({ state: loaded.state, head: loaded.head, lastRolled: loaded.lastRolled }, stored);
+    const resultAt = (w: Written): AppendResult => ({
+      stored,
+      state: entry.state,
+      head: entry.head,
+      lastRolled: entry.lastRolled,
+      row: {
+        ...loaded.row,
+        status: entry.state.status,
+        version: entry.state.version,
+        updatedAt: w.updatedAt,
+        startedAt: w.startedAt,
+        finishedAt: w.finishedAt,
+      },
+    });
+    // An idempotent command without a transaction (group commit): its outcome is stored by the
+    // append's statement. The success response is built from the statement's timestamp: the games
+    // row's timestamps then are what the statement writes when the version matches.
+    const idem = this.batcher && respond ? currentUnitOfWork()?.idempotent : undefined;
+    if (idem && respond) {
+      const build = respond;
+      const problem = idem.problemOf(conflict());
+      item.idem = {
+        playerId: idem.playerId,
+        key: idem.key,
+        hash: idem.hash,
+        lockKey: idem.lockKey,
+        ttlHours: idem.ttlHours,
+        okStatus: idem.successStatus,
+        conflictStatus: problem.status,
+        conflictBody: problem.body,
+        respond: (now) =>
+          build(
+            resultAt({
+              updatedAt: now,
+              startedAt: update.started ? (loaded.row.startedAt ?? now) : loaded.row.startedAt,
+              finishedAt: update.finished ? (loaded.row.finishedAt ?? now) : loaded.row.finishedAt,
+            }),
+          ),
+      };
+    }
     let u: AppendOutcome;
     try {
       u = await this.write(item, stored.length);
@@ -338,19 +396,18 @@ export class EventStore {
       if ((err as { code?: string }).code === '23505') throw conflict();
       throw err;
     }
-    if (u === null) {
+    if (idem) {
+      idem.recorded = u.recorded;
+      // Another request holds this key, or stored an outcome for it meanwhile: nothing was written.
+      if (!u.locked || (!u.written && !u.recorded)) throw new IdempotencyKeyTaken();
+    }
+    if (u.written === null) {
       this.cache.delete(gameId);
       throw conflict();
     }
-    const entry = applyAll({ state: loaded.state, head: loaded.head, lastRolled: loaded.lastRolled }, stored);
-    const row: GameRow = {
-      ...loaded.row,
-      status: entry.state.status,
-      version: entry.state.version,
-      updatedAt: u.updatedAt,
-      startedAt: u.startedAt,
-      finishedAt: u.finishedAt,
-    };
+    const result = resultAt(u.written);
+    if (item.idem) result.response = item.idem.response;
+    const row = result.row;
     // A seat change brings names the store does not know: the next load reads them.
     const seatsChanged = update.seats.length > 0;
     afterCommit(() =>
@@ -360,7 +417,7 @@ export class EventStore {
         names: seatsChanged ? null : { ...loaded.names },
       }),
     );
-    return { stored, state: entry.state, head: entry.head, row, lastRolled: entry.lastRolled };
+    return result;
   }
 
   /** Events with version > after, oldest first, at most `limit`. */
