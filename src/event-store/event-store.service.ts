@@ -167,6 +167,7 @@ export class EventStore {
     const end = this.metrics?.appendDuration.startTimer({ kind });
     const result = await write();
     end?.();
+    this.metrics?.appendBatchSize.observe(1);
     this.metrics?.appendedEvents.inc(events);
     return result;
   }
