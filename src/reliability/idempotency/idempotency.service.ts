@@ -188,7 +188,8 @@ export class IdempotencyService {
         if (ctx.recorded || !isStorableError(err)) throw err;
         const { problem } = normalizeError(err);
         if (await this.storeAlone(request, problem.status, storedProblem(problem))) throw err;
-        continue; // another request stored an outcome meanwhile: answer with it
+        if (attempt < 2) continue; // another request holds the key or stored an outcome: answer with it
+        throw inProgress();
       }
       callbacks.forEach((fn) => fn());
       // Work that appended nothing (no such path today) still gets its outcome stored.
@@ -221,16 +222,28 @@ export class IdempotencyService {
     };
   }
 
-  /** Stores an outcome by itself (replacing an expired record); false when a live one exists. */
+  /**
+   * Stores an outcome by itself (replacing an expired record), under the key's advisory lock; false
+   * when a live record exists or another request holds the key (its statement is running).
+   */
   private async storeAlone(request: IdempotentRequest & { key: string }, status: number, body: unknown) {
     const { rowCount } = await this.pool.query(
       `INSERT INTO idempotency_records (player_id, key, request_hash, status, response_status, response_body, created_at, expires_at)
-       VALUES ($1, $2, $3, 'done', $4, $5::jsonb, now(), now() + make_interval(hours => $6))
+       SELECT $1, $2, $3, 'done', $4, $5::jsonb, now(), now() + make_interval(hours => $6)
+        WHERE pg_try_advisory_xact_lock($7::bigint)
        ON CONFLICT (player_id, key) DO UPDATE
          SET request_hash = EXCLUDED.request_hash, status = 'done', response_status = EXCLUDED.response_status,
              response_body = EXCLUDED.response_body, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
          WHERE idempotency_records.expires_at <= now()`,
-      [request.playerId, request.key, request.hash, status, JSON.stringify(body ?? null), this.ttlHours],
+      [
+        request.playerId,
+        request.key,
+        request.hash,
+        status,
+        JSON.stringify(body ?? null),
+        this.ttlHours,
+        lockKey(request.playerId, request.key),
+      ],
     );
     return rowCount === 1;
   }
