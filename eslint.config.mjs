@@ -37,6 +37,8 @@ const layering = {
   transparency: [...persistence, 'players'],
   audit: [...persistence, 'players', 'games', 'transparency'],
   async: [...persistence, 'players', 'games'],
+  // optimal advice: the solved tables (worker threads, disk cache), the advice API, post-game analysis
+  advice: [...persistence, 'players', 'games', 'scoring'],
 };
 // Fail closed: a new directory under src/ has no place in the layering until it is given one here
 // (and in docs/architecture.md), so its imports cannot go unchecked.

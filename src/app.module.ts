@@ -13,6 +13,7 @@ import { GamesModule } from './games/games.module';
 import { AuditModule } from './audit/audit.module';
 import { ScoringModule } from './scoring/scoring.module';
 import { AsyncModule } from './async/async.module';
+import { AdviceModule } from './advice/advice.module';
 import { toGraphQLError } from './common/errors';
 import { ReliabilityModule } from './reliability/reliability.module';
 import { httpOperationsOnly } from './reliability/graphql/transport';
@@ -175,6 +176,7 @@ export class AppModule {
         AuditModule,
         ScoringModule,
         AsyncModule,
+        AdviceModule,
         TransparencyModule,
       ],
       providers: [{ provide: APP_CONFIG, useValue: options.config }],

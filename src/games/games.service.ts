@@ -157,6 +157,7 @@ export class GamesService {
       hotSeats,
       commitment,
       turnTimeLimitSeconds: input.turnTimeLimitSeconds ?? null,
+      advice: input.advice ?? 'allowed',
     };
     const events = decideGame(emptyGame(id), command, noDice);
     if (isRuleError(events)) throw DomainException.fromRule(events);
@@ -463,6 +464,21 @@ export class GamesService {
     const access = { state: g.state, mayView: (state: GameState) => this.canSeeState(state, player) };
     const stream = await new GameEventStream(this.store, this.bus, g.row.id, after, access).start();
     return { family: g.state.family, stream };
+  }
+
+  /**
+   * The game as the rules see it, for features that read games (advice): its replayed state and,
+   * with `withEvents`, every stored event in order. The same access as `get` (GAME_NOT_FOUND).
+   */
+  async replayed(
+    player: Player | null,
+    gameId: string,
+    withEvents = false,
+  ): Promise<{ state: GameState; events: GameEvent[] | null }> {
+    const g = await this.loadVisible(player, checkGameId(gameId));
+    if (!withEvents) return { state: g.state, events: null };
+    const stored = await this.store.readEventsUpTo(g.row.id, g.state.version);
+    return { state: g.state, events: stored.map(toGameEvent) };
   }
 
   // ------------------------------------------------------------------ internals

@@ -13,6 +13,7 @@
 import { BOX_IDS } from '@fairdice/core/rules/five-dice/types';
 import { JOKER_RULES } from '@fairdice/core/rules/five-dice/options';
 import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
+import { ADVICE_SETTINGS } from '@fairdice/core/rules/game/types';
 import {
   arrayOf,
   bool,
@@ -55,6 +56,10 @@ const ENUMS: Record<string, JsonSchema> = {
   GameFamily: enumOf(FAMILIES, 'The game family a rule set belongs to.'),
   GameStatus: enumOf(GAME_STATUSES, 'open (lobby) | playing | finished | abandoned.'),
   Visibility: enumOf(VISIBILITIES, 'public: listed and readable by anyone; private: only its seats.'),
+  AdviceSetting: enumOf(
+    ADVICE_SETTINGS,
+    'allowed (default): the service gives advice for the game; forbidden: it refuses (ADVICE_FORBIDDEN). It stops the service from helping, not a player from computing advice elsewhere.',
+  ),
   BoxId: enumOf(BOX_IDS, 'A box of the five-dice score sheet, in sheet order.'),
   JokerRule: enumOf(JOKER_RULES, 'How a further five of a kind may be entered (docs/rules.md).'),
 };
@@ -150,7 +155,8 @@ const lifecycleEvents: EventDef[] = [
       commitment: hex64('SHA-256 of the server seed.'),
       organizerSeed: nullable(str('Legacy games only: an organizer seed given at creation.')),
       turnTimeLimitSeconds: nullable(int(undefined, { minimum: 1 })),
-    }),
+      advice: ref('AdviceSetting'),
+    }, { optional: ['advice'] }),
   },
   {
     type: 'seatTaken',
@@ -308,8 +314,9 @@ const lifecycleCommands = (family: 'FiveDice' | 'Farkle'): Record<string, JsonSc
       organizerSeed: nullable(str('Legacy create commands only.')),
       clientSeeds: arrayOf(clientSeed, 'Legacy create commands only: the creator’s seats’ seeds.'),
       turnTimeLimitSeconds: nullable(int(undefined, { minimum: 1 })),
+      advice: ref('AdviceSetting'),
     },
-    { optional: ['organizerSeed', 'clientSeeds'], description: 'Create the game.' },
+    { optional: ['organizerSeed', 'clientSeeds', 'advice'], description: 'Create the game.' },
   ),
   join: closed(
     { type: constant('join'), playerId: uuid(), clientSeed, seat: seatNo },

@@ -73,7 +73,9 @@ export const PROBLEM_SCHEMAS: Record<string, JsonSchema> = {
       field: str('The field the error is about.'),
       known: arrayOf(str(), 'INVALID_COMMAND: the known commands.'),
       limit: int('RATE_LIMITED: the limit per minute.'),
-      retryAfterSeconds: int('RATE_LIMITED: seconds until the window ends (as Retry-After).'),
+      retryAfterSeconds: int(
+        'RATE_LIMITED: seconds until the window ends; TABLE_BUILDING, ADVICE_BUSY: seconds until the table is probably ready (as Retry-After).',
+      ),
       checks: {
         type: 'object',
         description: 'NOT_READY: every readiness check by name.',
