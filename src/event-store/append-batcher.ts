@@ -295,7 +295,12 @@ export async function writeAppends(
     updated_at: Date;
     started_at: Date | null;
     finished_at: Date | null;
-  }>(APPEND_BATCH_SQL, [JSON.stringify(input), now]);
+  }>(APPEND_BATCH_SQL, [
+    JSON.stringify(input),
+    now,
+    items.map((it) => it.gameId),
+    items.flatMap((it) => (it.ends === null ? [] : [`inactivity:${it.gameId}`, `deadline:${it.gameId}`])),
+  ]);
   for (const r of rows)
     out[r.item_no] = {
       written: r.written ? { updatedAt: r.updated_at, startedAt: r.started_at, finishedAt: r.finished_at } : null,
@@ -349,11 +354,13 @@ WITH i AS (
     ok_status int, ok_body jsonb, err_status int, err_body jsonb)),
 -- Idempotent items: the key's advisory lock (as the transactional path takes it) and no live record.
 -- Volatile, so materialized once per item.
+-- (LATERAL … LIMIT 1: one primary-key probe per item, never a hash of the whole table.)
 lk AS (
-  SELECT i.item_no, pg_try_advisory_xact_lock(i.idem_lock)
-           AND NOT EXISTS (SELECT 1 FROM idempotency_records r
-                            WHERE r.player_id = i.idem_player AND r.key = i.idem_key AND r.expires_at > now()) AS ok
-    FROM i WHERE i.idem_key IS NOT NULL),
+  SELECT i.item_no, pg_try_advisory_xact_lock(i.idem_lock) AND live.one IS NULL AS ok
+    FROM i LEFT JOIN LATERAL (
+      SELECT 1 AS one FROM idempotency_records r
+       WHERE r.player_id = i.idem_player AND r.key = i.idem_key AND r.expires_at > now() LIMIT 1) live ON true
+   WHERE i.idem_key IS NOT NULL),
 upd AS (
   UPDATE games g SET version = i.version, status = i.status, current_seat = i.current_seat,
          current_player_id = i.current_player_id, standings = i.standings,
@@ -363,7 +370,8 @@ upd AS (
          organizer_seed = CASE WHEN i.org_set THEN i.org_seed ELSE g.organizer_seed END,
          updated_at = ${TS}
     FROM i
-   WHERE g.id = i.game_id AND g.version = i.expected
+   -- $3 (the batch's game ids) lets the planner probe the primary key whatever it estimates for i.
+   WHERE g.id = ANY ($3::uuid[]) AND g.id = i.game_id AND g.version = i.expected
      AND (i.idem_key IS NULL OR EXISTS (SELECT 1 FROM lk WHERE lk.item_no = i.item_no AND lk.ok))
   RETURNING i.item_no, g.id, g.version, g.updated_at, g.started_at, g.finished_at),
 ui AS (SELECT i.*, upd.id FROM upd JOIN i ON i.item_no = upd.item_no),
@@ -380,10 +388,12 @@ st AS (
     SET player_id = EXCLUDED.player_id, hot_seat = EXCLUDED.hot_seat, client_seed = EXCLUDED.client_seed, joined_at = now()),
 jb AS (${upsertJobsSql(`ui CROSS JOIN LATERAL jsonb_to_recordset(ui.jobs) AS ${JOB_COLUMNS}`)}),
 -- The command that ends a game also drops its pending deadline and inactivity jobs.
+-- $4: those jobs' keys for the items that end a game (an index probe), kept only if the game was written.
 dj AS (
   DELETE FROM async_jobs
-   WHERE key IN (SELECT k FROM ui CROSS JOIN LATERAL (VALUES ('inactivity:' || ui.id::text), ('deadline:' || ui.id::text)) AS v(k)
-                  WHERE ui.ends IS NOT NULL)),
+   WHERE key = ANY ($4::text[])
+     AND EXISTS (SELECT 1 FROM ui WHERE ui.ends IS NOT NULL
+                    AND async_jobs.key IN ('inactivity:' || ui.id::text, 'deadline:' || ui.id::text))),
 lg AS (
   INSERT INTO transparency_log_leaves (game_id, kind, event_version, value, timestamp_ms)
   SELECT ui.id, 2, ui.version, ui.ends, ${LEAF_TIMESTAMP} FROM ui WHERE ui.ends IS NOT NULL),
