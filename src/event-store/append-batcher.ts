@@ -104,7 +104,7 @@ export class AppendBatcher {
   private inFlight = 0;
   /** Games, and idempotency keys ('k:<player>:<key>'), in batches being written. */
   private readonly busy = new Set<string>();
-  private timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
+  private timer: { cancel: () => void } | null = null;
   private paused = 0;
 
   constructor(
@@ -147,15 +147,18 @@ export class AppendBatcher {
       this.timer = null;
       this.flushNow();
     };
-    this.timer = this.opts.windowMs > 0 ? setTimeout(fire, this.opts.windowMs) : setImmediate(fire);
+    if (this.opts.windowMs > 0) {
+      const t = setTimeout(fire, this.opts.windowMs);
+      this.timer = { cancel: () => clearTimeout(t) };
+    } else {
+      const t = setImmediate(fire);
+      this.timer = { cancel: () => clearImmediate(t) };
+    }
   }
 
   private flushNow(): void {
-    if (this.timer) {
-      clearTimeout(this.timer as NodeJS.Timeout);
-      clearImmediate(this.timer as NodeJS.Immediate);
-      this.timer = null;
-    }
+    this.timer?.cancel();
+    this.timer = null;
     while (this.paused === 0 && this.inFlight < this.opts.concurrency && this.queue.length > 0) {
       const batch = this.take();
       if (batch.length === 0) return; // every waiting game is in a batch in flight
