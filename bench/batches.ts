@@ -11,6 +11,8 @@ export interface BatchSizes {
   commands: number;
   /** Cumulative bucket counts: statements with at most `le` commands. */
   buckets: Array<{ le: number; count: number }>;
+  /** Cumulative latency buckets (seconds) of fairdice_event_append_duration_seconds by kind (append, batch). */
+  latency: Record<string, Array<{ le: number; count: number }>>;
 }
 
 const METRIC = 'fairdice_event_append_batch_size';
@@ -27,7 +29,7 @@ export async function scrapeBatchSizes(port: number): Promise<BatchSizes | null>
 }
 
 export function parseBatchSizes(text: string): BatchSizes {
-  const out: BatchSizes = { batches: 0, commands: 0, buckets: [] };
+  const out: BatchSizes = { batches: 0, commands: 0, buckets: [], latency: {} };
   for (const line of text.split('\n')) {
     const m = /^(\w+)(?:\{([^}]*)\})? (\S+)$/.exec(line);
     if (!m) continue;
@@ -37,9 +39,15 @@ export function parseBatchSizes(text: string): BatchSizes {
     else if (m[1] === `${METRIC}_bucket`) {
       const le = /le="([^"]+)"/.exec(m[2] ?? '')?.[1];
       if (le !== undefined && le !== '+Inf') out.buckets.push({ le: Number(le), count: value });
+    } else if (m[1] === 'fairdice_event_append_duration_seconds_bucket') {
+      const le = /le="([^"]+)"/.exec(m[2] ?? '')?.[1];
+      const kind = /kind="([^"]+)"/.exec(m[2] ?? '')?.[1];
+      if (le === undefined || kind === undefined) continue;
+      (out.latency[kind] ??= []).push({ le: le === '+Inf' ? Infinity : Number(le), count: value });
     }
   }
   out.buckets.sort((a, b) => a.le - b.le);
+  for (const k of Object.keys(out.latency)) out.latency[k].sort((a, b) => a.le - b.le);
   return out;
 }
 
@@ -52,8 +60,23 @@ export function batchDelta(before: BatchSizes, after: BatchSizes): BatchSizes {
       le: b.le,
       count: b.count - (before.buckets.find((x) => x.le === b.le)?.count ?? 0),
     })),
+    latency: Object.fromEntries(
+      Object.entries(after.latency).map(([kind, bs]) => [
+        kind,
+        bs.map((b) => ({ le: b.le, count: b.count - (before.latency[kind]?.find((x) => x.le === b.le)?.count ?? 0) })),
+      ]),
+    ),
   };
 }
+
+/** The bucket bound under which a share `q` of the observations fell (an upper bound of the quantile). */
+function quantileBound(bs: Array<{ le: number; count: number }>, q: number): number {
+  const total = bs[bs.length - 1]?.count ?? 0;
+  if (total <= 0) return NaN;
+  return bs.find((b) => b.count >= q * total)?.le ?? Infinity;
+}
+
+const ms = (s: number) => (Number.isFinite(s) ? `≤ ${+(s * 1000).toPrecision(3)} ms` : '> 5 s');
 
 /** One line: statements, mean commands per statement, and the share of commands by batch size. */
 export function describeBatchSizes(d: BatchSizes): string {
@@ -63,5 +86,9 @@ export function describeBatchSizes(d: BatchSizes): string {
   const shares = d.buckets
     .filter((b, i) => i === 0 || b.count !== d.buckets[i - 1].count || b.count < d.batches)
     .map((b) => `≤${b.le}: ${((b.count / d.batches) * 100).toFixed(0)}%`);
-  return `${d.batches.toLocaleString('en-US')} write statements for ${d.commands.toLocaleString('en-US')} commands, mean ${mean.toFixed(2)} commands per statement; statements with at most n commands: ${shares.join(', ')}`;
+  const lat = (kind: string) =>
+    d.latency[kind]
+      ? `p50 ${ms(quantileBound(d.latency[kind], 0.5))}, p99 ${ms(quantileBound(d.latency[kind], 0.99))}`
+      : '–';
+  return `${d.batches.toLocaleString('en-US')} write statements for ${d.commands.toLocaleString('en-US')} commands, mean ${mean.toFixed(2)} commands per statement; statements with at most n commands: ${shares.join(', ')}; one command's append (gathering included) ${lat('append')}; one statement ${lat('batch')}`;
 }
