@@ -37,8 +37,10 @@
  * - The server seed is sealed (src/keys/seed-vault.ts) before it is written and opened when read.
  *
  * Raw SQL on the shared pg pool (PG_POOL): one pool.query per call, no client is held.
- * Inside an idempotent command (src/reliability/idempotency) create/load/append run on the
- * command's transaction instead (dbOr), and the cache is updated only after it commits.
+ * Inside an idempotent command's transaction (src/reliability/idempotency: creations, or any command
+ * with APPEND_BATCHING=false) create/load/append run on that transaction instead (dbOr), and the
+ * cache is updated only after it commits. An idempotent game command with group commit on has no
+ * transaction: its append carries the key to the batch, whose statement stores the outcome.
  */
 import { METRICS, type Metrics } from '../metrics/metrics';
 import { APP_CONFIG, type AppConfig } from '../config/config';
