@@ -2,7 +2,7 @@
  * `npm run bench`: the whole benchmark in one run (about 2.5 minutes with the defaults).
  *
  *   npm run bench -- [--clients 64] [--seconds 10] [--warmup 5] [--pool 10] [--micro-ms 300]
- *                    [--profile] [--no-readme] [--skip-micro] [--variants]
+ *                    [--profile] [--no-readme] [--skip-micro] [--variants] [--group-commit on|off|both]
  *
  * 1. Micro-benchmarks (in this process, before any server runs): the existing family and
  *    fairness suites plus the game aggregate (bench/game-aggregate.bench.ts).
@@ -22,6 +22,10 @@
  *
  * --variants adds a diagnostic scenario: REST actions on a second server started with
  * RATE_LIMIT_ENABLED=false (what the per-request rate-limit counter write costs).
+ *
+ * --group-commit (default on): the server's APPEND_BATCHING; `both` adds REST actions on a second
+ * server with group commit off (ratio to the same run's ceiling (b)). The batch-size distribution
+ * of each REST scenario is read from the server's /metrics (bench/batches.ts) and reported.
  *
  * --profile starts the server with `node --cpu-prof --cpu-prof-dir=bench/results/profiles` and
  * appends the self-time summary (bench/profile-summary.ts) to the report (named
@@ -68,6 +72,7 @@ import {
 import { formatSummary, summarizeProfileFile } from './profile-summary';
 import { freePort, machineCpu, ServerGroup, ServerProcess, type WindowedServer } from './server-process';
 import { redactUrl } from '../src/database/redact-url';
+import { batchDelta, type BatchSizes, describeBatchSizes, scrapeBatchSizes } from './batches';
 
 const ROOT = resolve(__dirname, '..', '..');
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
@@ -85,6 +90,7 @@ interface Options {
   readme: boolean;
   micro: boolean;
   variants: boolean;
+  groupCommit: 'on' | 'off' | 'both';
   /** Scenario ids to run (--only a,b,rest,graphql,reads,instances,jobs); null = all. */
   only: Set<string> | null;
   /** Report file suffix (--label perf → bench/results/<date>-perf.md). */
@@ -102,6 +108,7 @@ function parseArgs(argv: string[]): Options {
     readme: true,
     micro: true,
     variants: false,
+    groupCommit: 'on',
     only: null,
     label: null,
   };
@@ -142,6 +149,13 @@ function parseArgs(argv: string[]): Options {
       case '--variants':
         o.variants = true;
         break;
+      case '--group-commit': {
+        const v = inline ?? argv[++i];
+        if (v !== 'on' && v !== 'off' && v !== 'both')
+          throw new Error(`--group-commit needs on, off or both (got ${v})`);
+        o.groupCommit = v;
+        break;
+      }
       case '--only':
         // For profiling one path; a report of a partial run is not a full bench (the README is not touched).
         o.only = new Set((inline ?? argv[++i] ?? '').split(',').filter(Boolean));
@@ -153,7 +167,7 @@ function parseArgs(argv: string[]): Options {
       case '--help':
       case '-h':
         console.log(
-          'npm run bench -- [--clients 64] [--seconds 10] [--warmup 5] [--pool 10] [--micro-ms 300] [--profile] [--no-readme] [--skip-micro] [--variants] [--only rest,graphql,...] [--label name]',
+          'npm run bench -- [--clients 64] [--seconds 10] [--warmup 5] [--pool 10] [--micro-ms 300] [--profile] [--no-readme] [--skip-micro] [--variants] [--only rest,graphql,...] [--label name] [--group-commit on|off|both]',
         );
         process.exit(0);
         break;
@@ -529,6 +543,8 @@ async function main(): Promise<void> {
   let profileSection = '';
   let serverStartupMs = 0;
   let jobQueue: JobQueueBenchResult | null = null;
+  /** Batch sizes per REST scenario (from the server's /metrics). */
+  const batchSizes: Record<string, BatchSizes | null> = {};
   try {
     // ---- ceiling (a): bare Fastify
     if (want('a')) {
@@ -598,6 +614,7 @@ async function main(): Promise<void> {
       RATE_LIMIT_PER_MINUTE: '100000000',
       // K players register at once from one address (the registration budget is per address).
       RATE_LIMIT_REGISTRATIONS_PER_MINUTE: '100000',
+      APPEND_BATCHING: opts.groupCommit === 'off' ? 'false' : 'true',
     };
     const server = await ServerProcess.start({
       name: 'fairdice',
@@ -616,6 +633,7 @@ async function main(): Promise<void> {
         players.push(await retrySetup('register', () => registerPlayer(http, i), log));
 
       stats.rest = newPlayStats();
+      const batches0 = await scrapeBatchSizes(port);
       if (want('rest'))
         rows.push(
           await scenario(
@@ -629,6 +647,8 @@ async function main(): Promise<void> {
             backends,
           ),
         );
+      const batches1 = await scrapeBatchSizes(port);
+      if (want('rest')) batchSizes.rest = batches0 && batches1 ? batchDelta(batches0, batches1) : null;
       stats.restCompact = newPlayStats();
       if (want('restCompact'))
         rows.push(
@@ -768,6 +788,39 @@ async function main(): Promise<void> {
         http.close();
       });
     }
+    if (opts.groupCommit === 'both') {
+      const gport = await freePort();
+      const unbatched = await ServerProcess.start({
+        name: 'fairdice (group commit off)',
+        script: serverScript,
+        port: gport,
+        readyPath: '/health/ready',
+        env: { ...serverEnv, DATABASE_URL: db.url, APPEND_BATCHING: 'false' },
+      });
+      await withServer(unbatched, async () => {
+        const http = new HttpClient('127.0.0.1', gport, opts.clients);
+        const players: Registered[] = [];
+        for (let i = 0; i < opts.clients; i++)
+          players.push(await retrySetup('register', () => registerPlayer(http, 2000 + i), log));
+        stats.restUnbatched = newPlayStats();
+        const b0 = await scrapeBatchSizes(gport);
+        rows.push(
+          await scenario(
+            'restUnbatched',
+            'REST actions, group commit off',
+            'as REST actions; server with APPEND_BATCHING=false',
+            opts,
+            (i) => new RestPlayer(http, players[i], stats.restUnbatched),
+            unbatched,
+            commits,
+            backends,
+          ),
+        );
+        const b1 = await scrapeBatchSizes(gport);
+        batchSizes.restUnbatched = b0 && b1 ? batchDelta(b0, b1) : null;
+        http.close();
+      });
+    }
     // ---- the job queue on its own (bench/job-queue.bench.ts), after the servers have stopped
     if (want('jobs')) {
       log('job queue: draining 5,000 no-op jobs, then a delivery behind 5,000 fan-out jobs');
@@ -803,6 +856,28 @@ async function main(): Promise<void> {
       show: f0(jobQueue.deliveryWaitMs),
     });
   }
+  if (byId.has('restUnbatched')) {
+    const r = (a: string, b: string) => (byId.get(a)?.result.perSec ?? NaN) / (byId.get(b)?.result.perSec ?? NaN);
+    ts.push({
+      name: '(info) REST actions/s with group commit OFF ÷ ceiling (b)',
+      value: r('restUnbatched', 'b'),
+      target: '–',
+      met: null,
+      show: f3(r('restUnbatched', 'b')),
+    });
+    ts.push({
+      name: '(info) REST actions/s, group commit on ÷ off',
+      value: r('rest', 'restUnbatched'),
+      target: '–',
+      met: null,
+      show: f3(r('rest', 'restUnbatched')),
+    });
+  }
+  const batchLines = Object.entries(batchSizes).map(
+    ([id, d]) =>
+      `- ${byId.get(id)?.name ?? id}${id === 'rest' ? ` (group commit ${opts.groupCommit === 'off' ? 'off' : 'on'})` : ''}: ${d ? describeBatchSizes(d) : '/metrics not readable'}`,
+  );
+  for (const line of batchLines) log(`batches: ${line.slice(2)}`);
   const date = new Date().toISOString().slice(0, 10);
   const elapsedS = (performance.now() - began) / 1000;
   const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
@@ -853,6 +928,12 @@ async function main(): Promise<void> {
     ...(stats.instances3 ? [`Request mix, REST on 3 instances: ${mix(stats.instances3)}.  `] : []),
     `Request mix, GraphQL: ${mix(stats.graphql)}.`,
     '',
+    '## Group commit: commands per event-store write statement',
+    '',
+    "From the server's `fairdice_event_append_batch_size` histogram, scraped before and after each REST scenario (warm-up included; a creation is a statement of one command).",
+    '',
+    ...batchLines,
+    '',
     '## Ratios and targets',
     '',
     targetMd,
@@ -880,15 +961,17 @@ async function main(): Promise<void> {
       ? '-profile'
       : opts.variants
         ? '-variants'
-        : opts.only
-          ? '-partial'
-          : '';
+        : opts.groupCommit !== 'on'
+          ? `-group-commit-${opts.groupCommit}`
+          : opts.only
+            ? '-partial'
+            : '';
   const reportName = `${date}${suffix}.md`;
   const file = join(RESULTS_DIR, reportName);
   writeFileSync(file, report);
   log(`report: ${file.slice(ROOT.length + 1)}`);
 
-  if (opts.readme && !opts.profile && !opts.variants) {
+  if (opts.readme && !opts.profile && !opts.variants && opts.groupCommit === 'on') {
     const readme = join(ROOT, 'README.md');
     if (existsSync(readme)) {
       const text = readFileSync(readme, 'utf8');

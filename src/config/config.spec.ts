@@ -29,6 +29,35 @@ describe('loadConfig', () => {
     expect([short.GAME_ABANDON_AFTER_MS, short.GAME_EXPIRE_OPEN_AFTER_MS]).toEqual([5000, 2000]);
   });
 
+  it('group commit: on, no window, 64 per statement, 2 writers by default; bad values refused', () => {
+    const config = loadConfig({});
+    expect([
+      config.APPEND_BATCHING,
+      config.APPEND_BATCH_WINDOW_MS,
+      config.APPEND_BATCH_MAX,
+      config.APPEND_BATCH_CONCURRENCY,
+    ]).toEqual([true, 0, 64, 2]);
+    const set = loadConfig({
+      APPEND_BATCHING: 'false',
+      APPEND_BATCH_WINDOW_MS: '2',
+      APPEND_BATCH_MAX: '1000',
+      APPEND_BATCH_CONCURRENCY: '1',
+    });
+    expect([
+      set.APPEND_BATCHING,
+      set.APPEND_BATCH_WINDOW_MS,
+      set.APPEND_BATCH_MAX,
+      set.APPEND_BATCH_CONCURRENCY,
+    ]).toEqual([false, 2, 1000, 1]);
+    expect(() => loadConfig({ APPEND_BATCHING: 'sometimes' })).toThrow('APPEND_BATCHING');
+    for (const bad of ['-1', '1001', 'soon', '1.5'])
+      expect(() => loadConfig({ APPEND_BATCH_WINDOW_MS: bad })).toThrow('APPEND_BATCH_WINDOW_MS');
+    for (const bad of ['0', '1001', 'x'])
+      expect(() => loadConfig({ APPEND_BATCH_MAX: bad })).toThrow('APPEND_BATCH_MAX');
+    for (const bad of ['0', '17'])
+      expect(() => loadConfig({ APPEND_BATCH_CONCURRENCY: bad })).toThrow('APPEND_BATCH_CONCURRENCY');
+  });
+
   it('start-up and readiness settings (issue 11, item 8)', () => {
     const config = loadConfig({});
     expect(config.DATABASE_STARTUP_TIMEOUT_MS).toBe(60000);

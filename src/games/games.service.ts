@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { DomainException } from '../common/errors';
-import { EventStore, LoadedGame } from '../event-store/event-store.service';
+import { type AppendResult, EventStore, LoadedGame } from '../event-store/event-store.service';
 import { ReadModelUpdate } from '../event-store/event-store.types';
 import { commitmentOf } from '@fairdice/core/fairness/seeds';
 import { generateClientSeed, generateServerSeed } from '../fairness/seed-generation';
@@ -667,8 +667,9 @@ export class GamesService {
       const key = parseIdempotencyKey(o.idempotencyKey);
       const hash = requestHash(operation, gameId, args);
       let compact: CommandEventsView | undefined;
-      const result = await this.idempotency.run({ playerId: player.id, key, hash, onReplay: o.onReplay }, () =>
-        this.executeNow(player, gameId, build, outsiderMayAct, { ...o, onCompact: (c) => (compact = c) }),
+      const result = await this.idempotency.run(
+        { playerId: player.id, key, hash, onReplay: o.onReplay, batched: true },
+        () => this.executeNow(player, gameId, build, outsiderMayAct, { ...o, onCompact: (c) => (compact = c) }),
       );
       return compact ?? (o.compact ? this.replayedCompact(result) : result);
     });
@@ -727,11 +728,12 @@ export class GamesService {
     );
     if (isRuleError(events)) throw DomainException.fromRule(events);
     const after = events.reduce(evolveGame, g.state);
-    const res = await this.store.append(g, events, readModel(g.state, after, events, this.inactivity));
+    const names = { ...g.names, [player.id]: player.displayName };
+    const view = (r: AppendResult) => buildGameView(r.row, r.state, r.head, r.lastRolled, names);
+    // An idempotent command's response is built by the append (its outcome record is written with it).
+    const res = await this.store.append(g, events, readModel(g.state, after, events, this.inactivity), view);
     afterCommit(() => this.bus.publish(gameId, res.stored));
-    return this.answer(opts, gameId, res.stored, () =>
-      buildGameView(res.row, res.state, res.head, res.lastRolled, { ...g.names, [player.id]: player.displayName }),
-    );
+    return this.answer(opts, gameId, res.stored, () => (res.response as GameView | undefined) ?? view(res));
   }
 
   private gamesPosition(list: string, page: PageRequest): ListPosition {
