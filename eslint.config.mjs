@@ -37,6 +37,8 @@ const layering = {
   transparency: [...persistence, 'players'],
   audit: [...persistence, 'players', 'games', 'transparency'],
   async: [...persistence, 'players', 'games'],
+  // tournaments run rounds of games (games), schedule through the job queue (async)
+  tournaments: [...persistence, 'players', 'games', 'async'],
 };
 // Fail closed: a new directory under src/ has no place in the layering until it is given one here
 // (and in docs/architecture.md), so its imports cannot go unchecked.

@@ -13,6 +13,7 @@ import { GamesModule } from './games/games.module';
 import { AuditModule } from './audit/audit.module';
 import { ScoringModule } from './scoring/scoring.module';
 import { AsyncModule } from './async/async.module';
+import { TournamentsModule } from './tournaments/tournaments.module';
 import { toGraphQLError } from './common/errors';
 import { ReliabilityModule } from './reliability/reliability.module';
 import { httpOperationsOnly } from './reliability/graphql/transport';
@@ -176,6 +177,7 @@ export class AppModule {
         ScoringModule,
         AsyncModule,
         TransparencyModule,
+        TournamentsModule,
       ],
       providers: [{ provide: APP_CONFIG, useValue: options.config }],
       exports: [APP_CONFIG],

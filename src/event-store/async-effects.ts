@@ -62,6 +62,13 @@ export interface InactivityPeriods {
   expireOpenAfterMs: number;
 }
 
+/** Queue of the tournament jobs (src/tournaments): a game of a round ended; a scheduled start. */
+export const TOURNAMENT_QUEUE = 'tournament';
+export interface TournamentProgressPayload {
+  tournamentId: string;
+  round: number;
+}
+
 export interface FanoutNotice {
   type: WebhookEventType;
   playerIds: string[];
@@ -138,6 +145,17 @@ export function asyncEffects(
       type: 'game.finished',
       playerIds: seatedPlayers(after),
       data: { ...game, standings: after.standings },
+    });
+  }
+  // A tournament game that ends wakes its tournament (src/tournaments): the round may be over.
+  const isEnded = (st: GameState) => st.status === 'finished' || st.status === 'abandoned';
+  if (after.tournament && !isEnded(before) && isEnded(after)) {
+    const payload: TournamentProgressPayload = { tournamentId: after.tournament.id, round: after.tournament.round };
+    jobs.push({
+      queue: TOURNAMENT_QUEUE,
+      key: `tournament-progress:${after.tournament.id}:${after.tournament.round}`,
+      payload: { ...payload },
+      delayMs: 0,
     });
   }
   if (notices.length > 0) {

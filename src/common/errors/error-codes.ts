@@ -35,6 +35,7 @@ export const SERVICE_ERROR_CODES = [
   'LOG_SIZE_OUT_OF_RANGE',
   'LOG_TREE_HEAD_NOT_FOUND',
   'INVALID_CURSOR',
+  'TOURNAMENT_NOT_FOUND',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -78,11 +79,23 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   NOTHING_SET_ASIDE: { status: 409, title: 'Set aside at least one scoring die first' },
   ALREADY_SET_ASIDE: { status: 409, title: 'Dice were already set aside from this roll' },
   BELOW_ENTRY_THRESHOLD: { status: 409, title: 'Not enough points to get on the board' },
+  // tournaments (docs/tournaments.md)
+  NOT_ORGANIZER: { status: 403, title: 'Only the organizer of the tournament can do this' },
+  FORMAT_NOT_SUPPORTED: { status: 422, title: 'The rule set does not support this tournament format' },
+  ALREADY_REGISTERED: { status: 409, title: 'You are already registered' },
+  NOT_REGISTERED: { status: 409, title: 'That player is not an entrant of the tournament' },
+  REGISTRATION_CLOSED: { status: 409, title: 'Registration is closed' },
+  TOURNAMENT_FULL: { status: 409, title: 'The tournament has its maximum of entrants' },
+  TOO_FEW_ENTRANTS: { status: 409, title: 'Too few entrants to start the tournament' },
+  TOURNAMENT_ALREADY_STARTED: { status: 409, title: 'The tournament has started' },
+  TOURNAMENT_NOT_RUNNING: { status: 409, title: 'The tournament is not running' },
+  TOURNAMENT_OVER: { status: 409, title: 'The tournament is over' },
   // service
   VALIDATION_FAILED: { status: 400, title: 'The request is not valid' },
   UNAUTHENTICATED: { status: 401, title: 'A valid bearer token is required' },
   FORBIDDEN: { status: 403, title: 'You may not do this' },
   GAME_NOT_FOUND: { status: 404, title: 'No such game' },
+  TOURNAMENT_NOT_FOUND: { status: 404, title: 'No such tournament' },
   PLAYER_NOT_FOUND: { status: 404, title: 'No such player' },
   RULE_SET_NOT_FOUND: { status: 404, title: 'No such rule set' },
   ROUTE_NOT_FOUND: { status: 404, title: 'No such route' },
