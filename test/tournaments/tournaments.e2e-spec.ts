@@ -7,34 +7,16 @@
  */
 import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 import { chooseMove, type Move } from '../helpers/games';
+import { firstRollOnly, play, waitFor } from './helpers';
 import { duplicateFaces, roundSeedHex, tableDraw } from '@fairdice/core/fairness/tournament';
 import { commitmentOf } from '@fairdice/core/fairness/seeds';
 import { verifyChain } from '@fairdice/core/fairness/hash-chain';
+import { verifyBundle } from '@fairdice/core/fairness/verifier';
 import { computeStandings, replayTournament, type TournamentEvent } from '@fairdice/core/rules/tournament';
 
 jest.setTimeout(180_000);
 
 type P = Awaited<ReturnType<typeof registerPlayer>>;
-
-export async function play(t: TestApp, p: P, gameId: string, strategy: (view: any) => Move): Promise<any> {
-  let view = (await t.http().get(`/v1/games/${gameId}`).set(p.auth).expect(200)).body;
-  while (view.status === 'playing') {
-    const m = strategy(view);
-    const res = await t.http().post(`/v1/games/${gameId}/${m.action}`).set(p.auth).send(m.body);
-    if (res.status !== 200) throw new Error(`${m.action}: HTTP ${res.status} ${res.text}`);
-    view = res.body;
-  }
-  return view;
-}
-
-/** Strategy B: one roll per turn, then the best box (differs from chooseMove's holds). */
-export const firstRollOnly = (view: any): Move => {
-  const fd = view.fiveDice;
-  if (fd.rollInTurn === 0) return { action: 'roll', body: {} };
-  const allowed = fd.scoreOptions.boxes.filter((b: any) => b.allowed);
-  const best = allowed.reduce((a: any, b: any) => (b.points > a.points ? b : a), allowed[0]);
-  return { action: 'score', body: { box: best.box } };
-};
 
 /** Strategy C: always re-roll holding the dice at positions 0 and 1, then the best box. */
 const holdFirstTwo = (view: any): Move => {
@@ -43,14 +25,6 @@ const holdFirstTwo = (view: any): Move => {
   if (fd.rollInTurn < 3) return { action: 'roll', body: { hold: [0, 1] } };
   return firstRollOnly(view);
 };
-
-export async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('tournaments (e2e)', () => {
   let t: TestApp;
@@ -142,6 +116,11 @@ describe('tournaments (e2e)', () => {
           seq.push(e.data.dice);
         }
         diceSeen[i] = JSON.stringify(seq);
+        // Each game's own audit bundle verifies, dice included (re-derived from the revealed round seed).
+        const bundle = (await t.http().get(`/v1/games/${g.gameId}/audit`).set(p.auth).expect(200)).body;
+        const report = verifyBundle(bundle);
+        expect(report.checks.filter((c: any) => c.status === 'fail')).toEqual([]);
+        expect(report.ok).toBe(true);
         expect(finals[i].status).toBe('finished');
       }
       // Equal play (the same strategy) saw exactly the same dice.

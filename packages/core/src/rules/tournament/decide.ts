@@ -80,11 +80,11 @@ export function decideTournament(state: TournamentState, c: TournamentCommand): 
       ? ruleError('NOT_ORGANIZER', 'only the organizer of the tournament can do this')
       : null;
   if (ended(state) && c.type !== 'register')
-    return ruleError('TOURNAMENT_OVER', `the tournament is ${state.status}`, { status: state.status });
+    return ruleError('TOURNAMENT_OVER', `the tournament is ${state.status}`, { tournamentStatus: state.status });
   switch (c.type) {
     case 'register': {
       if (state.status !== 'registering')
-        return ruleError('REGISTRATION_CLOSED', 'registration is closed', { status: state.status });
+        return ruleError('REGISTRATION_CLOSED', 'registration is closed', { tournamentStatus: state.status });
       if (state.entryClosesAt !== null && Date.parse(c.at) >= Date.parse(state.entryClosesAt))
         return ruleError('REGISTRATION_CLOSED', `registration closed at ${state.entryClosesAt}`);
       if (state.entrants.some((e) => e.playerId === c.playerId))
@@ -185,7 +185,7 @@ export function decideTournament(state: TournamentState, c: TournamentCommand): 
       const entrant = state.entrants.find((e) => e.playerId === c.entrantPlayerId);
       if (!entrant) return ruleError('NOT_REGISTERED', 'that player is not an entrant of this tournament');
       if (entrant.status !== 'active')
-        return ruleError('INVALID_COMMAND', `the entrant is already ${entrant.status}`, { status: entrant.status });
+        return ruleError('INVALID_COMMAND', `the entrant is already ${entrant.status}`, { entrantStatus: entrant.status });
       return [
         ev(c.type === 'withdraw' ? 'entrantWithdrawn' : 'entrantDisqualified', {
           number: entrant.number,
