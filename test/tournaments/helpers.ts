@@ -1,5 +1,5 @@
 /** Helpers of the tournament e2e tests: playing a game through REST with a scripted strategy. */
-import { registerPlayer, type TestApp } from '../helpers/app';
+import type { registerPlayer, TestApp } from '../helpers/app';
 import type { Move } from '../helpers/games';
 
 export type P = Awaited<ReturnType<typeof registerPlayer>>;

@@ -12,7 +12,7 @@ import { duplicateFaces, roundSeedHex, tableDraw } from '@fairdice/core/fairness
 import { commitmentOf } from '@fairdice/core/fairness/seeds';
 import { verifyChain } from '@fairdice/core/fairness/hash-chain';
 import { verifyBundle } from '@fairdice/core/fairness/verifier';
-import { computeStandings, replayTournament, type TournamentEvent } from '@fairdice/core/rules/tournament';
+import { computeStandings, replayTournament } from '@fairdice/core/rules/tournament';
 
 jest.setTimeout(180_000);
 
@@ -164,7 +164,7 @@ describe('tournaments (e2e)', () => {
     ).toMatchObject({ ok: true });
     const state = replayTournament(
       id,
-      events.map((e: any) => ({ type: e.type, data: e.data }) as TournamentEvent),
+      events.map((e: any) => ({ type: e.type, data: e.data })),
     );
     const standings = (await t.http().get(`/v1/tournaments/${id}/standings`).expect(200)).body;
     const replayed = computeStandings(state);

@@ -185,7 +185,9 @@ export function decideTournament(state: TournamentState, c: TournamentCommand): 
       const entrant = state.entrants.find((e) => e.playerId === c.entrantPlayerId);
       if (!entrant) return ruleError('NOT_REGISTERED', 'that player is not an entrant of this tournament');
       if (entrant.status !== 'active')
-        return ruleError('INVALID_COMMAND', `the entrant is already ${entrant.status}`, { entrantStatus: entrant.status });
+        return ruleError('INVALID_COMMAND', `the entrant is already ${entrant.status}`, {
+          entrantStatus: entrant.status,
+        });
       return [
         ev(c.type === 'withdraw' ? 'entrantWithdrawn' : 'entrantDisqualified', {
           number: entrant.number,
