@@ -14,6 +14,7 @@ import { AuditModule } from './audit/audit.module';
 import { ScoringModule } from './scoring/scoring.module';
 import { AsyncModule } from './async/async.module';
 import { TournamentsModule } from './tournaments/tournaments.module';
+import { AdviceModule } from './advice/advice.module';
 import { toGraphQLError } from './common/errors';
 import { ReliabilityModule } from './reliability/reliability.module';
 import { httpOperationsOnly } from './reliability/graphql/transport';
@@ -176,6 +177,7 @@ export class AppModule {
         AuditModule,
         ScoringModule,
         AsyncModule,
+        AdviceModule,
         TransparencyModule,
         TournamentsModule,
       ],

@@ -158,6 +158,17 @@ export const configSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
   /** Only https:// webhook URLs. Default: on when NODE_ENV=production. */
   WEBHOOK_REQUIRE_HTTPS: booleanFlag.optional(),
+  // --- advice (docs/advice.md "Tables") ---
+  /** Where solved five-dice tables are cached (one file per option set, reused across restarts). */
+  ADVICE_CACHE_DIR: z.string().min(1).default('./data/advice'),
+  /** Worker threads that build advice tables. Default: min(2, available CPUs). */
+  ADVICE_WORKERS: positiveInt('ADVICE_WORKERS').optional(),
+  /** Tables waiting for a worker at most; beyond that a request for a new table gets 503 ADVICE_BUSY. */
+  ADVICE_QUEUE_MAX: positiveInt('ADVICE_QUEUE_MAX').default(16),
+  /** Five-dice tables kept in memory at most (about 6.3 MB each; the least recently used is dropped and reloaded from disk). */
+  ADVICE_MEMORY_TABLES: positiveInt('ADVICE_MEMORY_TABLES').default(8),
+  /** Build (or load) the three presets' tables in the background at start-up. Default: on, except NODE_ENV=test. */
+  ADVICE_WARM_PRESETS: booleanFlag.optional(),
   // --- keys (docs/operations.md "Keys"; required whenever DATABASE_URL is set) ---
   /** Ed25519 private key (the 32-byte RFC 8032 seed, 64 hex digits) that signs the transparency log's tree heads. */
   LOG_SIGNING_KEY: z
@@ -197,11 +208,15 @@ export const configSchema = z.object({
   LOG_INTEGRATION_INTERVAL_MS: positiveInt('LOG_INTEGRATION_INTERVAL_MS').default(1000),
 });
 
-export type AppConfig = Omit<z.output<typeof configSchema>, 'RATE_LIMIT_ENABLED' | 'WEBHOOK_REQUIRE_HTTPS'> & {
+export type AppConfig = Omit<
+  z.output<typeof configSchema>,
+  'RATE_LIMIT_ENABLED' | 'WEBHOOK_REQUIRE_HTTPS' | 'ADVICE_WARM_PRESETS'
+> & {
   /** True when no DATABASE_URL is set: the embedded PGlite database is used. */
   embeddedDatabase: boolean;
   RATE_LIMIT_ENABLED: boolean;
   WEBHOOK_REQUIRE_HTTPS: boolean;
+  ADVICE_WARM_PRESETS: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -240,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     embeddedDatabase: parsed.data.DATABASE_URL === undefined,
     RATE_LIMIT_ENABLED: parsed.data.RATE_LIMIT_ENABLED ?? parsed.data.NODE_ENV !== 'test',
     WEBHOOK_REQUIRE_HTTPS: parsed.data.WEBHOOK_REQUIRE_HTTPS ?? parsed.data.NODE_ENV === 'production',
+    ADVICE_WARM_PRESETS: parsed.data.ADVICE_WARM_PRESETS ?? parsed.data.NODE_ENV !== 'test',
   };
 }
 

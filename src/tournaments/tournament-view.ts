@@ -1,3 +1,4 @@
+import { canonicalJson } from '@fairdice/core/fairness/canonical';
 import type { StoredTournamentEvent } from '../event-store/tournament-store.service';
 import type { TournamentEventView, TournamentView } from './dto/tournament.models';
 import type { TournamentSnapshot } from './tournaments.service';
@@ -52,8 +53,8 @@ export function toTournamentView(t: TournamentSnapshot): TournamentView {
 export const toTournamentEventView = (e: StoredTournamentEvent): TournamentEventView => ({
   version: e.version,
   type: e.type,
-  data: e.data,
-  command: (e.command as Record<string, unknown> | null) ?? null,
+  dataJson: canonicalJson(e.data),
+  commandJson: e.command === null ? null : canonicalJson(e.command),
   prevHash: e.prevHash,
   hash: e.hash,
   createdAt: e.createdAt,

@@ -1,5 +1,6 @@
 import { UseGuards } from '@nestjs/common';
-import { Args, ID, Int, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
+import { Args, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
+import { GameOptions } from '../common/graphql/game-options';
 import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { pageRequest } from '../common/pagination/page-request';
@@ -20,6 +21,11 @@ export class TournamentsResolver {
   @OptionalAuth()
   async tournament(@CurrentPlayer() me: Me | null, @Args('id', { type: () => ID }) id: string) {
     return toTournamentView(await this.service.get(me, id));
+  }
+
+  @ResolveField('ruleOptions', () => GameOptions, { description: "The rule set's resolved options, typed." })
+  ruleOptions(@Parent() t: TournamentView): object {
+    return t.options;
   }
 
   @Query(() => TournamentPage, { description: 'Public tournaments and those you organize or entered, newest first.' })

@@ -3,13 +3,14 @@
  * fields are their payload's, enums, typed options and audit bundle equal to what REST serves,
  * and the renamed operations, fields and arguments still working under their deprecated names.
  */
+import { canonicalJson } from '@fairdice/core/fairness/canonical';
 import { verifyBundle } from '@fairdice/core/fairness/verifier';
 import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { OPTIONS_FRAGMENT, playToEnd, restClient } from '../helpers/games';
 
 jest.setTimeout(120_000);
 
-const EVENT_FIELDS = `__typename gameId version type seat data command rollNumber prevHash hash createdAt
+const EVENT_FIELDS = `__typename gameId version type seat dataJson commandJson issuedCommand { ...Command } rollNumber prevHash hash createdAt
   ... on GameCreatedEvent { ruleSet family options { ...Options } seatCount visibility creatorId commitment organizerSeed turnTimeLimitSeconds }
   ... on SeatTakenEvent { playerId clientSeed hotSeat }
   ... on SeedSetEvent { playerId clientSeed organizer }
@@ -26,13 +27,70 @@ const EVENT_FIELDS = `__typename gameId version type seat data command rollNumbe
   ... on FarkleLastRoundEvent { seats }
   ... on FarkleFinishedEvent { reason }`;
 
+const COMMAND_FRAGMENT = `fragment Command on GameCommand { __typename type
+  ... on CreateCommand { gameId ruleSet seatCount visibility creatorId hotSeats commitment organizerSeed clientSeeds turnTimeLimitSeconds
+    options { __typename
+      ... on FiveDiceOptionsOverrides { joker jokerAfterSacrifice extraFiveOfAKindBonus upperBonusThreshold upperBonusPoints }
+      ... on FarkleOptionsOverrides { entryThreshold target exactTarget threeFarklePenalty straights { low high full } } } }
+  ... on JoinCommand { playerId clientSeed seat }
+  ... on LeaveCommand { playerId }
+  ... on SetSeedCommand { playerId seat clientSeed }
+  ... on StartCommand { playerId seeds { seat clientSeed } generatedSeeds { seat clientSeed } }
+  ... on CancelCommand { playerId }
+  ... on PlayCommand { playerId move { __typename type
+    ... on FiveDiceRollMove { hold } ... on FiveDiceScoreMove { box }
+    ... on FarkleRollMove { setAside } ... on FarkleSetAsideMove { dice } ... on FarkleBankMove { setAside } } }
+  ... on TimeoutCommand { seat }
+  ... on AbandonCommand { reason } }`;
+
+/** A typed command without __typename and nulls, enum values as REST spells them. */
+function untyped(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(untyped);
+  if (value !== null && typeof value === 'object') {
+    const { __typename: _name, ...members } = value as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.entries(members)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => [k, untyped(v)]),
+    );
+  }
+  return restValue(value);
+}
+/** A stored command without its null members (GraphQL cannot tell null from absent). */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => [k, withoutNulls(v)]),
+    );
+  }
+  return value;
+}
+
 /** REST value of a GraphQL enum value where they differ (docs/api.md: `-` became `_`). */
 const restValue = (v: unknown) => (v === 'five_dice' ? 'five-dice' : v);
 
 /** The payload members a typed event carries, compared with its `data` (derived fields aside). */
 function typedFieldsMatchData(e: Record<string, any>): void {
-  const { __typename, gameId, version, type, seat, data, command, rollNumber, prevHash, hash, createdAt, ...fields } =
-    e;
+  const {
+    __typename,
+    gameId,
+    version,
+    type,
+    seat,
+    data,
+    command,
+    dataJson,
+    commandJson,
+    issuedCommand,
+    rollNumber,
+    prevHash,
+    hash,
+    createdAt,
+    ...fields
+  } = e;
   const derived: Record<string, unknown> = {};
   if (type === 'seedSet') derived.organizer = data.seat === null;
   if (type === 'gameStarted') derived.clientSeedsGenerated = data.clientSeedsGenerated ?? null;
@@ -84,16 +142,23 @@ describe('GraphQL contract: typed events, enums, options and audit; deprecated n
         rest.items.push(...page.items);
         after = page.nextAfter;
       }
-      // Pages of 40 (the cost limit counts the dearest event type's fields per item).
+      // Pages of 20 (the cost limit counts the dearest event type's fields per item).
       const items: any[] = [];
       for (let after: number | null = 0; after !== null;) {
         const body = await gql(
           t,
-          `query($id: ID!, $after: Int) { gameEvents(gameId: $id, after: $after, limit: 40) { items { ${EVENT_FIELDS} } nextAfter } } ${OPTIONS_FRAGMENT}`,
+          `query($id: ID!, $after: Int) { gameEvents(gameId: $id, after: $after, limit: 20) { items { ${EVENT_FIELDS} } nextAfter } } ${OPTIONS_FRAGMENT} ${COMMAND_FRAGMENT}`,
           { id, after },
         );
         expect(body.errors).toBeUndefined();
-        items.push(...body.data.gameEvents.items);
+        // dataJson / commandJson are the hashed payloads, verbatim: parsed, they are REST's data and command.
+        items.push(
+          ...body.data.gameEvents.items.map((e: any) => ({
+            ...e,
+            data: JSON.parse(e.dataJson),
+            command: e.commandJson === null ? null : JSON.parse(e.commandJson),
+          })),
+        );
         after = body.data.gameEvents.nextAfter;
       }
       // The envelope is REST's, byte for byte (data and command are the hashed payloads).
@@ -111,6 +176,15 @@ describe('GraphQL contract: typed events, enums, options and audit; deprecated n
           createdAt,
         })),
       ).toEqual(rest.items);
+      for (const e of items) {
+        expect(e.dataJson).toBe(canonicalJson(e.data));
+        // issuedCommand carries every member of the stored command, typed.
+        expect(untyped(e.issuedCommand)).toEqual(withoutNulls(e.command));
+      }
+      const commandTypes = new Set(items.filter((e) => e.issuedCommand).map((e) => e.issuedCommand.__typename));
+      expect(commandTypes).toEqual(
+        new Set(['CreateCommand', 'SetSeedCommand', 'JoinCommand', 'StartCommand', 'PlayCommand']),
+      );
       const lifecycle = [
         'gameCreated',
         'seatTaken',
@@ -136,6 +210,7 @@ describe('GraphQL contract: typed events, enums, options and audit; deprecated n
           id,
         },
       );
+      // The deprecated data and command still answer the stored payloads.
       expect(old.data.gameHistory.items).toEqual(
         items.map(({ version, type, hash, data }) => ({ version, type, hash, data })),
       );
@@ -167,6 +242,25 @@ describe('GraphQL contract: typed events, enums, options and audit; deprecated n
     expect(sets.errors).toBeUndefined();
     expect(sets.data.ruleSets.map((r: any) => r.name)).toEqual(['penta', 'simple', 'bonus', 'farkle']);
     for (const r of sets.data.ruleSets) expect(r.ruleOptions).toEqual(r.options);
+  });
+
+  it('FiveDiceOptions.jokerAfterSacrifice: false when absent, and set through createGame', async () => {
+    const sets = await gql(t, `{ ruleSets { name ruleOptions { ... on FiveDiceOptions { jokerAfterSacrifice } } } }`);
+    expect(sets.errors).toBeUndefined();
+    expect(sets.data.ruleSets.slice(0, 3)).toEqual(
+      ['penta', 'simple', 'bonus'].map((name) => ({ name, ruleOptions: { jokerAfterSacrifice: false } })),
+    );
+    const created = await gql(
+      t,
+      `mutation { createGame(input: { ruleSet: penta, seats: 1, options: { joker: freeChoice, jokerAfterSacrifice: true } }) {
+        id ruleOptions { ... on FiveDiceOptions { joker jokerAfterSacrifice } } } }`,
+      {},
+      ada.token,
+    );
+    expect(created.errors).toBeUndefined();
+    expect(created.data.createGame.ruleOptions).toEqual({ joker: 'freeChoice', jokerAfterSacrifice: true });
+    const rest = (await t.http().get(`/v1/games/${created.data.createGame.id}`).expect(200)).body;
+    expect(rest.options).toMatchObject({ joker: 'freeChoice', jokerAfterSacrifice: true });
   });
 
   it('auditBundle holds the REST document: rebuilt from its typed fields, it verifies', async () => {

@@ -153,9 +153,9 @@ describe('tournaments (e2e)', () => {
           version: e.version,
           type: e.type,
           seat: null,
-          data: e.data,
+          data: JSON.parse(e.dataJson),
           rollNumber: null,
-          command: e.command,
+          command: JSON.parse(e.commandJson ?? 'null'),
           prevHash: e.prevHash,
           hash: e.hash,
         })),
@@ -164,7 +164,7 @@ describe('tournaments (e2e)', () => {
     ).toMatchObject({ ok: true });
     const state = replayTournament(
       id,
-      events.map((e: any) => ({ type: e.type, data: e.data })),
+      events.map((e: any) => ({ type: e.type, data: JSON.parse(e.dataJson) })),
     );
     const standings = (await t.http().get(`/v1/tournaments/${id}/standings`).expect(200)).body;
     const replayed = computeStandings(state);

@@ -36,6 +36,8 @@ export const SERVICE_ERROR_CODES = [
   'LOG_TREE_HEAD_NOT_FOUND',
   'INVALID_CURSOR',
   'TOURNAMENT_NOT_FOUND',
+  'TABLE_BUILDING',
+  'ADVICE_BUSY',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -128,6 +130,8 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   LOG_SIZE_OUT_OF_RANGE: { status: 400, title: 'The tree sizes are not in the transparency log' },
   LOG_TREE_HEAD_NOT_FOUND: { status: 404, title: 'The transparency log signed no tree head of that size' },
   INVALID_CURSOR: { status: 400, title: 'The page cursor is not valid for this list' },
+  TABLE_BUILDING: { status: 503, title: 'The advice table for these rules is being computed; retry after Retry-After' },
+  ADVICE_BUSY: { status: 503, title: 'Too many advice tables are being computed; retry after Retry-After' },
 };
 
 export const isErrorCode = (value: unknown): value is ErrorCode =>

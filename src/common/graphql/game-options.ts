@@ -2,12 +2,21 @@
  * Rule-set options, typed per family (packages/core/src/rules/{five-dice/types,farkle/options}.ts):
  * GraphQL only. REST carries the same members under `options`.
  */
-import { createUnionType, Field, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { createUnionType, Field, InputType, Int, ObjectType, type FieldMiddleware } from '@nestjs/graphql';
 import { JokerRuleEnum } from './enums';
+
+/** Resolved options of games created before the option existed do not carry it: false. */
+const absentIsFalse: FieldMiddleware = async (_ctx, next) => ((await next()) as boolean | undefined) ?? false;
 
 @ObjectType({ description: 'Options of a five-dice rule set (docs/rules.md).' })
 export class FiveDiceOptions {
   @Field(() => JokerRuleEnum) joker: string;
+  @Field({
+    description:
+      'The joker also applies once the five-of-a-kind box holds 0, without the extra bonus (the official reading; docs/rules.md).',
+    middleware: [absentIsFalse],
+  })
+  jokerAfterSacrifice: boolean;
   @Field(() => Int, {
     description: 'Points for each further five of a kind while the five-of-a-kind box holds 50 (0: no bonus).',
   })
@@ -49,6 +58,8 @@ export const GameOptions = createUnionType({
 @InputType({ description: 'Overrides of a five-dice preset; every member optional (docs/rules.md).' })
 export class FiveDiceOptionsInput {
   @Field(() => JokerRuleEnum, { nullable: true }) joker?: string;
+  @Field({ nullable: true, description: 'The joker also applies once the five-of-a-kind box holds 0.' })
+  jokerAfterSacrifice?: boolean;
   @Field(() => Int, { nullable: true, description: '0 to 1000.' }) extraFiveOfAKindBonus?: number;
   @Field(() => Int, { nullable: true, description: '1 to 105.' }) upperBonusThreshold?: number;
   @Field(() => Int, { nullable: true, description: '0 to 1000.' }) upperBonusPoints?: number;
@@ -77,6 +88,8 @@ export class FarkleOptionsInput {
 })
 export class GameOptionsInput {
   @Field(() => JokerRuleEnum, { nullable: true, description: 'Five dice.' }) joker?: string;
+  @Field({ nullable: true, description: 'Five dice: the joker also applies once the five-of-a-kind box holds 0.' })
+  jokerAfterSacrifice?: boolean;
   @Field(() => Int, { nullable: true, description: 'Five dice: 0 to 1000.' }) extraFiveOfAKindBonus?: number;
   @Field(() => Int, { nullable: true, description: 'Five dice: 1 to 105.' }) upperBonusThreshold?: number;
   @Field(() => Int, { nullable: true, description: 'Five dice: 0 to 1000.' }) upperBonusPoints?: number;

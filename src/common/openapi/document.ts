@@ -110,7 +110,14 @@ const RESPONSE_HEADERS: Record<string, Json> = {
 };
 
 /** Codes answered with Retry-After. */
-const RETRY_AFTER_CODES: ErrorCode[] = ['RATE_LIMITED', 'DATABASE_UNAVAILABLE', 'NOT_READY', 'IDEMPOTENCY_IN_PROGRESS'];
+const RETRY_AFTER_CODES: ErrorCode[] = [
+  'RATE_LIMITED',
+  'DATABASE_UNAVAILABLE',
+  'NOT_READY',
+  'IDEMPOTENCY_IN_PROGRESS',
+  'TABLE_BUILDING',
+  'ADVICE_BUSY',
+];
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 

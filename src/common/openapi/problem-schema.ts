@@ -73,7 +73,9 @@ export const PROBLEM_SCHEMAS: Record<string, JsonSchema> = {
       field: str('The field the error is about.'),
       known: arrayOf(str(), 'INVALID_COMMAND: the known commands.'),
       limit: int('RATE_LIMITED: the limit per minute.'),
-      retryAfterSeconds: int('RATE_LIMITED: seconds until the window ends (as Retry-After).'),
+      retryAfterSeconds: int(
+        'RATE_LIMITED: seconds until the window ends; TABLE_BUILDING, ADVICE_BUSY: seconds until the table is probably ready (as Retry-After).',
+      ),
       ruleSet: str('FORMAT_NOT_SUPPORTED: the rule set.'),
       format: str('FORMAT_NOT_SUPPORTED: the format asked.'),
       supported: arrayOf(str(), 'FORMAT_NOT_SUPPORTED: the formats the rule set supports.'),

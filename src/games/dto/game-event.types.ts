@@ -17,7 +17,9 @@ import {
   VisibilityEnum,
 } from '../../common/graphql/enums';
 import { GameOptions } from '../../common/graphql/game-options';
+import { canonicalJson } from '@fairdice/core/fairness/canonical';
 import { JSONScalar } from './json.scalar';
+import { GameCommand, toTypedCommand } from './game-command.types';
 import type { GameEventView } from './game-view.model';
 
 @InterfaceType('GameEvent', {
@@ -37,16 +39,34 @@ export abstract class GameEvent {
   })
   rollNumber: number | null;
   @Field(() => JSONScalar, {
-    description:
-      'The stored payload, verbatim: the typed fields of this event type carry the same values; `data` is what the event hash covers (docs/fairness.md §4), so a verifier re-hashes it unchanged.',
+    description: 'The stored payload, verbatim.',
+    deprecationReason:
+      "Use this event type's own fields (typed), or dataJson for the verbatim payload a verifier re-hashes.",
   })
   data: Record<string, unknown>;
   @Field(() => JSONScalar, {
     nullable: true,
-    description:
-      'The command that produced this batch (first event of a batch), verbatim as hashed: a verifier re-runs it (docs/fairness.md §4).',
+    description: 'The command that produced this batch (first event of a batch), verbatim.',
+    deprecationReason: 'Use issuedCommand (typed), or commandJson for the verbatim command a verifier re-hashes.',
   })
   command: Record<string, unknown> | null;
+  @Field({
+    description:
+      "The stored payload as canonical JSON text (docs/fairness.md §4.1): exactly what the event hash covers as `data`; JSON.parse it to re-hash. This event type's own fields carry the same values, typed.",
+  })
+  dataJson: string;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The command that produced this batch (first event of a batch; null on the others) as canonical JSON text: what the event hash covers as `command`, and what a verifier re-runs (docs/fairness.md §4).',
+  })
+  commandJson: string | null;
+  @Field(() => GameCommand, {
+    nullable: true,
+    description:
+      'The command that produced this batch (first event of a batch; null on the others), typed by its type.',
+  })
+  issuedCommand: object | null;
   @Field() prevHash: string;
   @Field() hash: string;
   @Field(() => GraphQLISODateTime) createdAt: Date;
@@ -287,7 +307,14 @@ export function toTypedEvent(view: GameEventView, family: FamilyId): TypedGameEv
   const derived: Record<string, unknown> = {};
   if (view.type === 'seedSet') derived.organizer = data.seat === null || data.seat === undefined;
   if (view.type === 'gameStarted') derived.clientSeedsGenerated = data.clientSeedsGenerated ?? null;
-  return { ...data, ...derived, ...view, __typename: eventTypeName(view.type, family) };
+  const typed: TypedGameEvent = { ...data, ...derived, ...view, __typename: eventTypeName(view.type, family) };
+  // Computed only when selected (getters), so a query that does not ask pays nothing for them.
+  Object.defineProperties(typed, {
+    dataJson: { enumerable: true, get: () => canonicalJson(view.data) },
+    commandJson: { enumerable: true, get: () => (view.command == null ? null : canonicalJson(view.command)) },
+    issuedCommand: { enumerable: true, get: () => toTypedCommand(view.command ?? null, family) },
+  });
+  return typed;
 }
 
 /** Every event object type (registered with the schema: they are reached only through GameEvent). */

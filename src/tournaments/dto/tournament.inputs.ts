@@ -14,7 +14,7 @@ import {
   MinLength,
 } from 'class-validator';
 import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
-import { TOURNAMENT_LIMITS as L } from '@fairdice/core/rules/tournament';
+import { TOURNAMENT_EVENT_TYPES, TOURNAMENT_LIMITS as L } from '@fairdice/core/rules/tournament';
 import { apiRef } from '../../common/openapi/json-schema';
 import { enumOf, RuleSetNameEnum, VisibilityEnum } from '../../common/graphql/enums';
 import { GameOptionsInput } from '../../common/graphql/game-options';
@@ -34,6 +34,11 @@ registerEnumType(TournamentFormatEnum, {
 registerEnumType(TournamentStatusEnum, {
   name: 'TournamentStatus',
   description: 'registering → closed → running → finished; or cancelled.',
+});
+export const TournamentEventTypeEnum = enumOf(TOURNAMENT_EVENT_TYPES);
+registerEnumType(TournamentEventTypeEnum, {
+  name: 'TournamentEventType',
+  description: "The type of an event of the tournament's stream (docs/tournaments.md §6).",
 });
 registerEnumType(EntrantStatusEnum, { name: 'EntrantStatus', description: 'active, withdrawn or disqualified.' });
 

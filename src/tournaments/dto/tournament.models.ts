@@ -3,12 +3,13 @@ import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
 import { apiRef } from '../../common/openapi/json-schema';
 import { RuleSetNameEnum, GameFamilyEnum, VisibilityEnum } from '../../common/graphql/enums';
-import { JSONScalar } from '../../common/graphql/json.scalar';
+import { TOURNAMENT_EVENT_TYPES } from '@fairdice/core/rules/tournament';
 import {
   ENTRANT_STATUSES,
   EntrantStatusEnum,
   TOURNAMENT_FORMATS,
   TOURNAMENT_STATUSES,
+  TournamentEventTypeEnum,
   TournamentFormatEnum,
   TournamentStatusEnum,
 } from './tournament.inputs';
@@ -65,7 +66,7 @@ export class TournamentView {
   @Field(() => String, { nullable: true }) @ApiProperty(nullableString) organizerName: string | null;
   @Field(() => RuleSetNameEnum) @ApiProperty(apiRef('RuleSetName')) ruleSet: string;
   @Field(() => GameFamilyEnum) @ApiProperty(apiRef('GameFamily')) family: string;
-  @Field(() => JSONScalar, { description: "The rule set's resolved options." })
+  // GraphQL: ruleOptions (typed, TournamentsResolver); REST: options.
   @ApiProperty(apiRef('GameOptions'))
   options: Record<string, unknown>;
   @Field(() => TournamentFormatEnum)
@@ -148,17 +149,22 @@ export class StandingsView {
   @Field(() => [StandingRowView]) @ApiProperty({ type: [StandingRowView] }) rows: StandingRowView[];
 }
 
+const DATA_JSON =
+  "The event's data as canonical JSON text (RFC 8785): the verbatim member a verifier re-hashes (members per type: docs/tournaments.md §6).";
+const COMMAND_JSON = 'The command of the batch as canonical JSON text (on the first event of a batch), else null.';
+
 @ObjectType({ description: 'A stored tournament event: the hashed envelope (docs/tournaments.md §6).' })
 export class TournamentEventView {
   @Field(() => Int) @ApiProperty() version: number;
-  @Field() @ApiProperty() type: string;
-  @Field(() => JSONScalar) @ApiProperty({ type: 'object', additionalProperties: true }) data: Record<string, unknown>;
-  @Field(() => JSONScalar, {
-    nullable: true,
-    description: 'The command of the batch (first event of a batch), else null.',
-  })
-  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
-  command: Record<string, unknown> | null;
+  @Field(() => TournamentEventTypeEnum)
+  @ApiProperty({ enum: TOURNAMENT_EVENT_TYPES, enumName: 'TournamentEventType' })
+  type: string;
+  @Field({ description: DATA_JSON })
+  @ApiProperty({ description: DATA_JSON })
+  dataJson: string;
+  @Field(() => String, { nullable: true, description: COMMAND_JSON })
+  @ApiProperty({ type: String, nullable: true, description: COMMAND_JSON })
+  commandJson: string | null;
   @Field() @ApiProperty() prevHash: string;
   @Field() @ApiProperty() hash: string;
   @Field() @ApiProperty() createdAt: Date;
