@@ -116,8 +116,9 @@ export class TournamentsService implements OnModuleInit {
         tableSizeMin: input.tableSizeMin ?? (input.format === 'tables' ? 2 : 1),
         tableSizeMax: input.tableSizeMax ?? (input.format === 'tables' ? 4 : 1),
         turnTimeLimitSeconds: input.turnTimeLimitSeconds ?? null,
-        entryClosesAt: input.entryClosesAt ?? null,
-        startsAt: input.startsAt ?? null,
+        // Stored normalized (UTC, milliseconds); the DTO checked the ISO 8601 form.
+        entryClosesAt: isoOrNull(input.entryClosesAt),
+        startsAt: isoOrNull(input.startsAt),
       },
     };
     const events = decideTournament(emptyTournament(id), command);
@@ -542,3 +543,6 @@ function resultOf(
   const scores = Array.from({ length: seats }, (_, seat) => g.standings?.find((x) => x.seat === seat)?.total ?? 0);
   return { gameId: g.id, scores, status: g.status === 'abandoned' ? 'abandoned' : 'finished' };
 }
+
+const isoOrNull = (v: string | undefined | null): string | null =>
+  v === undefined || v === null || Number.isNaN(Date.parse(v)) ? (v ?? null) : new Date(v).toISOString();

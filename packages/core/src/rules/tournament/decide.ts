@@ -270,8 +270,8 @@ function decideCreate(
       tableSizeMin,
       tableSizeMax,
       turnTimeLimitSeconds: s.turnTimeLimitSeconds,
-      entryClosesAt: s.entryClosesAt === null ? null : new Date(s.entryClosesAt).toISOString(),
-      startsAt: s.startsAt === null ? null : new Date(s.startsAt).toISOString(),
+      entryClosesAt: s.entryClosesAt,
+      startsAt: s.startsAt,
       commitment: c.commitment,
     }),
   ];

@@ -60,7 +60,7 @@ describe('tournament decider', () => {
         type: 'create',
         tournamentId: 't',
         organizerId: ORG,
-        settings: { ...settings, ...over } as never,
+        settings: { ...settings, ...over },
         commitment: HEX,
         at: AT,
       });
