@@ -4,6 +4,7 @@ import {
   decideTournament,
   emptyTournament,
   evolveTournament,
+  type CreateTournamentCommand,
   type TournamentCommand,
   type TournamentState,
 } from './index';
@@ -11,12 +12,12 @@ import {
 const ORG = 'org';
 const AT = '2026-12-01T00:00:00.000Z';
 const HEX = 'ab'.repeat(32);
-const settings = {
+const settings: CreateTournamentCommand['settings'] = {
   name: 'Cup',
-  ruleSet: 'penta' as const,
+  ruleSet: 'penta',
   options: {},
-  format: 'duplicate' as const,
-  visibility: 'public' as const,
+  format: 'duplicate',
+  visibility: 'public',
   maxEntrants: 3,
   rounds: 2,
   gamesPerRound: 1,
