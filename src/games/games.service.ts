@@ -190,6 +190,8 @@ export class GamesService {
    * creator starts it. Every step is an ordinary command recorded in the game's events, so the
    * game verifies like any other (docs/tournaments.md §3). Runs inside the caller's transaction.
    */
+  // TODO(advice, issue 13): create tournament games with the game option `advice: 'forbidden'` once that
+  // option (branch advice) is on main; until then they get the default.
   async createTournamentGame(spec: TournamentGameSpec): Promise<void> {
     const id = spec.gameId;
     const commitment = commitmentOf(Buffer.from(spec.serverSeed, 'hex'));
