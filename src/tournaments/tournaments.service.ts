@@ -15,7 +15,7 @@ import { Inject } from '@nestjs/common';
 import { Pool } from 'pg';
 import { PG_POOL } from '../database/prisma.service';
 import { TournamentStore, type LoadedTournament } from '../event-store/tournament-store.service';
-import { TOURNAMENT_QUEUE } from '../event-store/async-effects';
+import { TOURNAMENT_QUEUE, tournamentEffects } from '../event-store/async-effects';
 import type { ScheduledJob } from '../event-store/event-store.types';
 import { generateClientSeed, generateServerSeed } from '../fairness/seed-generation';
 import { commitmentOf } from '@fairdice/core/fairness/seeds';
@@ -468,7 +468,8 @@ export class TournamentsService implements OnModuleInit {
   private async apply(t: LoadedTournament, command: TournamentCommand): Promise<LoadedTournament> {
     const events = decideTournament(t.state, command);
     if (isRuleError(events)) throw DomainException.fromRule(events);
-    return this.store.append(t, events, command);
+    // Webhooks (tournament.started, round.started, round.finished, tournament.finished): same statement.
+    return this.store.append(t, events, command, tournamentEffects(events.reduce(evolveTournament, t.state), events));
   }
 
   private async command(

@@ -13,7 +13,8 @@ import type { Pool } from 'pg';
 import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { PG_POOL } from '../../src/database/prisma.service';
 import { rowCounts } from '../helpers/row-counts';
-import { firstRollOnly, play } from './helpers';
+import { firstRollOnly, play, waitFor } from './helpers';
+import { startReceiver } from '../async/helpers';
 
 jest.setTimeout(120_000);
 
@@ -89,6 +90,11 @@ describe('tournaments: visibility and bad input (e2e)', () => {
     const ann = await registerPlayer(t, 'Ann');
     const ben = await registerPlayer(t, 'Ben');
     const spectator = await registerPlayer(t, 'Spectator');
+    // The organizer and an entrant take the tournament webhooks (opt-in types).
+    const receiver = await startReceiver();
+    const tournamentTypes = ['tournament.started', 'round.started', 'round.finished', 'tournament.finished'];
+    for (const p of [organizer, ann])
+      await t.http().post('/v1/webhooks').set(p.auth).send({ url: receiver.url, events: tournamentTypes }).expect(201);
     const id = (
       await create(organizer, {
         name: 'Hidden',
@@ -196,6 +202,21 @@ describe('tournaments: visibility and bad input (e2e)', () => {
     expect(annAfter.serverSeed).toMatch(/^[0-9a-f]{64}$/);
     const final = (await t.http().get(`/v1/tournaments/${id}/standings`).expect(200)).body;
     expect(final.rows.find((r: any) => r.playerId === ann.id).totalScore).toBe(annFinal.standings[0].total);
+
+    // Webhooks: each of the two received the four notices, in order, with the revealed seeds.
+    await waitFor(
+      () => Promise.resolve(receiver.received.length),
+      (n) => n >= 8,
+    );
+    const bodies = receiver.received.map((r) => JSON.parse(r.body));
+    for (const type of tournamentTypes) expect(bodies.filter((b) => b.type === type)).toHaveLength(2);
+    expect(bodies.every((b) => b.data.tournamentId === id)).toBe(true);
+    const roundFinished = bodies.find((b) => b.type === 'round.finished');
+    expect(roundFinished.data.roundSeed).toMatch(/^[0-9a-f]{64}$/);
+    const finished = bodies.find((b) => b.type === 'tournament.finished');
+    expect(finished.data).toMatchObject({ status: 'finished' });
+    expect(finished.data.standings.map((r: any) => r.totalScore)).toEqual(final.rows.map((r: any) => r.totalScore));
+    await receiver.close();
   });
 
   it('refuses bad input with a stable code and stores nothing', async () => {
