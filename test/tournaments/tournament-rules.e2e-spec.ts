@@ -203,6 +203,21 @@ describe('tournaments: visibility and bad input (e2e)', () => {
     const final = (await t.http().get(`/v1/tournaments/${id}/standings`).expect(200)).body;
     expect(final.rows.find((r: any) => r.playerId === ann.id).totalScore).toBe(annFinal.standings[0].total);
 
+    // The game refers to its tournament and round (GraphQL typed event).
+    const created = await gql(
+      t,
+      'query($id: ID!) { gameEvents(gameId: $id) { items { ... on GameCreatedEvent { tournament { id format round game table } } } } }',
+      { id: annGame },
+      ann.token,
+    );
+    expect(created.data.gameEvents.items[0].tournament).toEqual({
+      id,
+      format: 'duplicate',
+      round: 1,
+      game: 0,
+      table: 0,
+    });
+
     // Webhooks: each of the two received the four notices, in order, with the revealed seeds.
     await waitFor(
       () => Promise.resolve(receiver.received.length),
@@ -217,6 +232,41 @@ describe('tournaments: visibility and bad input (e2e)', () => {
     expect(finished.data).toMatchObject({ status: 'finished' });
     expect(finished.data.standings.map((r: any) => r.totalScore)).toEqual(final.rows.map((r: any) => r.totalScore));
     await receiver.close();
+  });
+
+  it('starts at the scheduled time through the job queue, or cancels for too few entrants', async () => {
+    const organizer = await registerPlayer(t, 'Scheduler');
+    const [a, b] = await Promise.all([registerPlayer(t, 'Sa'), registerPlayer(t, 'Sb')]);
+    const soon = () => new Date(Date.now() + 1500).toISOString();
+    const body = { name: 'Scheduled', ruleSet: 'bonus', format: 'duplicate', maxEntrants: 4, rounds: 1 };
+    const ok = (await create(organizer, { ...body, entryClosesAt: soon(), startsAt: soon() }).expect(201)).body;
+    const empty = (await create(organizer, { ...body, startsAt: soon() }).expect(201)).body;
+    expect(ok.startsAt).toMatch(/Z$/);
+    await register(a, ok.id).expect(200);
+    await register(b, ok.id).expect(200);
+    await register(a, empty.id).expect(200);
+    const started = await waitFor(
+      () =>
+        t
+          .http()
+          .get(`/v1/tournaments/${ok.id}`)
+          .then((r) => r.body),
+      (v) => v.status !== 'registering',
+    );
+    expect(started.status).toBe('running');
+    expect(started.organizerSeed).not.toBeNull();
+    expect(started.roundDetails[0].games).toHaveLength(2);
+    const cancelled = await waitFor(
+      () =>
+        t
+          .http()
+          .get(`/v1/tournaments/${empty.id}`)
+          .then((r) => r.body),
+      (v) => v.status !== 'registering',
+    );
+    expect(cancelled.status).toBe('cancelled');
+    expect(cancelled.cancelReason).toMatch(/too few entrants/);
+    expect(cancelled.tournamentSeed).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('refuses bad input with a stable code and stores nothing', async () => {
