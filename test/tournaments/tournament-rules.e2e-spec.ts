@@ -269,6 +269,74 @@ describe('tournaments: visibility and bad input (e2e)', () => {
     expect(cancelled.tournamentSeed).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('GraphQL: create, register, close and read a tables tournament through the same service', async () => {
+    const organizer = await registerPlayer(t, 'GqlOrg');
+    const players = await Promise.all([1, 2].map((i) => registerPlayer(t, `G${i}`)));
+    const made = await gql(
+      t,
+      `mutation($i: CreateTournamentInput!) { createTournament(input: $i) {
+         id status format commitment ruleOptions { ... on FarkleOptions { target entryThreshold } } } }`,
+      {
+        i: {
+          name: 'Gql',
+          ruleSet: 'farkle',
+          options: { target: 1000, entryThreshold: 0 },
+          format: 'tables',
+          maxEntrants: 4,
+          rounds: 1,
+          tableSizeMin: 2,
+          tableSizeMax: 2,
+        },
+      },
+      organizer.token,
+    );
+    expect(made.errors).toBeUndefined();
+    const id = made.data.createTournament.id;
+    expect(made.data.createTournament).toMatchObject({
+      status: 'registering',
+      format: 'tables',
+      ruleOptions: { target: 1000, entryThreshold: 0 },
+    });
+    for (const p of players) {
+      const r = await gql(
+        t,
+        'mutation($id: ID!) { registerForTournament(id: $id, input: { clientSeed: "gql-seed" }) { entrants { playerId clientSeed } } }',
+        { id },
+        p.token,
+      );
+      expect(r.errors).toBeUndefined();
+    }
+    const again = await gql(
+      t,
+      'mutation($id: ID!) { registerForTournament(id: $id) { id } }',
+      { id },
+      players[0].token,
+    );
+    expect(again.errors?.[0]?.extensions?.code).toBe('ALREADY_REGISTERED');
+    const closed = await gql(
+      t,
+      'mutation($id: ID!) { closeTournamentRegistration(id: $id) { status organizerSeed entrants { number } } }',
+      { id },
+      organizer.token,
+    );
+    expect(closed.data.closeTournamentRegistration).toMatchObject({
+      status: 'closed',
+      entrants: [{ number: 1 }, { number: 2 }],
+    });
+    const ev = await gql(t, 'query($id: ID!) { tournamentEvents(id: $id) { version type dataJson commandJson } }', {
+      id,
+    });
+    expect(ev.data.tournamentEvents.map((e: any) => e.type)).toEqual([
+      'tournamentCreated',
+      'entrantRegistered',
+      'entrantRegistered',
+      'registrationClosed',
+    ]);
+    expect(JSON.parse(ev.data.tournamentEvents[1].dataJson)).toMatchObject({ number: 1, clientSeed: 'gql-seed' });
+    const list = (await t.http().get('/v1/tournaments?limit=100').expect(200)).body;
+    expect(list.items.map((x: any) => x.id)).toContain(id);
+  });
+
   it('refuses bad input with a stable code and stores nothing', async () => {
     const organizer = await registerPlayer(t, 'Org2');
     const players = await Promise.all([1, 2, 3].map((i) => registerPlayer(t, `P${i}`)));
