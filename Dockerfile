@@ -25,6 +25,8 @@ COPY --from=build /app/packages/core/dist ./packages/core/dist
 COPY --from=build /app/packages/verifier/package.json ./packages/verifier/
 COPY --from=build /app/packages/verifier/dist/verify.html ./packages/verifier/dist/
 COPY --from=build /app/prisma ./prisma
+# The advice tables' disk cache (ADVICE_CACHE_DIR, default ./data/advice), writable by the service.
+RUN mkdir -p /app/data/advice && chown -R node:node /app/data
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \

@@ -40,7 +40,7 @@ const layering = {
   // tournaments run rounds of games (games), schedule through the job queue (async)
   tournaments: [...persistence, 'players', 'games', 'async'],
   // optimal advice: the solved tables (worker threads, disk cache), the advice API, post-game analysis
-  advice: [...persistence, 'players', 'games'],
+  advice: [...persistence, 'players', 'games', 'scoring'],
 };
 // Fail closed: a new directory under src/ has no place in the layering until it is given one here
 // (and in docs/architecture.md), so its imports cannot go unchecked.

@@ -100,6 +100,25 @@ describe('AdviceTablesService', () => {
     expect(tables.farkle(farkle)).toBe(solution);
   });
 
+  it('keeps Farkle tables of option sets that differ only in a nested option apart', async () => {
+    const tables = service();
+    const withStraight = { ...farkle, straights: { ...farkle.straights, full: 1500 } };
+    const [plain, straight] = await Promise.all([
+      tables.whenReady(farkle, 'farkle'),
+      tables.whenReady(withStraight, 'farkle'),
+    ]);
+    expect(straight).not.toBe(plain);
+    expect(expectedTurns(straight, 0)).toBeLessThan(expectedTurns(plain, 0));
+  });
+
+  it('asks to retry in about a second when the table only has to be read from disk', async () => {
+    await service().whenReady(small(6));
+    const restarted = service();
+    const loading = thrown(() => restarted.fiveDice(small(6)));
+    expect(loading.code).toBe('TABLE_BUILDING');
+    expect(loading.details?.retryAfterSeconds).toBe(1);
+  });
+
   it('warms the presets in the background at start-up only when ADVICE_WARM_PRESETS is on', () => {
     const off = service();
     off.onApplicationBootstrap();

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Worker } from 'node:worker_threads';
@@ -26,6 +27,8 @@ interface Entry {
   ready: Promise<FiveDiceSolution | FarkleSolution>;
   settle: { resolve(s: FiveDiceSolution | FarkleSolution): void; reject(e: unknown): void };
   startedAt?: number;
+  /** A cached file existed when the entry was made: loading takes about a second, not a solve. */
+  cached: boolean;
   /** Set on every use; the least recently used table leaves memory first. */
   usedAt: number;
 }
@@ -45,9 +48,22 @@ export interface AdviceTablesStatus {
 
 /** Seconds a build is assumed to take before one has been measured (a five-dice solve under load). */
 const DEFAULT_BUILD_SECONDS = 20;
+/** Seconds assumed for reading a cached table back (measured: 0.05–0.25 s). */
+const LOAD_SECONDS = 1;
+
+/** JSON with object keys sorted at every level: equal options, equal text. */
+const canonical = (value: unknown): string =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? `{${Object.keys(value)
+        .sort()
+        .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+        .join(',')}}`
+    : JSON.stringify(value);
 
 /** The five-dice presets, warmed at start-up. */
-export const FIVE_DICE_PRESETS: readonly FiveDiceOptions[] = [penta, simple, bonus];
+export const PRESET_TABLE_OPTIONS: readonly FiveDiceOptions[] = [penta, simple, bonus];
+/** @deprecated The first name of PRESET_TABLE_OPTIONS (kept for code written against it). */
+export const FIVE_DICE_PRESETS = PRESET_TABLE_OPTIONS;
 
 /**
  * The solved advice tables (docs/advice.md "Tables"): five-dice tables per option set and the
@@ -80,7 +96,7 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
   /** Start-up: the presets are queued in the background; start-up and requests never wait for them. */
   onApplicationBootstrap(): void {
     if (!this.config.ADVICE_WARM_PRESETS) return;
-    for (const options of FIVE_DICE_PRESETS) this.ensure('five-dice', options);
+    for (const options of PRESET_TABLE_OPTIONS) this.ensure('five-dice', options);
     this.ensure('farkle', farkle);
   }
 
@@ -143,9 +159,7 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
   }
 
   private key(kind: Kind, options: FiveDiceOptions | FarkleOptions): string {
-    return kind === 'five-dice'
-      ? optionsFingerprint(options as FiveDiceOptions)
-      : `farkle ${JSON.stringify(options, Object.keys(options).sort())}`;
+    return kind === 'five-dice' ? optionsFingerprint(options as FiveDiceOptions) : `farkle ${canonical(options)}`;
   }
 
   /** The entry for these options, queued for a worker if it is not known yet. */
@@ -166,7 +180,8 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
     const ready = new Promise<FiveDiceSolution | FarkleSolution>((resolve, reject) => (settle = { resolve, reject }));
     // A rejection nobody awaits is not an error: `get` callers see the state, not the promise.
     ready.catch(() => undefined);
-    const entry: Entry = { kind, key, options, status: 'queued', ready, settle, usedAt: Date.now() };
+    const cached = kind === 'five-dice' && existsSync(this.cacheFile(options as FiveDiceOptions));
+    const entry: Entry = { kind, key, options, status: 'queued', ready, settle, usedAt: Date.now(), cached };
     this.entries.set(key, entry);
     this.queue.push(entry);
     this.pump();
@@ -258,7 +273,7 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
 
   /** Seconds until the table is probably ready: its build's remainder, plus the builds queued before it. */
   private retryAfter(entry: Entry): number {
-    const per = this.buildSeconds[entry.kind];
+    const per = entry.cached ? LOAD_SECONDS : this.buildSeconds[entry.kind];
     let seconds: number;
     if (entry.status === 'building') seconds = per - (Date.now() - (entry.startedAt ?? Date.now())) / 1000;
     else {

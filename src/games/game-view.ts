@@ -124,6 +124,7 @@ export function buildGameView(
         }))
       : null,
     turnTimeLimitSeconds: state.turnTimeLimitSeconds,
+    advice: state.advice,
     organizerSeed: state.organizerSeed,
     commitment: state.commitment || row.serverSeedHash,
     chainHead: head,

@@ -158,6 +158,7 @@ export class GamesService {
       hotSeats,
       commitment,
       turnTimeLimitSeconds: input.turnTimeLimitSeconds ?? null,
+      advice: input.advice ?? 'allowed',
     };
     const events = decideGame(emptyGame(id), command, noDice);
     if (isRuleError(events)) throw DomainException.fromRule(events);
@@ -190,8 +191,6 @@ export class GamesService {
    * creator starts it. Every step is an ordinary command recorded in the game's events, so the
    * game verifies like any other (docs/tournaments.md §3). Runs inside the caller's transaction.
    */
-  // TODO(advice, issue 13): create tournament games with the game option `advice: 'forbidden'` once that
-  // option (branch advice) is on main; until then they get the default.
   async createTournamentGame(spec: TournamentGameSpec): Promise<void> {
     const id = spec.gameId;
     const commitment = commitmentOf(Buffer.from(spec.serverSeed, 'hex'));
@@ -216,6 +215,8 @@ export class GamesService {
       commitment,
       turnTimeLimitSeconds: spec.turnTimeLimitSeconds,
       tournament: spec.tournament,
+      // Tournament games are played without the service's advice (docs/tournaments.md).
+      advice: 'forbidden',
     });
     run(created, { type: 'setSeed', playerId: creator, seat: 0, clientSeed: spec.seats[0].clientSeed });
     spec.seats
@@ -544,6 +545,21 @@ export class GamesService {
     const access = { state: g.state, mayView: (state: GameState) => this.canSeeState(state, player) };
     const stream = await new GameEventStream(this.store, this.bus, g.row.id, after, access).start();
     return { family: g.state.family, stream };
+  }
+
+  /**
+   * The game as the rules see it, for features that read games (advice): its replayed state and,
+   * with `withEvents`, every stored event in order. The same access as `get` (GAME_NOT_FOUND).
+   */
+  async replayed(
+    player: Player | null,
+    gameId: string,
+    withEvents = false,
+  ): Promise<{ state: GameState; events: GameEvent[] | null }> {
+    const g = await this.loadVisible(player, checkGameId(gameId));
+    if (!withEvents) return { state: g.state, events: null };
+    const stored = await this.store.readEventsUpTo(g.row.id, g.state.version);
+    return { state: g.state, events: stored.map(toGameEvent) };
   }
 
   // ------------------------------------------------------------------ internals

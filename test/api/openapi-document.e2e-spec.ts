@@ -89,11 +89,12 @@ describe('openapi/openapi.json', () => {
     expect(doc.info.contact.url).toBeDefined();
   });
 
-  it('has no number that is not an integer outside echoed input, and no open or untyped object', () => {
+  it('has no number that is not an integer outside echoed input and the fractional advice values (format double), and no open or untyped object', () => {
     const found: string[] = [];
     walk(doc, (node, path) => {
       const types = Array.isArray(node.type) ? node.type : [node.type];
-      if (types.includes('number') && !path.endsWith('/Problem/properties/value')) found.push(`${path}: number`);
+      if (types.includes('number') && node.format !== 'double' && !path.endsWith('/Problem/properties/value'))
+        found.push(`${path}: number`);
       if (node.additionalProperties === true) found.push(`${path}: additionalProperties true`);
       if (node.type === 'object' && !node.properties && !node.additionalProperties && !node.allOf)
         found.push(`${path}: untyped object`);

@@ -11,7 +11,7 @@ import { OPTIONS_FRAGMENT, playToEnd, restClient } from '../helpers/games';
 jest.setTimeout(120_000);
 
 const EVENT_FIELDS = `__typename gameId version type seat dataJson commandJson issuedCommand { ...Command } rollNumber prevHash hash createdAt
-  ... on GameCreatedEvent { ruleSet family options { ...Options } seatCount visibility creatorId commitment organizerSeed turnTimeLimitSeconds }
+  ... on GameCreatedEvent { ruleSet family options { ...Options } seatCount visibility creatorId commitment organizerSeed turnTimeLimitSeconds advice }
   ... on SeatTakenEvent { playerId clientSeed hotSeat }
   ... on SeedSetEvent { playerId clientSeed organizer }
   ... on GameStartedEvent { clientSeeds clientSeedsGenerated }
@@ -28,7 +28,7 @@ const EVENT_FIELDS = `__typename gameId version type seat dataJson commandJson i
   ... on FarkleFinishedEvent { reason }`;
 
 const COMMAND_FRAGMENT = `fragment Command on GameCommand { __typename type
-  ... on CreateCommand { gameId ruleSet seatCount visibility creatorId hotSeats commitment organizerSeed clientSeeds turnTimeLimitSeconds
+  ... on CreateCommand { gameId ruleSet seatCount visibility creatorId hotSeats commitment organizerSeed clientSeeds turnTimeLimitSeconds advice
     options { __typename
       ... on FiveDiceOptionsOverrides { joker jokerAfterSacrifice extraFiveOfAKindBonus upperBonusThreshold upperBonusPoints }
       ... on FarkleOptionsOverrides { entryThreshold target exactTarget threeFarklePenalty straights { low high full } } } }

@@ -113,6 +113,7 @@ describe('tournaments: visibility and bad input (e2e)', () => {
     const benGame = games.find((g) => g.entrants[0] !== annNo)!.gameId;
 
     // Ann plays her whole game; Ben has not moved yet: the round still runs.
+    expect((await t.http().get(`/v1/games/${annGame}`).set(ann.auth).expect(200)).body.advice).toBe('forbidden');
     const annFinal = await play(t, ann, annGame, firstRollOnly);
     expect(annFinal.status).toBe('finished');
     expect(annFinal.serverSeed).toBeNull(); // even her own game keeps the round seed sealed

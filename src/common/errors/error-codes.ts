@@ -38,6 +38,11 @@ export const SERVICE_ERROR_CODES = [
   'TOURNAMENT_NOT_FOUND',
   'TABLE_BUILDING',
   'ADVICE_BUSY',
+  'ADVICE_FORBIDDEN',
+  'ADVICE_UNSUPPORTED',
+  'INVALID_SHEET',
+  'INVALID_POSITION',
+  'GAME_NOT_FINISHED',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -132,6 +137,11 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   INVALID_CURSOR: { status: 400, title: 'The page cursor is not valid for this list' },
   TABLE_BUILDING: { status: 503, title: 'The advice table for these rules is being computed; retry after Retry-After' },
   ADVICE_BUSY: { status: 503, title: 'Too many advice tables are being computed; retry after Retry-After' },
+  ADVICE_FORBIDDEN: { status: 403, title: 'This game forbids advice' },
+  ADVICE_UNSUPPORTED: { status: 422, title: 'The advisor does not cover these rules' },
+  INVALID_SHEET: { status: 400, title: 'No game can produce this score sheet' },
+  INVALID_POSITION: { status: 400, title: 'No game can reach this position' },
+  GAME_NOT_FINISHED: { status: 409, title: 'The game is not finished yet' },
 };
 
 export const isErrorCode = (value: unknown): value is ErrorCode =>

@@ -5,7 +5,7 @@
  * keep working with the REST values; the enum maps them both ways.
  */
 import { registerEnumType } from '@nestjs/graphql';
-import { LIFECYCLE_EVENT_TYPES } from '@fairdice/core/rules/game/types';
+import { ADVICE_SETTINGS, LIFECYCLE_EVENT_TYPES } from '@fairdice/core/rules/game/types';
 import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
 import { BOX_IDS } from '@fairdice/core/rules/five-dice/types';
 import { JOKER_RULES } from '@fairdice/core/rules/five-dice/options';
@@ -53,6 +53,7 @@ export const RuleSetNameEnum = enumOf(RULE_SET_NAMES);
 export const GameFamilyEnum = enumOf(GAME_FAMILIES);
 export const GameStatusEnum = enumOf(GAME_STATUSES);
 export const VisibilityEnum = enumOf(VISIBILITIES);
+export const AdviceSettingEnum = enumOf(ADVICE_SETTINGS);
 export const BoxIdEnum = enumOf(BOX_IDS);
 export const JokerRuleEnum = enumOf(JOKER_RULES);
 export const GameEventTypeEnum = enumOf(GAME_EVENT_TYPES);
@@ -74,6 +75,11 @@ registerEnumType(GameStatusEnum, {
 registerEnumType(VisibilityEnum, {
   name: 'Visibility',
   description: 'public: listed and readable by anyone; private: only its seats see it.',
+});
+registerEnumType(AdviceSettingEnum, {
+  name: 'AdviceSetting',
+  description:
+    'allowed (default): the service gives advice for the game; forbidden: it refuses (ADVICE_FORBIDDEN). It stops the service from helping, not a player from computing advice elsewhere.',
 });
 registerEnumType(BoxIdEnum, {
   name: 'BoxId',

@@ -125,6 +125,7 @@ const TAGS = [
   { name: 'players', description: 'Registration, profile and token rotation.' },
   { name: 'games', description: 'Creating, joining and playing games; their events, stream and audit.' },
   { name: 'scoring', description: 'Rule sets and score calculators (no game needed).' },
+  { name: 'advice', description: 'Optimal advice for a game or a position, and post-game analysis (docs/advice.md).' },
   { name: 'inbox', description: 'My games awaiting my move.' },
   { name: 'webhooks', description: 'Signed notifications about my games (Standard Webhooks).' },
   { name: 'transparency', description: 'The signed transparency log of commitments and final chain heads.' },
@@ -271,7 +272,7 @@ const returnsGame = (response: Json) =>
   JSON.stringify(response.content?.['application/json']?.schema ?? {}) === '{"$ref":"#/components/schemas/GameView"}';
 
 /**
- * Integers, closed objects, defaults of optional fields in the description. Applied to the
+ * Integers (numbers unless format double), closed objects, defaults of optional fields in the description. Applied to the
  * schemas Nest generated (the hand-written ones are written that way).
  */
 function normalizeSchema(schema: Json, isParameter = false): void {
@@ -284,8 +285,11 @@ function normalizeSchema(schema: Json, isParameter = false): void {
     schema.$ref = schema.allOf[0].$ref; // apiRef(): a plain reference (3.1 allows siblings such as description)
     delete schema.allOf;
   }
-  if (schema.type === 'number') schema.type = 'integer';
-  if (Array.isArray(schema.type)) schema.type = schema.type.map((t: string) => (t === 'number' ? 'integer' : t));
+  // Every number of the API is an integer, except those declared with format double (advice values).
+  const fractional = schema.format === 'double';
+  if (schema.type === 'number' && !fractional) schema.type = 'integer';
+  if (Array.isArray(schema.type) && !fractional)
+    schema.type = schema.type.map((t: string) => (t === 'number' ? 'integer' : t));
   if ((schema.type === 'object' || (Array.isArray(schema.type) && schema.type.includes('object'))) && schema.properties) {
     schema.additionalProperties ??= false;
     const required = new Set<string>(schema.required ?? []);

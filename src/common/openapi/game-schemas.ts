@@ -13,6 +13,7 @@
 import { BOX_IDS } from '@fairdice/core/rules/five-dice/types';
 import { JOKER_RULES } from '@fairdice/core/rules/five-dice/options';
 import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
+import { ADVICE_SETTINGS } from '@fairdice/core/rules/game/types';
 import {
   arrayOf,
   bool,
@@ -67,6 +68,10 @@ const ENUMS: Record<string, JsonSchema> = {
       description:
         'Games a tournament created: which tournament, round, game and table (docs/tournaments.md). In a duplicate round the dice come from the round seed (docs/fairness.md §10).',
     },
+  ),
+  AdviceSetting: enumOf(
+    ADVICE_SETTINGS,
+    'allowed (default): the service gives advice for the game; forbidden: it refuses (ADVICE_FORBIDDEN). It stops the service from helping, not a player from computing advice elsewhere.',
   ),
   BoxId: enumOf(BOX_IDS, 'A box of the five-dice score sheet, in sheet order.'),
   JokerRule: enumOf(JOKER_RULES, 'How a further five of a kind may be entered (docs/rules.md).'),
@@ -164,7 +169,8 @@ const lifecycleEvents: EventDef[] = [
       organizerSeed: nullable(str('Legacy games only: an organizer seed given at creation.')),
       turnTimeLimitSeconds: nullable(int(undefined, { minimum: 1 })),
       tournament: ref('TournamentRef'),
-    }, { optional: ['tournament'] }),
+      advice: ref('AdviceSetting'),
+    }, { optional: ['tournament', 'advice'] }),
   },
   {
     type: 'seatTaken',
@@ -323,8 +329,9 @@ const lifecycleCommands = (family: 'FiveDice' | 'Farkle'): Record<string, JsonSc
       clientSeeds: arrayOf(clientSeed, 'Legacy create commands only: the creator’s seats’ seeds.'),
       turnTimeLimitSeconds: nullable(int(undefined, { minimum: 1 })),
       tournament: ref('TournamentRef'),
+      advice: ref('AdviceSetting'),
     },
-    { optional: ['organizerSeed', 'clientSeeds', 'tournament'], description: 'Create the game.' },
+    { optional: ['organizerSeed', 'clientSeeds', 'tournament', 'advice'], description: 'Create the game.' },
   ),
   join: closed(
     { type: constant('join'), playerId: uuid(), clientSeed, seat: seatNo },

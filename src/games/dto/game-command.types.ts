@@ -8,6 +8,7 @@
 import { createUnionType, Field, ID, Int, InterfaceType, ObjectType, registerEnumType } from '@nestjs/graphql';
 import type { FamilyId } from '@fairdice/core/rules/core/family';
 import {
+  AdviceSettingEnum,
   BoxIdEnum,
   enumOf,
   EventReasonEnum,
@@ -165,6 +166,11 @@ export class CreateCommand extends GameCommand {
   @Field(() => Int, { nullable: true }) turnTimeLimitSeconds: number | null;
   @Field(() => TournamentRef, { nullable: true, description: 'Games a tournament created; null otherwise.' })
   tournament?: TournamentRef | null;
+  @Field(() => AdviceSettingEnum, {
+    nullable: true,
+    description: 'Advice in the game; absent in create commands that predate the option (advice allowed).',
+  })
+  advice?: string;
 }
 @ObjectType(command('join: take a seat (the first open one when `seat` is null).'))
 export class JoinCommand extends GameCommand {

@@ -9,6 +9,7 @@ import { Field, GraphQLISODateTime, ID, Int, InterfaceType, ObjectType } from '@
 import type { FamilyId } from '@fairdice/core/rules/core/family';
 import { isLifecycleEvent } from '@fairdice/core/rules/game/types';
 import {
+  AdviceSettingEnum,
   BoxIdEnum,
   EventReasonEnum,
   GameEventTypeEnum,
@@ -98,6 +99,11 @@ export class GameCreatedEvent extends GameEvent {
   @Field(() => Int, { nullable: true }) turnTimeLimitSeconds: number | null;
   @Field(() => TournamentRef, { nullable: true, description: 'Games a tournament created; null otherwise.' })
   tournament?: TournamentRef | null;
+  @Field(() => AdviceSettingEnum, {
+    nullable: true,
+    description: 'Advice in this game; null in games created before the option (they allow it).',
+  })
+  advice: string | null;
 }
 
 @ObjectType(event('seatTaken: a player (or the creator, for a hot seat) took `seat`.'))

@@ -7,7 +7,14 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JSONScalar } from './json.scalar';
 import { connectionOf } from '../../common/graphql/connection';
 import { apiRef, ref } from '../../common/openapi/json-schema';
-import { BoxIdEnum, GameFamilyEnum, GameStatusEnum, RuleSetNameEnum, VisibilityEnum } from '../../common/graphql/enums';
+import {
+  AdviceSettingEnum,
+  BoxIdEnum,
+  GameFamilyEnum,
+  GameStatusEnum,
+  RuleSetNameEnum,
+  VisibilityEnum,
+} from '../../common/graphql/enums';
 import { GameEvent } from './game-event.types';
 
 @ObjectType({ description: 'One seat (numbered from 0; the creator holds seat 0).' })
@@ -174,6 +181,11 @@ export class GameView {
   standings: StandingView[] | null;
   @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) turnTimeLimitSeconds:
     number | null;
+  @Field(() => AdviceSettingEnum, {
+    description: 'Whether the service gives advice for this game (docs/advice.md); fixed at creation.',
+  })
+  @ApiProperty(apiRef('AdviceSetting'))
+  advice: string;
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) organizerSeed: string | null;
   @Field({ description: 'SHA-256 (hex) of the server seed, published at creation.' }) @ApiProperty() commitment: string;
   @Field({ description: 'Hash of the last event.' }) @ApiProperty() chainHead: string;

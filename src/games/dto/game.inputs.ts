@@ -22,7 +22,8 @@ import {
 import { validateClientSeed } from '@fairdice/core/fairness/seeds';
 import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
 import { apiRef } from '../../common/openapi/json-schema';
-import { RuleSetNameEnum, VisibilityEnum } from '../../common/graphql/enums';
+import { AdviceSettingEnum, RuleSetNameEnum, VisibilityEnum } from '../../common/graphql/enums';
+import { ADVICE_SETTINGS, type AdviceSetting } from '@fairdice/core/rules/game/types';
 import { GameOptionsInput } from '../../common/graphql/game-options';
 
 /** 1..128 visible ASCII characters (fairness/seeds.ts validateClientSeed). */
@@ -100,6 +101,16 @@ export class CreateGameInput {
   @Min(1)
   @Max(604800)
   turnTimeLimitSeconds?: number;
+
+  @Field(() => AdviceSettingEnum, {
+    nullable: true,
+    description:
+      'allowed (default) or forbidden: whether the service gives advice for this game (docs/advice.md). Forbidden stops the service from helping, not a player from computing advice elsewhere.',
+  })
+  @ApiPropertyOptional({ ...apiRef('AdviceSetting'), default: 'allowed' })
+  @IsOptional()
+  @IsIn(ADVICE_SETTINGS)
+  advice?: AdviceSetting;
 
   // Seeds given before the commitment exists protect nobody (docs/fairness.md §2.1): these two
   // fields are still recognised so that old clients get the clear SEED_BEFORE_COMMITMENT error

@@ -3,6 +3,7 @@ import { RuleError, ruleError } from '../core/errors';
 import { familyById, isRuleSetName, RULE_SETS } from '../registry';
 import { evolveGame } from './evolve';
 import {
+  ADVICE_SETTINGS,
   type CreateCommand,
   type GameCommand,
   type GameEvent,
@@ -205,6 +206,8 @@ function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | RuleErr
   // Legacy create commands carried the creator's seeds; new ones leave the seats without a seed.
   if (c.clientSeeds !== undefined && (!Array.isArray(c.clientSeeds) || c.clientSeeds.length !== 1 + c.hotSeats))
     return ruleError('INVALID_COMMAND', 'one client seed per seat held by the creator');
+  if (c.advice !== undefined && !(ADVICE_SETTINGS as readonly unknown[]).includes(c.advice))
+    return ruleError('INVALID_OPTIONS', `advice must be one of ${ADVICE_SETTINGS.join(', ')}`, { option: 'advice' });
   const family = familyById(preset.family);
   const options = family.resolveOptions(preset.options, c.options ?? {});
   if (options instanceof RuleError) return options;
@@ -220,6 +223,7 @@ function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | RuleErr
       organizerSeed: c.organizerSeed ?? null,
       turnTimeLimitSeconds: c.turnTimeLimitSeconds,
       ...(c.tournament ? { tournament: { ...c.tournament } } : {}),
+      ...(c.advice !== undefined ? { advice: c.advice } : {}),
     }),
   ];
   for (let seat = 0; seat <= c.hotSeats; seat++) {

@@ -14,6 +14,7 @@ export const emptyGame = (id: string): GameState => ({
   commitment: '',
   organizerSeed: null,
   turnTimeLimitSeconds: null,
+  advice: 'allowed',
   seats: [],
   status: 'open',
   version: 0,
@@ -45,6 +46,7 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
       next.organizerSeed = (d.organizerSeed as string | null) ?? null;
       next.turnTimeLimitSeconds = (d.turnTimeLimitSeconds as number | null) ?? null;
       if (d.tournament) next.tournament = { ...(d.tournament as TournamentRef) };
+      next.advice = d.advice === 'forbidden' ? 'forbidden' : 'allowed';
       const seats: SeatState[] = [];
       for (let seat = 0; seat < seatCount; seat++)
         seats.push({ seat, playerId: null, hotSeat: false, clientSeed: null, clientSeedGenerated: null });

@@ -3,6 +3,9 @@ import type { RuleSetName } from '../registry';
 
 export type GameStatus = 'open' | 'playing' | 'finished' | 'abandoned';
 export type Visibility = 'public' | 'private';
+/** Whether the service gives advice (and post-game analysis before the end) in a game: docs/advice.md. */
+export type AdviceSetting = 'allowed' | 'forbidden';
+export const ADVICE_SETTINGS: readonly AdviceSetting[] = ['allowed', 'forbidden'];
 
 export interface SeatState {
   seat: number;
@@ -33,6 +36,8 @@ export interface GameState {
   commitment: string;
   organizerSeed: string | null;
   turnTimeLimitSeconds: number | null;
+  /** `forbidden`: the service refuses advice for this game (ADVICE_FORBIDDEN). Games created before the option: allowed. */
+  advice: AdviceSetting;
   seats: SeatState[];
   status: GameStatus;
   /** Number of events applied (the version of the last one). */
@@ -101,6 +106,8 @@ export interface CreateCommand {
   turnTimeLimitSeconds: number | null;
   /** Games a tournament creates say which tournament, round and game they belong to. */
   tournament?: TournamentRef;
+  /** Advice in this game (absent in commands that predate the option: the event then has no `advice`, which reads as allowed). */
+  advice?: AdviceSetting;
 }
 
 export interface JoinCommand {

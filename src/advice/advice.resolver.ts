@@ -1,0 +1,53 @@
+import { UseGuards } from '@nestjs/common';
+import { Args, ID, Query, Resolver } from '@nestjs/graphql';
+import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
+import type { AuthenticatedPlayer } from '../players/players.types';
+import { AdviceService } from './advice.service';
+import {
+  FarkleAdviceInput,
+  FarkleAdviceView,
+  FiveDiceAdviceInput,
+  FiveDiceAdviceView,
+  GameAdviceView,
+  GameAnalysisView,
+} from './dto/advice.dto';
+
+/** Same operations, semantics and error codes as AdviceController (one service). */
+@Resolver()
+@UseGuards(AuthGuard)
+export class AdviceResolver {
+  constructor(private readonly advice: AdviceService) {}
+
+  @Query(() => GameAdviceView, {
+    description:
+      'Optimal advice for the player to move in a game that allows advice (TABLE_BUILDING with extensions.retryAfter while the table is computed). Same as GET /v1/games/{id}/advice.',
+  })
+  gameAdvice(@CurrentPlayer() me: AuthenticatedPlayer, @Args('gameId', { type: () => ID }) gameId: string) {
+    return this.advice.gameAdvice(me, gameId);
+  }
+
+  @Query(() => GameAnalysisView, {
+    description: 'Post-game analysis of a finished five-dice game. Same as GET /v1/games/{id}/analysis.',
+  })
+  @OptionalAuth()
+  gameAnalysis(@CurrentPlayer() me: AuthenticatedPlayer | null, @Args('gameId', { type: () => ID }) gameId: string) {
+    return this.advice.analysis(me, gameId);
+  }
+
+  @Query(() => FiveDiceAdviceView, {
+    description:
+      'Optimal five-dice advice for a sheet, dice and rolls left (no game). Same as POST /v1/advice/five-dice.',
+  })
+  @OptionalAuth()
+  fiveDiceAdvice(@Args('input') input: FiveDiceAdviceInput) {
+    return this.advice.fiveDiceAdvice(input);
+  }
+
+  @Query(() => FarkleAdviceView, {
+    description: 'Farkle advice for a position (no game). Same as POST /v1/advice/farkle.',
+  })
+  @OptionalAuth()
+  farkleAdvice(@Args('input') input: FarkleAdviceInput) {
+    return this.advice.farkleAdvice(input);
+  }
+}

@@ -1,0 +1,468 @@
+import { Injectable } from '@nestjs/common';
+import {
+  adviseBankOrRoll,
+  adviseBox,
+  adviseHolds,
+  adviseLastTurnSetAside,
+  adviseSetAside,
+  assertFarkleSolvable,
+  expectedFinalScore,
+  expectedScoreFromStart,
+  expectedTurns,
+  solveLastTurn,
+  TIE_EPSILON,
+  type FarkleSolution,
+  type FiveDiceSolution,
+} from '@fairdice/core/rules/advice';
+import type { Die } from '@fairdice/core/rules/core/dice';
+import { RuleError } from '@fairdice/core/rules/core/errors';
+import { familyById, RULE_SETS, type RuleSetPreset } from '@fairdice/core/rules/registry';
+import {
+  BOX_IDS,
+  isPossibleBoxValue,
+  totals,
+  UPPER_BOXES,
+  type BoxId,
+  type FiveDiceOptions,
+  type FiveDiceSheet,
+  type FiveDiceState,
+} from '@fairdice/core/rules/five-dice';
+import type { FarkleOptions, FarkleState } from '@fairdice/core/rules/farkle';
+import { emptyGame, evolveGame, type GameEvent, type GameState } from '@fairdice/core/rules/game';
+import { DomainException } from '../common/errors';
+import { GamesService } from '../games/games.service';
+import type { AuthenticatedPlayer } from '../players/players.types';
+import { AdviceTablesService } from './advice-tables.service';
+import type {
+  DecisionView,
+  FarkleAdviceInput,
+  FarkleAdviceView,
+  FiveDiceAdviceInput,
+  FiveDiceAdviceView,
+  GameAdviceView,
+  GameAnalysisView,
+  SeatAnalysisView,
+} from './dto/advice.dto';
+
+/** Labels by expected-value loss in points (docs/advice.md "Post-game analysis"). */
+export const LOSS_THRESHOLDS = { good: 0.5, inaccuracy: 2, mistake: 6 } as const;
+
+export function labelOf(loss: number): DecisionView['label'] {
+  if (loss <= TIE_EPSILON) return 'best';
+  if (loss < LOSS_THRESHOLDS.good) return 'good';
+  if (loss < LOSS_THRESHOLDS.inaccuracy) return 'inaccuracy';
+  if (loss < LOSS_THRESHOLDS.mistake) return 'mistake';
+  return 'blunder';
+}
+
+const invalidSheet = (message: string, details: Record<string, unknown> = {}) =>
+  new DomainException('INVALID_SHEET', message, details);
+const invalidPosition = (message: string, field: string) => new DomainException('INVALID_POSITION', message, { field });
+const unsupported = (message: string) => new DomainException('ADVICE_UNSUPPORTED', message);
+
+const UNIT = 50;
+
+/**
+ * The advice API (docs/advice.md): optimal advice for a game's player to move, a stateless
+ * advisor for five dice and Farkle, and post-game analysis of finished five-dice games, all from
+ * the solved tables (AdviceTablesService) and the pure advisers of @fairdice/core/rules/advice.
+ */
+@Injectable()
+export class AdviceService {
+  constructor(
+    private readonly tables: AdviceTablesService,
+    private readonly games: GamesService,
+  ) {}
+
+  // ------------------------------------------------------------------ stateless advisers
+
+  fiveDiceAdvice(input: FiveDiceAdviceInput): FiveDiceAdviceView {
+    const options = resolveOptions<FiveDiceOptions>(RULE_SETS[input.ruleSet as 'penta'], input.options);
+    const sheet = checkedSheet(input.filled ?? [], input.extraBonus ?? 0, options);
+    if (input.dice === undefined && input.rollsLeft !== 3)
+      throw new DomainException('VALIDATION_FAILED', 'dice are required with 0, 1 or 2 rolls left', {
+        errors: [{ field: 'dice', problems: ['dice are required unless rollsLeft is 3'] }],
+      });
+    if (input.dice !== undefined && input.rollsLeft === 3)
+      throw new DomainException('VALIDATION_FAILED', 'rollsLeft 3 means nothing rolled yet: omit dice', {
+        errors: [{ field: 'rollsLeft', problems: ['rollsLeft must be 0, 1 or 2 with dice'] }],
+      });
+    return this.fiveDiceFor(
+      this.tables.fiveDice(options),
+      sheet,
+      (input.dice as Die[] | undefined) ?? null,
+      input.rollsLeft,
+    );
+  }
+
+  farkleAdvice(input: FarkleAdviceInput): FarkleAdviceView {
+    const options = resolveOptions<FarkleOptions>(RULE_SETS.farkle, input.options);
+    supportedFarkle(options);
+    for (const field of ['banked', 'turnPoints'] as const)
+      if (input[field] % UNIT !== 0) throw invalidPosition(`${field} must be a multiple of 50`, field);
+    if (input.banked >= options.target)
+      throw invalidPosition(`banked must be below the target ${options.target}`, 'banked');
+    if (input.banked > 0 && input.banked < options.entryThreshold)
+      throw invalidPosition(`a banked total is 0 or at least the entry threshold ${options.entryThreshold}`, 'banked');
+    if (input.dice === undefined && input.diceLeft === undefined)
+      throw new DomainException('VALIDATION_FAILED', 'give the roll (dice) or, after a set-aside, diceLeft', {
+        errors: [{ field: 'dice', problems: ['dice or diceLeft is required'] }],
+      });
+    if (input.dice !== undefined && input.diceLeft !== undefined)
+      throw new DomainException('VALIDATION_FAILED', 'give either dice or diceLeft, not both', {
+        errors: [{ field: 'diceLeft', problems: ['diceLeft is for bank-or-roll advice without a roll'] }],
+      });
+    const leader = input.lastRound?.leader ?? null;
+    if (leader !== null && leader % UNIT !== 0)
+      throw invalidPosition('leader must be a multiple of 50', 'lastRound.leader');
+    if (input.dice === undefined && input.turnPoints === 0)
+      throw invalidPosition('bank-or-roll advice follows a set-aside: turnPoints must be above 0', 'turnPoints');
+    return this.farkleFor(
+      options,
+      input.banked,
+      input.turnPoints,
+      (input.dice as Die[] | undefined) ?? null,
+      input.diceLeft ?? null,
+      leader,
+    );
+  }
+
+  // ------------------------------------------------------------------ a game's player to move
+
+  async gameAdvice(player: AuthenticatedPlayer, gameId: string): Promise<GameAdviceView> {
+    const { state } = await this.games.replayed(player, gameId);
+    if (!state.seats.some((s) => s.playerId === player.id))
+      throw new DomainException('NOT_SEATED', 'You do not hold a seat in this game');
+    if (state.advice === 'forbidden')
+      throw new DomainException('ADVICE_FORBIDDEN', 'This game was created with advice forbidden');
+    if (state.status === 'open') throw new DomainException('GAME_NOT_STARTED', 'The game has not started');
+    if (state.status !== 'playing') throw new DomainException('GAME_FINISHED', 'The game is over');
+    const seat = familyById(state.family).currentSeat(state.play);
+    if (seat === null || state.seats[seat]?.playerId !== player.id)
+      throw new DomainException('NOT_YOUR_TURN', 'Advice is for the player to move', { currentSeat: seat });
+    const base = { gameId: state.id, version: state.version, family: state.family, seat };
+    if (state.family === 'five-dice') {
+      const play = state.play as FiveDiceState;
+      const turn = play.turn!;
+      const dice = turn.rollInTurn === 0 ? null : (turn.dice as Die[]);
+      const advice = this.fiveDiceFor(this.tables.fiveDice(play.options), play.sheets[seat], dice, 3 - turn.rollInTurn);
+      return { ...base, fiveDice: advice, farkle: null };
+    }
+    const play = state.play as FarkleState;
+    supportedFarkle(play.options);
+    const turn = play.turn!;
+    const banked = play.totals[seat];
+    const others = play.totals.filter((_, s) => s !== seat && !play.quit[s]);
+    const leader =
+      play.lastRound !== null &&
+      play.lastRound.remaining.includes(seat) &&
+      others.length > 0 &&
+      Math.max(...others) >= banked
+        ? Math.max(...others)
+        : null;
+    if (turn.roll !== null && turn.setAside === null)
+      return {
+        ...base,
+        fiveDice: null,
+        farkle: this.farkleFor(play.options, banked, turn.points, turn.roll, null, leader),
+      };
+    const diceLeft = turn.roll === null ? 6 : turn.diceLeft === 0 ? 6 : turn.diceLeft;
+    return {
+      ...base,
+      fiveDice: null,
+      farkle: this.farkleFor(play.options, banked, turn.points, null, turn.roll === null ? null : diceLeft, leader),
+    };
+  }
+
+  // ------------------------------------------------------------------ post-game analysis
+
+  async analysis(player: AuthenticatedPlayer | null, gameId: string): Promise<GameAnalysisView> {
+    const { state, events } = await this.games.replayed(player, gameId, true);
+    if (state.family !== 'five-dice')
+      throw unsupported('Post-game analysis covers five-dice games only (docs/advice.md)');
+    if (state.status !== 'finished')
+      throw new DomainException('GAME_NOT_FINISHED', 'Post-game analysis is for finished games');
+    const options = (state.play as FiveDiceState).options;
+    const table = this.tables.fiveDice(options);
+    return analyseFiveDice(table, state, events!);
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  private fiveDiceFor(
+    table: FiveDiceSolution,
+    sheet: FiveDiceSheet,
+    dice: Die[] | null,
+    rollsLeft: number,
+  ): FiveDiceAdviceView {
+    const atStart = expectedFinalScore(table, sheet);
+    if (dice === null)
+      return {
+        expectedAtTurnStart: atStart,
+        dice: null,
+        rollsLeft: 3,
+        best: { action: 'roll', hold: null, box: null, expected: atStart },
+        holds: [],
+        boxes: [],
+      };
+    const boxes = adviseBox(table, sheet, dice).map((b) => ({ ...b }));
+    const holds = rollsLeft > 0 ? adviseHolds(table, sheet, dice, rollsLeft as 1 | 2).map((h) => ({ ...h })) : [];
+    const first = holds[0];
+    const best =
+      first && first.kept.length < 5
+        ? { action: 'hold', hold: first.hold, box: null, expected: first.expected }
+        : { action: 'score', hold: null, box: boxes[0].box, expected: boxes[0].expected };
+    return { expectedAtTurnStart: atStart, dice, rollsLeft, best, holds, boxes };
+  }
+
+  private farkleFor(
+    options: FarkleOptions,
+    banked: number,
+    turnPoints: number,
+    roll: Die[] | null,
+    diceLeft: number | null,
+    leader: number | null,
+  ): FarkleAdviceView {
+    const base = { banked, turnPoints, dice: roll };
+    if (leader !== null && leader >= banked) {
+      // Last round, trailing: maximise the chance to finish above the leader (solveLastTurn).
+      const table = solveLastTurn(options, banked, leader);
+      const need = table.need * UNIT;
+      if (roll !== null) {
+        const list = adviseLastTurnSetAside(table, turnPoints, roll).map((a) => ({
+          dice: a.dice,
+          faces: a.faces,
+          points: a.points,
+          diceLeft: a.diceLeft,
+          then: a.best,
+          bank: null,
+          roll: null,
+          value: a.winChance,
+        }));
+        const best = list[0];
+        return {
+          ...base,
+          objective: 'beatLeader',
+          leader,
+          value: best ? best.value : 0,
+          best: best ? { action: 'setAside', dice: best.dice, then: best.then, value: best.value } : null,
+          setAsides: list,
+          bank: null,
+          roll: null,
+        };
+      }
+      const wins = turnPoints >= need;
+      const rollChance = wins ? 1 : table.winChance[(turnPoints / UNIT) * 7 + (diceLeft ?? 6)];
+      const value = wins ? 1 : rollChance;
+      return {
+        ...base,
+        objective: 'beatLeader',
+        leader,
+        value,
+        best: { action: wins ? 'bank' : 'roll', dice: null, then: null, value },
+        setAsides: [],
+        bank: wins ? 1 : null,
+        roll: wins ? null : rollChance,
+      };
+    }
+    const solution: FarkleSolution = this.tables.farkle(options);
+    if (roll !== null) {
+      const list = adviseSetAside(solution, { banked, turnPoints }, roll).map((a) => ({
+        dice: a.dice,
+        faces: a.faces,
+        points: a.points,
+        diceLeft: a.diceLeft,
+        then: a.best,
+        bank: a.bank,
+        roll: a.roll,
+        value: a.expected,
+      }));
+      const best = list[0];
+      return {
+        ...base,
+        objective: 'fewestTurns',
+        leader: null,
+        value: expectedTurns(solution, banked),
+        best: best ? { action: 'setAside', dice: best.dice, then: best.then, value: best.value } : null,
+        setAsides: list,
+        bank: null,
+        roll: null,
+      };
+    }
+    if (diceLeft === null) {
+      // Start of the turn: the only move is to roll.
+      const value = expectedTurns(solution, banked);
+      return {
+        ...base,
+        objective: 'fewestTurns',
+        leader: null,
+        value,
+        best: { action: 'roll', dice: null, then: null, value },
+        setAsides: [],
+        bank: null,
+        roll: value,
+      };
+    }
+    const choice = adviseBankOrRoll(solution, { banked, turnPoints }, diceLeft);
+    const value = choice.best === 'bank' ? choice.bank! : choice.roll;
+    return {
+      ...base,
+      objective: 'fewestTurns',
+      leader: null,
+      value,
+      best: { action: choice.best, dice: null, then: null, value },
+      setAsides: [],
+      bank: choice.bank,
+      roll: choice.roll,
+    };
+  }
+}
+
+function resolveOptions<O>(preset: RuleSetPreset, overrides: Record<string, unknown> | undefined): O {
+  const resolved = familyById(preset.family).resolveOptions(preset.options, overrides ?? {});
+  if (resolved instanceof RuleError) throw DomainException.fromRule(resolved);
+  return resolved as O;
+}
+
+function supportedFarkle(options: FarkleOptions): void {
+  try {
+    assertFarkleSolvable(options);
+  } catch (error) {
+    throw unsupported(`Farkle advice does not model these rules: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * A sheet a game could have produced: known boxes, each at most once, each value possible for its
+ * box, not full, and an extra bonus that is a multiple of the rule's bonus, earned only with 50 in
+ * five of a kind and at most one per other filled box.
+ */
+export function checkedSheet(
+  filled: ReadonlyArray<{ box: string; points: number }>,
+  extraBonus: number,
+  options: FiveDiceOptions,
+): FiveDiceSheet {
+  const boxes: Partial<Record<BoxId, number>> = {};
+  for (const { box, points } of filled) {
+    if (!(BOX_IDS as readonly string[]).includes(box))
+      throw new DomainException('UNKNOWN_BOX', `unknown box '${box}'`, { box });
+    if (box in boxes) throw invalidSheet(`box ${box} is listed twice`, { box });
+    if (!isPossibleBoxValue(box as BoxId, points))
+      throw invalidSheet(
+        (UPPER_BOXES as readonly string[]).includes(box)
+          ? `box ${box} cannot hold ${points}: a multiple of its face up to five times it`
+          : `box ${box} cannot hold ${points}`,
+        { box, points },
+      );
+    boxes[box as BoxId] = points;
+  }
+  if (Object.keys(boxes).length === BOX_IDS.length) throw invalidSheet('the sheet is full: no decision is left');
+  if (extraBonus > 0) {
+    const unit = options.extraFiveOfAKindBonus;
+    const others = Object.keys(boxes).length - 1;
+    if (unit === 0 || extraBonus % unit !== 0 || boxes.fiveOfAKind !== 50 || extraBonus / unit > others)
+      throw invalidSheet(
+        `extraBonus ${extraBonus} is impossible: a multiple of ${unit} earned only with 50 in fiveOfAKind, at most one per other filled box`,
+        { field: 'extraBonus' },
+      );
+  }
+  return { boxes, extraBonus };
+}
+
+/** Replays a finished five-dice game's events and scores every decision against the table. */
+export function analyseFiveDice(table: FiveDiceSolution, finalState: GameState, events: GameEvent[]): GameAnalysisView {
+  let state = emptyGame(finalState.id);
+  const decisions: DecisionView[] = [];
+  const turns = new Map<number, number>();
+  // After a roll with rolls left, the decision is what the next event of that seat does.
+  let pending: { seat: number; sheet: FiveDiceSheet; dice: Die[]; rollsLeft: 1 | 2; version: number } | null = null;
+  for (const event of events) {
+    const before = state;
+    state = evolveGame(state, event);
+    if (before.family !== 'five-dice' || before.status !== 'playing') continue;
+    const play = before.play as FiveDiceState;
+    const reason = typeof event.data.reason === 'string' ? event.data.reason : null;
+    const seat = event.seat ?? -1;
+    if (pending && pending.seat === seat && (event.type === 'rolled' || event.type === 'scored')) {
+      const kept =
+        event.type === 'rolled'
+          ? (event.data.held as number[]).map((i) => pending!.dice[i]).sort((a, b) => a - b)
+          : [...pending.dice].sort((a, b) => a - b);
+      const holds = adviseHolds(table, pending.sheet, pending.dice, pending.rollsLeft);
+      const chosen = holds.find((h) => h.kept.length === kept.length && h.kept.every((f, i) => f === kept[i]))!;
+      const loss = Math.max(0, holds[0].expected - chosen.expected);
+      decisions.push({
+        version: before.version + 1,
+        seat,
+        turn: turns.get(seat) ?? 1,
+        kind: 'hold',
+        dice: pending.dice,
+        rollsLeft: pending.rollsLeft,
+        kept,
+        box: null,
+        bestKept: holds[0].kept,
+        bestBox: null,
+        expected: chosen.expected,
+        bestExpected: holds[0].expected,
+        loss,
+        label: labelOf(loss),
+        reason,
+      });
+    }
+    pending = null;
+    if (event.type === 'rolled') {
+      const rollInTurn = event.data.rollInTurn as number;
+      if (rollInTurn < 3)
+        pending = {
+          seat,
+          sheet: play.sheets[seat],
+          dice: event.data.dice as Die[],
+          rollsLeft: (3 - rollInTurn) as 1 | 2,
+          version: before.version + 1,
+        };
+    } else if (event.type === 'scored') {
+      const dice = play.turn!.dice as Die[];
+      const boxes = adviseBox(table, play.sheets[seat], dice);
+      const chosen = boxes.find((b) => b.box === event.data.box)!;
+      const loss = Math.max(0, boxes[0].expected - chosen.expected);
+      decisions.push({
+        version: before.version + 1,
+        seat,
+        turn: turns.get(seat) ?? 1,
+        kind: 'box',
+        dice: [...dice],
+        rollsLeft: 3 - play.turn!.rollInTurn,
+        kept: null,
+        box: chosen.box,
+        bestKept: null,
+        bestBox: boxes[0].box,
+        expected: chosen.expected,
+        bestExpected: boxes[0].expected,
+        loss,
+        label: labelOf(loss),
+        reason,
+      });
+      turns.set(seat, (turns.get(seat) ?? 1) + 1);
+    }
+  }
+  const optimalExpectedScore = expectedScoreFromStart(table);
+  const finalPlay = finalState.play as FiveDiceState;
+  const seats: SeatAnalysisView[] = finalState.seats.map(({ seat, playerId }) => {
+    const mine = decisions.filter((d) => d.seat === seat);
+    const totalLoss = mine.reduce((sum, d) => sum + d.loss, 0);
+    const count = (label: string) => mine.filter((d) => d.label === label).length;
+    return {
+      seat,
+      playerId,
+      decisions: mine.length,
+      optimal: count('best'),
+      inaccuracies: count('inaccuracy'),
+      mistakes: count('mistake'),
+      blunders: count('blunder'),
+      totalLoss,
+      accuracy: (100 * Math.max(0, optimalExpectedScore - totalLoss)) / optimalExpectedScore,
+      score: finalPlay.sheets[seat] ? totals(finalPlay.sheets[seat], finalPlay.options).total : null,
+    };
+  });
+  return { gameId: finalState.id, optimalExpectedScore, seats, decisions };
+}
