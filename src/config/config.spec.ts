@@ -38,6 +38,14 @@ describe('loadConfig', () => {
       for (const bad of ['0', '-1', 'soon', '1.5']) expect(() => loadConfig({ [name]: bad })).toThrow(name);
   });
 
+  it('game cache bounds: 5,000 games and 16 MiB by default; zero or junk refused', () => {
+    const config = loadConfig({});
+    expect([config.GAME_CACHE_MAX_ENTRIES, config.GAME_CACHE_MAX_MB]).toEqual([5000, 16]);
+    expect(loadConfig({ GAME_CACHE_MAX_MB: '64' }).GAME_CACHE_MAX_MB).toBe(64);
+    for (const name of ['GAME_CACHE_MAX_ENTRIES', 'GAME_CACHE_MAX_MB'])
+      for (const bad of ['0', '-1', 'lots', '1.5']) expect(() => loadConfig({ [name]: bad })).toThrow(name);
+  });
+
   it('hardening settings: trust-proxy off, a registration budget, webhooks to public addresses only', () => {
     const config = loadConfig({});
     expect(config.TRUST_PROXY).toBe(false);

@@ -120,6 +120,9 @@ export const configSchema = z.object({
   READY_MAX_POOL_WAIT_MS: positiveInt('READY_MAX_POOL_WAIT_MS').default(1000),
   /** Readiness (/health/ready 503) when the event loop was blocked longer than this (ms) in the last seconds. */
   READY_MAX_EVENT_LOOP_DELAY_MS: positiveInt('READY_MAX_EVENT_LOOP_DELAY_MS').default(1000),
+  /** The event store's per-instance game cache: most games kept, and most estimated MiB (decision 0052). */
+  GAME_CACHE_MAX_ENTRIES: positiveInt('GAME_CACHE_MAX_ENTRIES').default(5000),
+  GAME_CACHE_MAX_MB: positiveInt('GAME_CACHE_MAX_MB').default(16),
   /** How long an idempotency key's outcome is kept and replayed. */
   IDEMPOTENCY_TTL_HOURS: positiveInt('IDEMPOTENCY_TTL_HOURS').default(24),
   // --- metrics (docs/operations.md "Metrics") ---

@@ -38,6 +38,8 @@
  */
 import { FANOUT_QUEUE } from './async-effects';
 import { METRICS, type Metrics } from '../metrics/metrics';
+import { APP_CONFIG, type AppConfig } from '../config/config';
+import { BoundedLru, DEFAULT_GAME_CACHE_LIMITS, estimateGameEntryBytes } from './game-cache';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Pool } from 'pg';
 import { DomainException } from '../common/errors';
@@ -82,7 +84,6 @@ interface CacheEntry {
   names?: Record<string, string> | null;
 }
 
-const CACHE_MAX = 5000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const GAME_COLUMNS = `g.id, g.rule_set, g.family, g.status, g.version, g.visibility, g.creator_id, g.seat_count,
@@ -90,13 +91,22 @@ const GAME_COLUMNS = `g.id, g.rule_set, g.family, g.status, g.version, g.visibil
 
 @Injectable()
 export class EventStore {
-  private readonly cache = new Map<string, CacheEntry>();
+  /** Least recently used out, bounded by entries and by estimated bytes (game-cache.ts). */
+  private readonly cache: BoundedLru<CacheEntry>;
 
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     private readonly vault: SeedVault,
     @Optional() @Inject(METRICS) private readonly metrics?: Metrics,
-  ) {}
+    @Optional() @Inject(APP_CONFIG) config?: AppConfig,
+  ) {
+    this.cache = new BoundedLru<CacheEntry>(
+      config
+        ? { maxEntries: config.GAME_CACHE_MAX_ENTRIES, maxBytes: config.GAME_CACHE_MAX_MB * 1024 * 1024 }
+        : DEFAULT_GAME_CACHE_LIMITS,
+      estimateGameEntryBytes,
+    );
+  }
 
   /** Times one write statement and records it (fairdice_event_append_*). */
   private async timed<T>(kind: 'create' | 'append', events: number, write: () => Promise<T>): Promise<T> {
@@ -440,9 +450,7 @@ export class EventStore {
     // Commits of one game can finish out of order in this process: never replace a newer entry.
     const current = this.cache.get(gameId);
     if (current && current.state.version > entry.state.version) return;
-    this.cache.delete(gameId);
     this.cache.set(gameId, entry);
-    if (this.cache.size > CACHE_MAX) this.cache.delete(this.cache.keys().next().value as string);
   }
 }
 
