@@ -222,6 +222,7 @@ function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | RuleErr
       commitment: c.commitment,
       organizerSeed: c.organizerSeed ?? null,
       turnTimeLimitSeconds: c.turnTimeLimitSeconds,
+      ...(c.tournament ? { tournament: { ...c.tournament } } : {}),
       ...(c.advice !== undefined ? { advice: c.advice } : {}),
     }),
   ];
@@ -308,8 +309,8 @@ function tagRolls(
 ): GameEvent[] | RuleError {
   const family = familyById(state.family);
   const rolls: Die[][] = [];
-  const counting: RollDice = (count) => {
-    const dice = roll(count);
+  const counting: RollDice = (count, at) => {
+    const dice = roll(count, at);
     rolls.push(dice);
     return dice;
   };
