@@ -55,6 +55,19 @@ const ENUMS: Record<string, JsonSchema> = {
   GameFamily: enumOf(FAMILIES, 'The game family a rule set belongs to.'),
   GameStatus: enumOf(GAME_STATUSES, 'open (lobby) | playing | finished | abandoned.'),
   Visibility: enumOf(VISIBILITIES, 'public: listed and readable by anyone; private: only its seats.'),
+  TournamentRef: closed(
+    {
+      id: uuid(),
+      format: enumOf(['duplicate', 'tables']),
+      round: int('1-based round.', { minimum: 1 }),
+      game: int('0-based game of the round.', { minimum: 0 }),
+      table: int('0-based table of the draw (0 in duplicate rounds).', { minimum: 0 }),
+    },
+    {
+      description:
+        'Games a tournament created: which tournament, round, game and table (docs/tournaments.md). In a duplicate round the dice come from the round seed (docs/fairness.md §10).',
+    },
+  ),
   AdviceSetting: enumOf(
     ADVICE_SETTINGS,
     'allowed (default): the service gives advice for the game; forbidden: it refuses (ADVICE_FORBIDDEN). It stops the service from helping, not a player from computing advice elsewhere.',
@@ -163,8 +176,9 @@ const lifecycleEvents: EventDef[] = [
       organizerSeed: nullable(str('Legacy games only: an organizer seed given at creation.')),
       turnTimeLimitSeconds: nullable(int(undefined, { minimum: 1 })),
       computerLevel: ref('ComputerLevel'),
+      tournament: ref('TournamentRef'),
       advice: ref('AdviceSetting'),
-    }, { optional: ['computerLevel', 'advice'] }),
+    }, { optional: ['computerLevel', 'tournament', 'advice'] }),
   },
   {
     type: 'seatTaken',
@@ -333,10 +347,11 @@ const lifecycleCommands = (family: 'FiveDice' | 'Farkle'): Record<string, JsonSc
         'Seats the service plays, each at its level (seat 1 or later, not a hot seat).',
       ),
       computerLevel: ref('ComputerLevel'),
+      tournament: ref('TournamentRef'),
       advice: ref('AdviceSetting'),
     },
     {
-      optional: ['organizerSeed', 'clientSeeds', 'computerSeats', 'computerLevel', 'advice'],
+      optional: ['organizerSeed', 'clientSeeds', 'computerSeats', 'computerLevel', 'tournament', 'advice'],
       description: 'Create the game.',
     },
   ),

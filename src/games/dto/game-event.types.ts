@@ -21,7 +21,7 @@ import {
 import { GameOptions } from '../../common/graphql/game-options';
 import { canonicalJson } from '@fairdice/core/fairness/canonical';
 import { JSONScalar } from './json.scalar';
-import { GameCommand, toTypedCommand } from './game-command.types';
+import { GameCommand, toTypedCommand, TournamentRef } from './game-command.types';
 import type { GameEventView } from './game-view.model';
 
 @InterfaceType('GameEvent', {
@@ -103,6 +103,8 @@ export class GameCreatedEvent extends GameEvent {
     description: "The level of the game's timeouts and auto-scores when the creator named one; null: standard.",
   })
   computerLevel?: string | null;
+  @Field(() => TournamentRef, { nullable: true, description: 'Games a tournament created; null otherwise.' })
+  tournament?: TournamentRef | null;
   @Field(() => AdviceSettingEnum, {
     nullable: true,
     description: 'Advice in this game; null in games created before the option (they allow it).',

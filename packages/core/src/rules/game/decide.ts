@@ -239,6 +239,7 @@ function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | RuleErr
       turnTimeLimitSeconds: c.turnTimeLimitSeconds,
       // Only when given, so that the create commands from before levels existed re-run to the same event.
       ...(c.computerLevel !== undefined ? { computerLevel: c.computerLevel } : {}),
+      ...(c.tournament ? { tournament: { ...c.tournament } } : {}),
       ...(c.advice !== undefined ? { advice: c.advice } : {}),
     }),
   ];
@@ -434,8 +435,8 @@ function tagRolls(
 ): GameEvent[] | RuleError {
   const family = familyById(state.family);
   const rolls: Die[][] = [];
-  const counting: RollDice = (count) => {
-    const dice = roll(count);
+  const counting: RollDice = (count, at) => {
+    const dice = roll(count, at);
     rolls.push(dice);
     return dice;
   };

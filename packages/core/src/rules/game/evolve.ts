@@ -6,6 +6,7 @@ import {
   type GameEvent,
   type GameState,
   type SeatState,
+  type TournamentRef,
   type Visibility,
 } from './types';
 
@@ -54,6 +55,7 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
       next.organizerSeed = (d.organizerSeed as string | null) ?? null;
       next.turnTimeLimitSeconds = (d.turnTimeLimitSeconds as number | null) ?? null;
       next.computerLevel = (d.computerLevel as ComputerLevel | undefined) ?? DEFAULT_COMPUTER_LEVEL;
+      if (d.tournament) next.tournament = { ...(d.tournament as TournamentRef) };
       next.advice = d.advice === 'forbidden' ? 'forbidden' : 'allowed';
       const seats: SeatState[] = [];
       for (let seat = 0; seat < seatCount; seat++)
