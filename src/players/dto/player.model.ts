@@ -2,6 +2,7 @@ import { Field, GraphQLISODateTime, ID, Int, ObjectType } from '@nestjs/graphql'
 import { ApiProperty } from '@nestjs/swagger';
 import { apiRef } from '../../common/openapi/json-schema';
 import { RuleSetNameEnum } from '../../common/graphql/enums';
+import { connectionOf } from '../../common/graphql/connection';
 
 @ObjectType({ description: 'Statistics of a player for one rule set.' })
 export class RuleSetStatsModel {
@@ -40,3 +41,44 @@ export class RegisteredPlayerModel {
   @Field(() => PlayerModel) @ApiProperty({ type: PlayerModel }) player: PlayerModel;
   @Field() @ApiProperty({ example: 'fd_3q2...' }) token: string;
 }
+
+@ObjectType({
+  description:
+    "A player's public profile: name, since when, and statistics per rule set (from finished games; docs/api.md#players).",
+})
+export class PlayerProfileModel extends PlayerModel {
+  @Field(() => [RuleSetStatsModel]) @ApiProperty({ type: [RuleSetStatsModel] }) stats: RuleSetStatsModel[];
+}
+
+@ObjectType({ description: "A player's best qualifying solo score in a rule set (docs/api.md#leaderboards)." })
+export class SoloLeaderboardEntryModel {
+  @Field(() => Int, { description: 'Standard competition ranking by score: equal scores share a rank.' })
+  @ApiProperty({ description: 'Standard competition ranking by score: equal scores share a rank.' })
+  rank: number;
+  @Field(() => ID) @ApiProperty({ format: 'uuid' }) playerId: string;
+  @Field() @ApiProperty() displayName: string;
+  @Field(() => Int) @ApiProperty() score: number;
+  @Field(() => ID, { description: 'The game in which the score was made.' })
+  @ApiProperty({ format: 'uuid', description: 'The game in which the score was made.' })
+  gameId: string;
+  @Field(() => GraphQLISODateTime) @ApiProperty({ type: String, format: 'date-time' }) finishedAt: Date;
+}
+
+export class SoloLeaderboardPage {
+  @ApiProperty({ type: [SoloLeaderboardEntryModel] }) items: SoloLeaderboardEntryModel[];
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Pass as `cursor` for the next page (opaque); null on the last page.',
+  })
+  nextCursor: string | null;
+}
+
+@ObjectType('SoloLeaderboardConnection', {
+  description: 'Best solo scores of a rule set, high first (Relay connection; decision 0061).',
+})
+export class SoloLeaderboardConnection extends connectionOf(
+  SoloLeaderboardEntryModel,
+  'SoloLeaderboard',
+  'leaderboard line',
+) {}

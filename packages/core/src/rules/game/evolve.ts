@@ -15,6 +15,7 @@ export const emptyGame = (id: string): GameState => ({
   organizerSeed: null,
   turnTimeLimitSeconds: null,
   advice: 'allowed',
+  rematchOf: null,
   seats: [],
   status: 'open',
   version: 0,
@@ -46,9 +47,10 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
       next.organizerSeed = (d.organizerSeed as string | null) ?? null;
       next.turnTimeLimitSeconds = (d.turnTimeLimitSeconds as number | null) ?? null;
       next.advice = d.advice === 'forbidden' ? 'forbidden' : 'allowed';
+      next.rematchOf = typeof d.rematchOf === 'string' ? d.rematchOf : null;
       const seats: SeatState[] = [];
       for (let seat = 0; seat < seatCount; seat++)
-        seats.push({ seat, playerId: null, hotSeat: false, clientSeed: null, clientSeedGenerated: null });
+        seats.push({ seat, playerId: null, hotSeat: false, name: null, clientSeed: null, clientSeedGenerated: null });
       next.seats = seats;
       next.status = 'open';
       return next;
@@ -60,6 +62,7 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
               seat: s.seat,
               playerId: d.playerId as string,
               hotSeat: Boolean(d.hotSeat),
+              name: typeof d.name === 'string' ? d.name : null,
               clientSeed: (d.clientSeed as string | null | undefined) ?? null,
               clientSeedGenerated: null,
             }
@@ -69,7 +72,7 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
     case 'seatLeft':
       next.seats = state.seats.map((s) =>
         s.seat === event.seat
-          ? { seat: s.seat, playerId: null, hotSeat: false, clientSeed: null, clientSeedGenerated: null }
+          ? { seat: s.seat, playerId: null, hotSeat: false, name: null, clientSeed: null, clientSeedGenerated: null }
           : s,
       );
       return next;
