@@ -13,6 +13,14 @@ export interface SoloLeaderboardEntry {
   finishedAt: Date;
 }
 
+/**
+ * Event reasons that mark a move the service chose instead of the player: `timeout` (the turn ran
+ * out of time) today; `computer` (a computer seat) and `autoScore` (five dice: the box chosen when
+ * the player did not score in time) once computer seats land (branch `computer`). Listed ahead so
+ * that such games never count, whichever lands first.
+ */
+export const COMPUTER_MOVE_REASONS = ['timeout', 'computer', 'autoScore'] as const;
+
 interface Row {
   player_id: string;
   display_name: string;
@@ -28,7 +36,7 @@ type Query = (sql: string, params: unknown[]) => Promise<{ rows: unknown[] }>;
 /**
  * Best solo scores of a rule set, one line per player (decision 0061). A game qualifies when it is
  * public, has one seat, finished (not abandoned), was created with advice forbidden, and no move
- * in it was made by the computer (no event with reason "timeout"). A player's line is their best
+ * in it was made by the computer (no event with a reason of COMPUTER_MOVE_REASONS). A player's line is their best
  * qualifying score, the earliest reached when several are equal. Ordered by score (high first),
  * then the earlier finish, then the game id: keys that never change once a game is finished, so
  * paging by cursor neither skips nor repeats a line (a new best moves a player's line, as on any
@@ -53,7 +61,7 @@ export async function soloLeaderboard(
           AND EXISTS (SELECT 1 FROM game_events e
                        WHERE e.game_id = g.id AND e.version = 1 AND e.payload->'data'->>'advice' = 'forbidden')
           AND NOT EXISTS (SELECT 1 FROM game_events e
-                           WHERE e.game_id = g.id AND e.payload->'data'->>'reason' = 'timeout')),
+                           WHERE e.game_id = g.id AND e.payload->'data'->>'reason' = ANY($6::text[]))),
      best AS (
        SELECT DISTINCT ON (player_id) player_id, game_id, score, finished_at
          FROM qualifying
@@ -69,7 +77,7 @@ export async function soloLeaderboard(
          OR (r.score = $2::int AND r.finished_at = ${fromMicros('$3')} AND r.game_id > $4::uuid)
       ORDER BY r.score DESC, r.finished_at ASC, r.game_id ASC
       LIMIT $5`,
-    [ruleSet, after?.[0] ?? null, after?.[1] ?? null, after?.[2] ?? null, page.limit + 1],
+    [ruleSet, after?.[0] ?? null, after?.[1] ?? null, after?.[2] ?? null, page.limit + 1, [...COMPUTER_MOVE_REASONS]],
   );
   const rows = result.rows as Row[];
   return cursorPage(

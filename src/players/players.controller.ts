@@ -87,7 +87,7 @@ export class LeaderboardsController {
   @ApiOperation({
     summary: 'Best solo scores of a rule set, one line per player',
     description:
-      "Only public one-seat games that finished with advice forbidden and in which the computer made no move (no event with reason timeout) count; a player's line is their best such score (the earliest, when equal). High score first, then the earlier finish, then the game id; rank is standard competition ranking (equal scores share a rank). Paged by cursor (docs/api.md#pagination). No token needed.",
+      "Only public one-seat games that finished with advice forbidden and in which the computer made no move (no event with reason timeout, autoScore or computer) count; a player's line is their best such score (the earliest, when equal). High score first, then the earlier finish, then the game id; rank is standard competition ranking (equal scores share a rank). Paged by cursor (docs/api.md#pagination). No token needed.",
   })
   @ApiOkResponse({ type: SoloLeaderboardPage, headers: NEXT_LINK_HEADER })
   @ApiProblems(...PATH_PROBLEMS, 'RULE_SET_NOT_FOUND', 'INVALID_CURSOR', 'DATABASE_UNAVAILABLE')
