@@ -13,6 +13,7 @@ import { GamesModule } from './games/games.module';
 import { AuditModule } from './audit/audit.module';
 import { ScoringModule } from './scoring/scoring.module';
 import { AsyncModule } from './async/async.module';
+import { TournamentsModule } from './tournaments/tournaments.module';
 import { AdviceModule } from './advice/advice.module';
 import { toGraphQLError } from './common/errors';
 import { ReliabilityModule } from './reliability/reliability.module';
@@ -178,6 +179,7 @@ export class AppModule {
         AsyncModule,
         AdviceModule,
         TransparencyModule,
+        TournamentsModule,
       ],
       providers: [{ provide: APP_CONFIG, useValue: options.config }],
       exports: [APP_CONFIG],

@@ -51,6 +51,7 @@ export class AuditService {
         serverSeed: true,
         createdAt: true,
         finishedAt: true,
+        seedSealed: true,
         seats: { select: { seat: true, playerId: true, player: { select: { displayName: true } } } },
       },
     });
@@ -75,7 +76,8 @@ export class AuditService {
       prevHash: e.prevHash,
       hash: e.hash,
     }));
-    const ended = isSeedRevealable(game.status);
+    // A duplicate tournament game's seed (the round seed) stays sealed until its whole round ended.
+    const ended = isSeedRevealable(game.status) && !game.seedSealed;
     const displayNames: Record<string, string> = {};
     for (const s of game.seats) if (s.playerId && s.player) displayNames[s.playerId] = s.player.displayName;
     const bundle = assembleBundle({

@@ -31,3 +31,29 @@ export function afterCommit(fn: () => void): void {
 }
 
 export const runInUnitOfWork = <T>(uow: UnitOfWork, fn: () => Promise<T>): Promise<T> => storage.run(uow, fn);
+
+/**
+ * Runs `fn` in one transaction on a client of `pool` (statements made through `dbOr` join it);
+ * inside a transaction already, `fn` simply joins that one. Commit → the afterCommit callbacks run;
+ * any error → ROLLBACK and the error is rethrown.
+ */
+export async function inTransaction<T>(pool: Pool, fn: () => Promise<T>): Promise<T> {
+  if (storage.getStore()) return fn();
+  const client = await pool.connect();
+  const callbacks: Array<() => void> = [];
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    const value = await runInUnitOfWork({ db: client, afterCommit: (cb) => callbacks.push(cb) }, fn);
+    await client.query('COMMIT');
+    for (const cb of callbacks) cb();
+    return value;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}

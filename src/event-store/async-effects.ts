@@ -26,13 +26,23 @@
 import type { ReadModelUpdate, ScheduledJob } from './event-store.types';
 import { familyById } from '@fairdice/core/rules/registry';
 import type { GameState } from '@fairdice/core/rules/game';
+import { computeStandings, type TournamentEvent, type TournamentState } from '@fairdice/core/rules/tournament';
 
 export const DEADLINE_QUEUE = 'deadline';
 export const INACTIVITY_QUEUE = 'inactivity';
 export const FANOUT_QUEUE = 'webhook-fanout';
 export const DELIVERY_QUEUE = 'webhook-delivery';
 
-export const WEBHOOK_EVENT_TYPES = ['turn.started', 'game.started', 'game.finished'] as const;
+/** Notices about a game, to its seated players. A webhook registered without `events` gets these. */
+export const GAME_WEBHOOK_EVENT_TYPES = ['turn.started', 'game.started', 'game.finished'] as const;
+/** Notices about a tournament, to its organizer and entrants (docs/tournaments.md); opt-in. */
+export const TOURNAMENT_WEBHOOK_EVENT_TYPES = [
+  'tournament.started',
+  'round.started',
+  'round.finished',
+  'tournament.finished',
+] as const;
+export const WEBHOOK_EVENT_TYPES = [...GAME_WEBHOOK_EVENT_TYPES, ...TOURNAMENT_WEBHOOK_EVENT_TYPES] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export interface DeadlinePayload {
@@ -60,6 +70,13 @@ export interface InactivityPeriods {
   abandonAfterMs: number;
   /** An open game that never started (GAME_EXPIRE_OPEN_AFTER_MS). */
   expireOpenAfterMs: number;
+}
+
+/** Queue of the tournament jobs (src/tournaments): a game of a round ended; a scheduled start. */
+export const TOURNAMENT_QUEUE = 'tournament';
+export interface TournamentProgressPayload {
+  tournamentId: string;
+  round: number;
 }
 
 export interface FanoutNotice {
@@ -140,9 +157,77 @@ export function asyncEffects(
       data: { ...game, standings: after.standings },
     });
   }
+  // A tournament game that ends wakes its tournament (src/tournaments): the round may be over.
+  const isEnded = (st: GameState) => st.status === 'finished' || st.status === 'abandoned';
+  if (after.tournament && !isEnded(before) && isEnded(after)) {
+    const payload: TournamentProgressPayload = { tournamentId: after.tournament.id, round: after.tournament.round };
+    jobs.push({
+      queue: TOURNAMENT_QUEUE,
+      key: `tournament-progress:${after.tournament.id}:${after.tournament.round}`,
+      payload: { ...payload },
+      delayMs: 0,
+    });
+  }
   if (notices.length > 0) {
     const payload: FanoutPayload = { gameId: after.id, version: after.version, notices };
     jobs.push({ queue: FANOUT_QUEUE, key: `fanout:${after.id}:${after.version}`, payload: { ...payload }, delayMs: 0 });
   }
   return { turnDeadlineSeconds, jobs };
+}
+
+/**
+ * The webhook fan-out of a tournament command (written with its events, like a game's): the
+ * tournament started, a round started or finished, the tournament finished or was cancelled. Sent to
+ * the organizer and every entrant. The fan-out payload's `gameId` is the tournament id and its
+ * `version` the tournament's version (the deliveries' key).
+ */
+export function tournamentEffects(after: TournamentState, events: readonly TournamentEvent[]): ScheduledJob[] {
+  const notices: FanoutNotice[] = [];
+  const playerIds = [...new Set([after.organizerId, ...after.entrants.map((e) => e.playerId)])];
+  const base = {
+    tournamentId: after.id,
+    name: after.name,
+    ruleSet: after.ruleSet,
+    format: after.format,
+    version: after.version,
+  };
+  for (const e of events) {
+    const d = e.data;
+    if (e.type === 'tournamentStarted')
+      notices.push({ type: 'tournament.started', playerIds, data: { ...base, entrants: d.entrants } });
+    else if (e.type === 'roundStarted') {
+      const byNumber = new Map(after.entrants.map((x) => [x.number, x.playerId]));
+      const games = (d.games as Array<{ gameId: string; game: number; table: number; entrants: number[] }>).map(
+        (g) => ({
+          gameId: g.gameId,
+          game: g.game,
+          table: g.table,
+          playerIds: g.entrants.map((n) => byNumber.get(n) ?? null),
+        }),
+      );
+      notices.push({ type: 'round.started', playerIds, data: { ...base, round: d.round, games } });
+    } else if (e.type === 'roundFinished')
+      notices.push({ type: 'round.finished', playerIds, data: { ...base, round: d.round, roundSeed: d.roundSeed } });
+    else if (e.type === 'tournamentFinished' || e.type === 'tournamentCancelled')
+      notices.push({
+        type: 'tournament.finished',
+        playerIds,
+        data: {
+          ...base,
+          status: after.status,
+          tournamentSeed: d.tournamentSeed,
+          standings: computeStandings(after).map((r) => ({
+            rank: r.rank,
+            entrant: r.entrant,
+            playerId: r.playerId,
+            status: r.status,
+            totalScore: r.totalScore,
+            matchPoints: r.matchPoints,
+          })),
+        },
+      });
+  }
+  if (notices.length === 0) return [];
+  const payload: FanoutPayload = { gameId: after.id, version: after.version, notices };
+  return [{ queue: FANOUT_QUEUE, key: `fanout:${after.id}:${after.version}`, payload: { ...payload }, delayMs: 0 }];
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EventStore } from './event-store.service';
+import { TournamentStore } from './tournament-store.service';
 
-@Module({ providers: [EventStore], exports: [EventStore] })
+@Module({ providers: [EventStore, TournamentStore], exports: [EventStore, TournamentStore] })
 export class EventStoreModule {}

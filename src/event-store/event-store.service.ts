@@ -86,7 +86,7 @@ const CACHE_MAX = 5000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const GAME_COLUMNS = `g.id, g.rule_set, g.family, g.status, g.version, g.visibility, g.creator_id, g.seat_count,
-  g.server_seed, g.server_seed_hash, g.created_at, g.updated_at, g.started_at, g.finished_at`;
+  g.server_seed, g.server_seed_hash, g.created_at, g.updated_at, g.started_at, g.finished_at, g.seed_sealed`;
 
 @Injectable()
 export class EventStore {
@@ -144,8 +144,9 @@ export class EventStore {
       dbOr(this.pool).query(
         `WITH g AS (
          INSERT INTO games (id, rule_set, family, options, seat_count, visibility, creator_id, status, version,
-                            turn_time_limit_seconds, server_seed, server_seed_hash, organizer_seed, created_at, updated_at)
-         VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11, $12, $13, now(), now())
+                            turn_time_limit_seconds, server_seed, server_seed_hash, organizer_seed, created_at, updated_at,
+                            tournament_id, tournament_round, seed_sealed)
+         VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11, $12, $13, now(), now(), $17, $18, $19)
          RETURNING id, created_at, updated_at),
        s AS (
          INSERT INTO game_seats (game_id, seat, player_id, hot_seat, client_seed)
@@ -177,6 +178,9 @@ export class EventStore {
           JSON.stringify(seats),
           JSON.stringify(stored.map(toRecord)),
           JSON.stringify(jobs.map((j) => ({ queue: j.queue, key: j.key, payload: j.payload, delay_ms: j.delayMs }))),
+          game.tournamentId ?? null,
+          game.tournamentRound ?? null,
+          game.seedSealed ?? false,
         ],
       ),
     );
@@ -195,6 +199,7 @@ export class EventStore {
       updatedAt: rows[0].updated_at,
       startedAt: null,
       finishedAt: null,
+      seedSealed: game.seedSealed ?? false,
     };
     afterCommit(() => this.remember(game.id, { state, head: stored[stored.length - 1].hash, lastRolled: null }));
     return { row, stored };
@@ -527,6 +532,7 @@ const toRow = (r: any, vault: SeedVault): GameRow => ({
   updatedAt: r.updated_at,
   startedAt: r.started_at,
   finishedAt: r.finished_at,
+  seedSealed: r.seed_sealed === true,
 });
 
 const toSummary = (r: any): GameSummaryRow => ({

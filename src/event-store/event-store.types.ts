@@ -41,6 +41,8 @@ export interface GameRow {
   updatedAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
+  /** A duplicate tournament game whose round is still running: its server seed (the round seed) stays secret. */
+  seedSealed?: boolean;
 }
 
 /** The read-model columns a command updates together with its events. */
@@ -88,6 +90,11 @@ export interface NewGame {
   serverSeed: string;
   serverSeedHash: string;
   organizerSeed: string | null;
+  /** Games a tournament creates: its id and round (docs/tournaments.md). */
+  tournamentId?: string | null;
+  tournamentRound?: number | null;
+  /** The server seed stays secret after the game ends until the tournament unseals the round. */
+  seedSealed?: boolean;
 }
 
 /** A row of the game lists (read model only, no replay). */

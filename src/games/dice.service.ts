@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { diceRoller } from '@fairdice/core/fairness/derivation';
 import { orderedClientSeeds } from '@fairdice/core/fairness/seeds';
+import { duplicateRoll } from '@fairdice/core/fairness/tournament';
 import type { RollDice } from '@fairdice/core/rules/core/dice';
 import type { GameState } from '@fairdice/core/rules/game';
 
@@ -16,6 +17,18 @@ export class DiceService {
    * the first roll (lobby commands never roll, and open seats have no seed yet).
    */
   rollerFor(game: { serverSeed: string; state: GameState }): RollDice {
+    const t = game.state.tournament;
+    if (t?.format === 'duplicate') {
+      // Duplicate round (docs/fairness.md §10): the game's server seed is the round seed, and each
+      // position's face comes from the round's shared stream at (game, turn, roll in turn).
+      const stream = { roundSeed: Buffer.from(game.serverSeed, 'hex'), tournamentId: t.id, round: t.round };
+      return (count, at) => {
+        if (!at) throw new Error('duplicate dice need the roll address (turn, roll, positions)');
+        const dice = duplicateRoll(stream, { game: t.game, turn: at.turn, roll: at.roll }, at.positions);
+        if (dice.length !== count) throw new Error(`duplicate roll: ${count} dice asked, ${dice.length} positions`);
+        return dice;
+      };
+    }
     let roll: RollDice | null = null;
     return (count) => {
       if (!roll) {

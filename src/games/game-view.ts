@@ -129,7 +129,8 @@ export function buildGameView(
     organizerSeed: state.organizerSeed,
     commitment: state.commitment || row.serverSeedHash,
     chainHead: head,
-    serverSeed: seedRevealed(revealStatus) ? row.serverSeed : null,
+    // A duplicate tournament game's seed is the round seed: secret until every game of the round ended.
+    serverSeed: seedRevealed(revealStatus) && !row.seedSealed ? row.serverSeed : null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     startedAt: row.startedAt,

@@ -28,6 +28,7 @@ import {
   GameState,
   replayGame,
   seedsStateFor,
+  type TournamentRef,
 } from '@fairdice/core/rules/game';
 import { toGameEvent } from '../event-store/event-store.types';
 import type { AuthenticatedPlayer } from '../players/players.types';
@@ -229,6 +230,73 @@ export class GamesService {
     return buildGameView(row, state, stored[stored.length - 1].hash, null, { [player.id]: player.displayName });
   }
 
+  /**
+   * Creates and starts one game of a tournament round (src/tournaments): the first seated entrant
+   * creates it and sets their seed, the others join with theirs, the organizer seed is set, the
+   * creator starts it. Every step is an ordinary command recorded in the game's events, so the
+   * game verifies like any other (docs/tournaments.md §3). Runs inside the caller's transaction.
+   */
+  async createTournamentGame(spec: TournamentGameSpec): Promise<void> {
+    const id = spec.gameId;
+    const commitment = commitmentOf(Buffer.from(spec.serverSeed, 'hex'));
+    const creator = spec.seats[0].playerId;
+    let state = emptyGame(id);
+    const created: GameEvent[] = [];
+    const run = (into: GameEvent[], command: GameCommand, roll = noDice) => {
+      const events = decideGame(state, command, roll);
+      if (isRuleError(events)) throw DomainException.fromRule(events);
+      state = events.reduce(evolveGame, state);
+      into.push(...events);
+    };
+    run(created, {
+      type: 'create',
+      gameId: id,
+      ruleSet: spec.ruleSet,
+      options: spec.options,
+      seatCount: spec.seats.length,
+      visibility: spec.visibility,
+      creatorId: creator,
+      hotSeats: 0,
+      commitment,
+      turnTimeLimitSeconds: spec.turnTimeLimitSeconds,
+      tournament: spec.tournament,
+      // Tournament games are played without the service's advice (docs/tournaments.md).
+      advice: 'forbidden',
+    });
+    run(created, { type: 'setSeed', playerId: creator, seat: 0, clientSeed: spec.seats[0].clientSeed });
+    spec.seats
+      .slice(1)
+      .forEach((s, i) => run(created, { type: 'join', playerId: s.playerId, clientSeed: s.clientSeed, seat: i + 1 }));
+    run(created, { type: 'setSeed', playerId: creator, seat: null, clientSeed: spec.organizerSeed });
+    const open = state;
+    const { row, stored } = await this.store.create(
+      {
+        id,
+        ruleSet: open.ruleSet,
+        family: open.family,
+        options: open.options,
+        seatCount: open.seatCount,
+        visibility: open.visibility,
+        creatorId: creator,
+        turnTimeLimitSeconds: open.turnTimeLimitSeconds,
+        serverSeed: spec.serverSeed,
+        serverSeedHash: commitment,
+        organizerSeed: open.organizerSeed,
+        tournamentId: spec.tournament.id,
+        tournamentRound: spec.tournament.round,
+        seedSealed: spec.seedSealed,
+      },
+      created,
+      open,
+    );
+    const start: GameCommand = { type: 'start', playerId: creator, generatedSeeds: [] };
+    const started: GameEvent[] = [];
+    run(started, start, this.dice.rollerFor({ serverSeed: spec.serverSeed, state: seedsStateFor(open, start) }));
+    const loaded: LoadedGame = { row, state: open, head: stored[stored.length - 1].hash, lastRolled: null, names: {} };
+    const res = await this.store.append(loaded, started, readModel(open, state, started, this.inactivity));
+    afterCommit(() => this.bus.publish(id, [...stored, ...res.stored]));
+  }
+
   join(player: Player, gameId: string, input: JoinGameInput, opts: CommandOptions = {}): Promise<GameView> {
     return this.execute(
       player,
@@ -420,6 +488,19 @@ export class GamesService {
   }
 
   // ------------------------------------------------------------------ queries
+
+  /**
+   * Each seat's total now, for the service's own use (live tournament standings at tables; never
+   * for duplicate games, whose scores stay secret until their round ended). null: no such game.
+   */
+  async currentTotals(gameId: string): Promise<{ status: string; totals: number[] } | null> {
+    const g = await this.store.load(checkGameId(gameId));
+    if (!g) return null;
+    const standings =
+      g.state.standings ?? (g.state.play === null ? null : familyById(g.state.family).standings(g.state.play));
+    const totals = g.state.seats.map((s) => standings?.find((x) => x.seat === s.seat)?.total ?? 0);
+    return { status: g.state.status, totals };
+  }
 
   async get(player: Player | null, gameId: string): Promise<GameView> {
     return viewOfLoaded(await this.loadVisible(player, checkGameId(gameId)));
@@ -663,6 +744,23 @@ export class GamesService {
     const nextOffset = page.cursor === undefined && result.nextCursor !== null ? (page.offset ?? 0) + page.limit : null;
     return { ...result, nextOffset };
   }
+}
+
+/** One game a tournament round creates (GamesService.createTournamentGame). */
+export interface TournamentGameSpec {
+  gameId: string;
+  ruleSet: RuleSetName;
+  options: Record<string, unknown>;
+  visibility: 'public' | 'private';
+  turnTimeLimitSeconds: number | null;
+  /** hex: the round seed in duplicate rounds, a fresh server seed at tables. */
+  serverSeed: string;
+  /** Keep the server seed secret after the game ends (duplicate rounds, until the round ends). */
+  seedSealed: boolean;
+  organizerSeed: string;
+  /** In seat order: each entrant's registered seed. */
+  seats: Array<{ playerId: string; clientSeed: string }>;
+  tournament: TournamentRef;
 }
 
 /** A page of games: cursor paging, plus the deprecated offset of the next page (offset paging only). */

@@ -75,7 +75,15 @@ describe('openapi/openapi.json', () => {
     const stream = operations.find((o) => o.where === 'GET /v1/games/{id}/stream')!.op;
     expect(Object.keys(stream.responses['200'].content)).toEqual(['text/event-stream']);
     expect(stream.description).toMatch(/onmessage/);
-    expect(Object.keys(doc.webhooks)).toEqual(['turn.started', 'game.started', 'game.finished']);
+    expect(Object.keys(doc.webhooks)).toEqual([
+      'turn.started',
+      'game.started',
+      'game.finished',
+      'tournament.started',
+      'round.started',
+      'round.finished',
+      'tournament.finished',
+    ]);
     expect(doc.servers.length).toBeGreaterThan(0);
     expect(doc.tags.map((t: Json) => t.name)).toEqual(expect.arrayContaining(['games', 'webhooks']));
     expect(doc.info.contact.url).toBeDefined();

@@ -210,6 +210,32 @@ describe(`migrations on an empty ${kind} database`, () => {
         id: creator.id,
       });
 
+      const tournament = {
+        id: randomUUID(),
+        organizerId: creator.id,
+        name: 'Cup',
+        ruleSet: 'penta',
+        format: 'duplicate',
+        visibility: 'public',
+        status: 'running',
+        version: 4,
+        tournamentSeed: 'enc:v1:k:iv:ct',
+        commitment: 'ef'.repeat(32),
+        createdAt: at('2026-01-02T03:00:00.000Z'),
+        updatedAt: at('2026-01-02T03:01:00.000Z'),
+      };
+      expect(await prisma.tournament.create({ data: tournament })).toEqual(tournament);
+      const tournamentEvent = {
+        tournamentId: tournament.id,
+        version: 1,
+        type: 'tournamentCreated',
+        payload: { data: { name: 'Cup' }, command: { type: 'create' } },
+        prevHash: 'ef'.repeat(32),
+        hash: '01'.repeat(32),
+        createdAt: at('2026-01-02T03:00:00.000Z'),
+      };
+      expect(await prisma.tournamentEvent.create({ data: tournamentEvent })).toEqual(tournamentEvent);
+
       const game = {
         id: randomUUID(),
         ruleSet: 'five-dice/classic',
@@ -235,6 +261,9 @@ describe(`migrations on an empty ${kind} database`, () => {
         updatedAt: at('2026-01-02T03:04:05.000Z'),
         startedAt: at('2026-01-02T03:05:00.000Z'),
         finishedAt: at('2026-01-02T04:00:00.000Z'),
+        tournamentId: tournament.id,
+        tournamentRound: 1,
+        seedSealed: true,
       };
       const g = await prisma.game.create({ data: game });
       expect(await prisma.game.findUniqueOrThrow({ where: { id: game.id } })).toEqual({
@@ -450,6 +479,8 @@ describe(`migrations on an empty ${kind} database`, () => {
           'IdempotencyRecord',
           'Player',
           'RateLimitCounter',
+          'Tournament',
+          'TournamentEvent',
           'TransparencyLogLeaf',
           'TransparencyLogNode',
           'TransparencyTreeHead',

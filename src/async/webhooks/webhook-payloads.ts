@@ -7,10 +7,13 @@ import {
   closed,
   constant,
   dateTime,
+  enumOf,
+  hex64,
   int,
   type JsonSchema,
   nullable,
   ref,
+  str,
   uuid,
 } from '../../common/openapi/json-schema';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../event-store/async-effects';
@@ -20,6 +23,14 @@ const game = {
   ruleSet: ref('RuleSetName'),
   family: ref('GameFamily'),
   version: int('The game version the notice is about.', { minimum: 1 }),
+};
+
+const tournament = {
+  tournamentId: uuid(),
+  name: str(),
+  ruleSet: ref('RuleSetName'),
+  format: enumOf(['duplicate', 'tables']),
+  version: int('The tournament version the notice is about.', { minimum: 1 }),
 };
 
 const DATA: Record<WebhookEventType, { name: string; summary: string; data: JsonSchema }> = {
@@ -46,6 +57,51 @@ const DATA: Record<WebhookEventType, { name: string; summary: string; data: Json
     name: 'GameFinishedWebhook',
     summary: 'A game you sit in finished (sent to every seated player).',
     data: closed({ ...game, standings: nullable(arrayOf(ref('SeatStanding'))) }),
+  },
+  'tournament.started': {
+    name: 'TournamentStartedWebhook',
+    summary: 'A tournament you organize or entered started (docs/tournaments.md).',
+    data: closed({ ...tournament, entrants: int('Active entrants.', { minimum: 0 }) }),
+  },
+  'round.started': {
+    name: 'RoundStartedWebhook',
+    summary: 'A round of a tournament you organize or entered started: its games and who plays them.',
+    data: closed({
+      ...tournament,
+      round: int(undefined, { minimum: 1 }),
+      games: arrayOf(
+        closed({
+          gameId: uuid(),
+          game: int(undefined, { minimum: 0 }),
+          table: int(undefined, { minimum: 0 }),
+          playerIds: arrayOf(nullable(uuid()), 'In seat order.'),
+        }),
+      ),
+    }),
+  },
+  'round.finished': {
+    name: 'RoundFinishedWebhook',
+    summary: 'Every game of a round ended; its round seed is revealed.',
+    data: closed({ ...tournament, round: int(undefined, { minimum: 1 }), roundSeed: hex64('The round seed.') }),
+  },
+  'tournament.finished': {
+    name: 'TournamentFinishedWebhook',
+    summary: 'A tournament you organize or entered finished (or was cancelled): final standings and the revealed seed.',
+    data: closed({
+      ...tournament,
+      status: enumOf(['finished', 'cancelled']),
+      tournamentSeed: hex64('The tournament seed.'),
+      standings: arrayOf(
+        closed({
+          rank: int(undefined, { minimum: 1 }),
+          entrant: int(undefined, { minimum: 1 }),
+          playerId: uuid(),
+          status: enumOf(['active', 'withdrawn', 'disqualified']),
+          totalScore: int(),
+          matchPoints: int(undefined, { minimum: 0 }),
+        }),
+      ),
+    }),
   },
 };
 

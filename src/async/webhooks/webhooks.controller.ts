@@ -33,7 +33,7 @@ export class WebhooksController {
   @ApiOperation({
     summary: 'Register a webhook',
     description:
-      'POSTs turn.started, game.started and game.finished for my games, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: HMAC-SHA256). The secret is returned only here. Failed deliveries are retried with exponential backoff (1 s, 2 s, 4 s..., 8 attempts).',
+      "POSTs turn.started, game.started and game.finished for my games (the default) and, when subscribed, tournament.started, round.started, round.finished and tournament.finished for tournaments I organize or entered (a tournament notice's delivery has the tournament id as gameId), signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: HMAC-SHA256). The secret is returned only here. Failed deliveries are retried with exponential backoff (1 s, 2 s, 4 s..., 8 attempts).",
   })
   @ApiCreatedResponse({ type: WebhookRegistration })
   @ApiProblems(...BODY_PROBLEMS, 'WEBHOOK_LIMIT_REACHED', 'WEBHOOK_URL_NOT_ALLOWED', 'DATABASE_UNAVAILABLE')

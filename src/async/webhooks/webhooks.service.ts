@@ -31,7 +31,7 @@ import { cursorPage, decodeCursor, fromMicros, micros, type CursorPage } from '.
 import type { PageRequest } from '../../common/pagination/page-request';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { PG_POOL } from '../../database/prisma.service';
-import { DELIVERY_QUEUE, FANOUT_QUEUE, FanoutPayload, WEBHOOK_EVENT_TYPES } from '../../event-store/async-effects';
+import { DELIVERY_QUEUE, FANOUT_QUEUE, FanoutPayload, GAME_WEBHOOK_EVENT_TYPES } from '../../event-store/async-effects';
 import { ClaimedJob, JobOutcome, JobQueue } from '../jobs/job-queue.service';
 import type { CreateWebhookInput, WebhookDeliveryView, WebhookRegistration, WebhookView } from './dto/webhook.dto';
 import { pinnedLookup, WebhookTargets } from './webhook-targets';
@@ -110,7 +110,8 @@ export class WebhooksService implements OnModuleInit {
       });
     const id = randomUUID();
     const secret = newWebhookSecret();
-    const events = input.events?.length ? [...new Set(input.events)] : [...WEBHOOK_EVENT_TYPES];
+    // Without `events`: the game notices (tournament notices are opt-in, docs/tournaments.md).
+    const events = input.events?.length ? [...new Set(input.events)] : [...GAME_WEBHOOK_EVENT_TYPES];
     // The limit check and the insert in one statement (no row when the player is at the limit).
     const { rows } = await this.pool.query(
       `INSERT INTO webhooks (id, player_id, url, secret, events, description, created_at)

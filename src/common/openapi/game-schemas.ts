@@ -56,6 +56,19 @@ const ENUMS: Record<string, JsonSchema> = {
   GameFamily: enumOf(FAMILIES, 'The game family a rule set belongs to.'),
   GameStatus: enumOf(GAME_STATUSES, 'open (lobby) | playing | finished | abandoned.'),
   Visibility: enumOf(VISIBILITIES, 'public: listed and readable by anyone; private: only its seats.'),
+  TournamentRef: closed(
+    {
+      id: uuid(),
+      format: enumOf(['duplicate', 'tables']),
+      round: int('1-based round.', { minimum: 1 }),
+      game: int('0-based game of the round.', { minimum: 0 }),
+      table: int('0-based table of the draw (0 in duplicate rounds).', { minimum: 0 }),
+    },
+    {
+      description:
+        'Games a tournament created: which tournament, round, game and table (docs/tournaments.md). In a duplicate round the dice come from the round seed (docs/fairness.md §10).',
+    },
+  ),
   AdviceSetting: enumOf(
     ADVICE_SETTINGS,
     'allowed (default): the service gives advice for the game; forbidden: it refuses (ADVICE_FORBIDDEN). It stops the service from helping, not a player from computing advice elsewhere.',
@@ -155,9 +168,10 @@ const lifecycleEvents: EventDef[] = [
       commitment: hex64('SHA-256 of the server seed.'),
       organizerSeed: nullable(str('Legacy games only: an organizer seed given at creation.')),
       turnTimeLimitSeconds: nullable(int(undefined, { minimum: 1 })),
+      tournament: ref('TournamentRef'),
       advice: ref('AdviceSetting'),
       rematchOf: uuid(),
-    }, { optional: ['advice', 'rematchOf'] }),
+    }, { optional: ['tournament', 'advice', 'rematchOf'] }),
   },
   {
     type: 'seatTaken',
@@ -325,10 +339,11 @@ const lifecycleCommands = (family: 'FiveDice' | 'Farkle'): Record<string, JsonSc
       organizerSeed: nullable(str('Legacy create commands only.')),
       clientSeeds: arrayOf(clientSeed, 'Legacy create commands only: the creator’s seats’ seeds.'),
       turnTimeLimitSeconds: nullable(int(undefined, { minimum: 1 })),
+      tournament: ref('TournamentRef'),
       advice: ref('AdviceSetting'),
     },
     {
-      optional: ['organizerSeed', 'clientSeeds', 'advice', 'hotSeatNames', 'rematchOf'],
+      optional: ['organizerSeed', 'clientSeeds', 'tournament', 'advice', 'hotSeatNames', 'rematchOf'],
       description: 'Create the game.',
     },
   ),

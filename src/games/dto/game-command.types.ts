@@ -131,6 +131,25 @@ export class SeatSeed {
   @Field() clientSeed: string;
 }
 
+export const TOURNAMENT_REF_FORMATS = ['duplicate', 'tables'] as const;
+export const TournamentGameFormatEnum = Object.fromEntries(TOURNAMENT_REF_FORMATS.map((f) => [f, f]));
+registerEnumType(TournamentGameFormatEnum, {
+  name: 'TournamentGameFormat',
+  description: 'The format of the tournament a game belongs to (docs/tournaments.md).',
+});
+
+@ObjectType({
+  description:
+    'Games a tournament created: which tournament, round, game and table (docs/tournaments.md). In a duplicate round the dice come from the round seed (docs/fairness.md §10).',
+})
+export class TournamentRef {
+  @Field(() => ID) id: string;
+  @Field(() => TournamentGameFormatEnum) format: string;
+  @Field(() => Int, { description: '1-based round.' }) round: number;
+  @Field(() => Int, { description: '0-based game of the round.' }) game: number;
+  @Field(() => Int, { description: '0-based table of the draw (0 in duplicate rounds).' }) table: number;
+}
+
 @ObjectType(command('create: the game and its commitment.'))
 export class CreateCommand extends GameCommand {
   @Field(() => ID) gameId: string;
@@ -149,6 +168,8 @@ export class CreateCommand extends GameCommand {
   @Field(() => [String], { nullable: true, description: "Legacy create commands only: the creator's seats' seeds." })
   clientSeeds?: string[];
   @Field(() => Int, { nullable: true }) turnTimeLimitSeconds: number | null;
+  @Field(() => TournamentRef, { nullable: true, description: 'Games a tournament created; null otherwise.' })
+  tournament?: TournamentRef | null;
   @Field(() => AdviceSettingEnum, {
     nullable: true,
     description: 'Advice in the game; absent in create commands that predate the option (advice allowed).',

@@ -20,7 +20,7 @@ import {
 import { GameOptions } from '../../common/graphql/game-options';
 import { canonicalJson } from '@fairdice/core/fairness/canonical';
 import { JSONScalar } from './json.scalar';
-import { GameCommand, toTypedCommand } from './game-command.types';
+import { GameCommand, toTypedCommand, TournamentRef } from './game-command.types';
 import type { GameEventView } from './game-view.model';
 
 @InterfaceType('GameEvent', {
@@ -97,6 +97,8 @@ export class GameCreatedEvent extends GameEvent {
   @Field(() => String, { nullable: true, description: 'Legacy: set at creation by games created before 0014.' })
   organizerSeed: string | null;
   @Field(() => Int, { nullable: true }) turnTimeLimitSeconds: number | null;
+  @Field(() => TournamentRef, { nullable: true, description: 'Games a tournament created; null otherwise.' })
+  tournament?: TournamentRef | null;
   @Field(() => AdviceSettingEnum, {
     nullable: true,
     description: 'Advice in this game; null in games created before the option (they allow it).',

@@ -56,6 +56,9 @@ import {
 import { hexToBytes, sha256Hex } from './bytes';
 import { canonicalJson } from './canonical';
 import { deriveDice, diceRoller, GAME_ID_PATTERN } from './derivation';
+import { duplicateRoll } from './tournament';
+import { filledCount } from '../rules/five-dice/decider';
+import type { FiveDiceState } from '../rules/five-dice/types';
 import { type EventEnvelope, eventHash, verifyChain } from './hash-chain';
 import { HEX_SHA256_PATTERN, orderedClientSeeds, validateClientSeed } from './seeds';
 import { checkBundleLog } from './log-proof';
@@ -422,6 +425,20 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
       checks.fail('commands', i + 1, 'the first event carries no command');
     } else {
       const rollerFor = (): RollDice => {
+        const dup = before.tournament?.format === 'duplicate' ? before.tournament : null;
+        if (serverSeed && dup) {
+          // Duplicate tournament game (docs/fairness.md §10): the server seed is the round seed.
+          return (count, at) => {
+            if (!at) throw new Error('a duplicate roll needs its address (turn, roll, positions)');
+            const dice = duplicateRoll(
+              { roundSeed: serverSeed, tournamentId: dup.id, round: dup.round },
+              { game: dup.game, turn: at.turn, roll: at.roll },
+              at.positions,
+            );
+            if (dice.length !== count) throw new Error(`${count} dice asked for ${dice.length} positions`);
+            return dice;
+          };
+        }
         if (serverSeed) {
           let roll: RollDice | null = null;
           return (count) => {
@@ -500,13 +517,16 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
       try {
         if (e.rollNumber !== null && serverSeed) {
           const faces = facesOf(state, e)!;
-          const derived = deriveDice({
-            serverSeed,
-            clientSeeds: streamSeeds(state),
-            gameId,
-            rollNumber: e.rollNumber,
-            count: faces.length,
-          });
+          const derived =
+            state.tournament?.format === 'duplicate'
+              ? duplicateFacesOf(serverSeed, state, e)
+              : deriveDice({
+                  serverSeed,
+                  clientSeeds: streamSeeds(state),
+                  gameId,
+                  rollNumber: e.rollNumber,
+                  count: faces.length,
+                });
           if (!same(derived, faces))
             checks.fail(
               'dice',
@@ -888,4 +908,22 @@ export function exitCodeOf(report: VerifyReport, allowUnrevealed = false): numbe
   if (!report.ok) return EXIT_FAILED;
   if (!report.diceChecked) return allowUnrevealed ? EXIT_OK : EXIT_UNREVEALED;
   return EXIT_OK;
+}
+
+/**
+ * The faces a duplicate tournament game's roll event must record: the round stream's faces at the
+ * positions the roll threw (not held), at (game, the seat's turn = boxes filled, roll in turn).
+ */
+function duplicateFacesOf(roundSeed: Uint8Array, state: GameState, e: { seat: number | null; data: unknown }): Die[] {
+  const t = state.tournament!;
+  const play = state.play as FiveDiceState | null;
+  const seat = e.seat;
+  if (!play || seat === null || !play.turn) throw new Error('a duplicate roll outside a turn');
+  const held = ((e.data as { held?: unknown }).held ?? []) as number[];
+  const positions = [0, 1, 2, 3, 4].filter((p) => !held.includes(p));
+  return duplicateRoll(
+    { roundSeed, tournamentId: t.id, round: t.round },
+    { game: t.game, turn: filledCount(play.sheets[seat]), roll: play.turn.rollInTurn },
+    positions,
+  );
 }

@@ -7,7 +7,19 @@ export type Die = 1 | 2 | 3 | 4 | 5 | 6;
  * dice are recorded in the event, and a replay never calls it again.
  * Each call is one "roll" in the fairness stream, so call it exactly once per physical roll.
  */
-export type RollDice = (count: number) => Die[];
+export type RollDice = (count: number, at?: RollAddress) => Die[];
+
+/**
+ * Where a roll sits in the game, given by families whose dice have fixed positions (five-dice):
+ * the seat's turn (0-based: boxes it had filled), the roll within the turn (0-based) and the
+ * positions (0..4) the roll throws. Ordinary games ignore it; duplicate tournament games take each
+ * position's face from the round's shared stream (docs/fairness.md §10), so equal holds give equal dice.
+ */
+export interface RollAddress {
+  turn: number;
+  roll: number;
+  positions: readonly number[];
+}
 
 export const isDie = (value: unknown): value is Die =>
   typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 6;

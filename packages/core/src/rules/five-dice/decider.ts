@@ -146,7 +146,8 @@ export function decide(state: FiveDiceState, command: FiveDiceCommand, roll: Rol
       const held = validateHold(cmd.hold, turn.rollInTurn);
       if (held instanceof RuleError) return held;
       const count = DICE_COUNT - held.length;
-      const faces = roll(count);
+      const positions = Array.from({ length: DICE_COUNT }, (_, i) => i).filter((i) => !held.includes(i));
+      const faces = roll(count, { turn: filledCount(state.sheets[seat]), roll: turn.rollInTurn, positions });
       if (!Array.isArray(faces) || faces.length !== count || !faces.every(isDie)) {
         // A broken roller is a programming error, not a rule violation.
         throw new Error(`roller returned ${JSON.stringify(faces)} for ${count} dice`);

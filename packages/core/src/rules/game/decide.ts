@@ -226,6 +226,7 @@ function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | RuleErr
       commitment: c.commitment,
       organizerSeed: c.organizerSeed ?? null,
       turnTimeLimitSeconds: c.turnTimeLimitSeconds,
+      ...(c.tournament ? { tournament: { ...c.tournament } } : {}),
       ...(c.advice !== undefined ? { advice: c.advice } : {}),
       ...(c.rematchOf !== undefined ? { rematchOf: c.rematchOf } : {}),
     }),
@@ -341,8 +342,8 @@ function tagRolls(
 ): GameEvent[] | RuleError {
   const family = familyById(state.family);
   const rolls: Die[][] = [];
-  const counting: RollDice = (count) => {
-    const dice = roll(count);
+  const counting: RollDice = (count, at) => {
+    const dice = roll(count, at);
     rolls.push(dice);
     return dice;
   };

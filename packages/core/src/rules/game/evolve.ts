@@ -1,6 +1,6 @@
 import { familyById, type RuleSetName } from '../registry';
 import type { FamilyId, SeatStanding } from '../core/family';
-import type { GameEvent, GameState, SeatState, Visibility } from './types';
+import type { GameEvent, GameState, SeatState, TournamentRef, Visibility } from './types';
 
 /** The state before any event. */
 export const emptyGame = (id: string): GameState => ({
@@ -46,6 +46,7 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
       next.commitment = d.commitment as string;
       next.organizerSeed = (d.organizerSeed as string | null) ?? null;
       next.turnTimeLimitSeconds = (d.turnTimeLimitSeconds as number | null) ?? null;
+      if (d.tournament) next.tournament = { ...(d.tournament as TournamentRef) };
       next.advice = d.advice === 'forbidden' ? 'forbidden' : 'allowed';
       next.rematchOf = typeof d.rematchOf === 'string' ? d.rematchOf : null;
       const seats: SeatState[] = [];

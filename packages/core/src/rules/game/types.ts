@@ -51,6 +51,24 @@ export interface GameState {
   /** The family's state once the game started. */
   play: unknown;
   standings: SeatStanding[] | null;
+  /** Set on games a tournament created (absent on every other game). */
+  tournament?: TournamentRef;
+}
+
+/**
+ * The tournament, round and game a tournament game belongs to (docs/tournaments.md). In a
+ * `duplicate` round the dice come from the round's shared stream (docs/fairness.md §10) instead
+ * of the game's own server seed.
+ */
+export interface TournamentRef {
+  id: string;
+  format: 'duplicate' | 'tables';
+  /** 1-based round number. */
+  round: number;
+  /** 0-based game of the round (a round may have several games per entrant or table). */
+  game: number;
+  /** 0-based table of the round's draw (tables format; 0 in duplicate rounds). */
+  table: number;
 }
 
 /**
@@ -98,6 +116,8 @@ export interface CreateCommand {
    */
   clientSeeds?: string[];
   turnTimeLimitSeconds: number | null;
+  /** Games a tournament creates say which tournament, round and game they belong to. */
+  tournament?: TournamentRef;
   /** Advice in this game (absent in commands that predate the option: the event then has no `advice`, which reads as allowed). */
   advice?: AdviceSetting;
 }

@@ -1,0 +1,192 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
+import { ApiNoFieldsBody, ApiProblems, BODY_PROBLEMS, PATH_PROBLEMS } from '../common/openapi/decorators';
+import type { ErrorCode } from '../common/errors/error-codes';
+import { CursorQuery } from '../common/dto/pagination';
+import { pageRequest } from '../common/pagination/page-request';
+import { UuidPipe } from '../reliability';
+import { NoFieldsPipe } from '../games/dto/game.inputs';
+import type { AuthenticatedPlayer } from '../players/players.types';
+import { CreateTournamentInput, OrganizerSeedInput, ReasonInput, RegisterInput } from './dto/tournament.inputs';
+import { StandingsView, TournamentEventView, TournamentPage, TournamentView } from './dto/tournament.models';
+import { TournamentsService } from './tournaments.service';
+import { toTournamentEventView, toTournamentView } from './tournament-view';
+import { writeStandingsStream } from './standings-sse';
+
+type Me = AuthenticatedPlayer;
+
+/** Errors of every tournament command besides its rules' own codes. */
+const COMMAND: ErrorCode[] = [
+  ...BODY_PROBLEMS,
+  ...PATH_PROBLEMS,
+  'UNAUTHENTICATED',
+  'TOURNAMENT_NOT_FOUND',
+  'VERSION_CONFLICT',
+  'TOURNAMENT_OVER',
+  'DATABASE_UNAVAILABLE',
+];
+
+@ApiTags('tournaments')
+@ApiBearerAuth()
+@UseGuards(AuthGuard)
+@Controller('tournaments')
+export class TournamentsController {
+  constructor(private readonly tournaments: TournamentsService) {}
+
+  @Post()
+  @ApiOperation({
+    summary: 'Create a tournament',
+    description:
+      'You are its organizer. The commitment (SHA-256 of the tournament seed) is published at once; every seed is fixed after it (docs/tournaments.md, docs/fairness.md §10).',
+  })
+  @ApiCreatedResponse({ type: TournamentView })
+  @ApiProblems(...BODY_PROBLEMS, 'UNAUTHENTICATED', 'INVALID_OPTIONS', 'FORMAT_NOT_SUPPORTED', 'DATABASE_UNAVAILABLE')
+  async create(@CurrentPlayer() me: Me, @Body() input: CreateTournamentInput): Promise<TournamentView> {
+    return toTournamentView(await this.tournaments.create(me, input));
+  }
+
+  @Get()
+  @OptionalAuth()
+  @ApiOperation({ summary: 'Tournaments: public ones and those you organize or entered, newest first' })
+  @ApiOkResponse({ type: TournamentPage })
+  @ApiProblems('VALIDATION_FAILED', 'INVALID_CURSOR', 'UNAUTHENTICATED', 'DATABASE_UNAVAILABLE')
+  async list(@CurrentPlayer() me: Me | null, @Query() q: CursorQuery): Promise<TournamentPage> {
+    const page = pageRequest(q);
+    const res = await this.tournaments.list(me, { limit: page.limit, cursor: page.cursor });
+    return { items: res.items.map(toTournamentView), nextCursor: res.nextCursor };
+  }
+
+  @Get(':id')
+  @OptionalAuth()
+  @ApiOperation({ summary: 'A tournament (private ones: organizer and entrants only)' })
+  @ApiOkResponse({ type: TournamentView })
+  @ApiProblems(...PATH_PROBLEMS, 'UNAUTHENTICATED', 'TOURNAMENT_NOT_FOUND', 'DATABASE_UNAVAILABLE')
+  async get(@CurrentPlayer() me: Me | null, @Param('id', UuidPipe) id: string): Promise<TournamentView> {
+    return toTournamentView(await this.tournaments.get(me, id));
+  }
+
+  @Get(':id/events')
+  @OptionalAuth()
+  @ApiOperation({ summary: "The tournament's hash-chained event stream, oldest first" })
+  @ApiOkResponse({ type: [TournamentEventView] })
+  @ApiProblems(...PATH_PROBLEMS, 'UNAUTHENTICATED', 'TOURNAMENT_NOT_FOUND', 'DATABASE_UNAVAILABLE')
+  async events(@CurrentPlayer() me: Me | null, @Param('id', UuidPipe) id: string): Promise<TournamentEventView[]> {
+    return (await this.tournaments.events(me, id)).map(toTournamentEventView);
+  }
+
+  @Get(':id/standings')
+  @OptionalAuth()
+  @ApiOperation({ summary: 'Standings now (docs/tournaments.md §4)' })
+  @ApiOkResponse({ type: StandingsView })
+  @ApiProblems(...PATH_PROBLEMS, 'UNAUTHENTICATED', 'TOURNAMENT_NOT_FOUND', 'DATABASE_UNAVAILABLE')
+  async standings(@CurrentPlayer() me: Me | null, @Param('id', UuidPipe) id: string): Promise<StandingsView> {
+    return this.tournaments.standings(me, id);
+  }
+
+  @Get(':id/standings/stream')
+  @OptionalAuth()
+  @ApiOperation({
+    summary: 'Server-Sent Events: the standings now, then again whenever they change',
+    description: 'Each message: `event: standings`, `data: <Standings JSON>`. A comment heartbeat every 15 s.',
+  })
+  @ApiResponse({
+    status: 200,
+    description: 'text/event-stream',
+    content: { 'text/event-stream': { schema: { type: 'string', example: 'event: standings\ndata: {...}\n\n' } } },
+  })
+  @ApiProblems(...PATH_PROBLEMS, 'UNAUTHENTICATED', 'TOURNAMENT_NOT_FOUND', 'DATABASE_UNAVAILABLE')
+  async standingsStream(
+    @CurrentPlayer() me: Me | null,
+    @Param('id', UuidPipe) id: string,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const stream = await this.tournaments.standingsStream(me, id);
+    await writeStandingsStream(stream, req, reply);
+  }
+
+  @Post(':id/entrants')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Register for the tournament with your own client seed' })
+  @ApiOkResponse({ type: TournamentView })
+  @ApiProblems(...COMMAND, 'ALREADY_REGISTERED', 'REGISTRATION_CLOSED', 'TOURNAMENT_FULL', 'INVALID_SEED')
+  async register(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body() input: RegisterInput) {
+    return toTournamentView(await this.tournaments.register(me, id, input ?? {}));
+  }
+
+  @Put(':id/organizer-seed')
+  @ApiOperation({ summary: "Set the organizer's seed (organizer; before registration closes)" })
+  @ApiOkResponse({ type: TournamentView })
+  @ApiProblems(...COMMAND, 'NOT_ORGANIZER', 'REGISTRATION_CLOSED', 'INVALID_SEED')
+  async organizerSeed(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body() input: OrganizerSeedInput) {
+    return toTournamentView(await this.tournaments.setOrganizerSeed(me, id, input.organizerSeed));
+  }
+
+  @Post(':id/close')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Close registration (organizer): the organizer seed and the entrants are fixed' })
+  @ApiNoFieldsBody()
+  @ApiOkResponse({ type: TournamentView })
+  @ApiProblems(...COMMAND, 'NOT_ORGANIZER', 'REGISTRATION_CLOSED')
+  async close(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body(NoFieldsPipe) _b: unknown) {
+    return toTournamentView(await this.tournaments.closeRegistration(me, id));
+  }
+
+  @Post(':id/start')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Start the tournament (organizer): closes registration if open, creates round 1',
+  })
+  @ApiNoFieldsBody()
+  @ApiOkResponse({ type: TournamentView })
+  @ApiProblems(
+    ...COMMAND,
+    'NOT_ORGANIZER',
+    'TOO_FEW_ENTRANTS',
+    'TOURNAMENT_ALREADY_STARTED',
+    'REGISTRATION_CLOSED',
+    'INVALID_COMMAND',
+  )
+  async start(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body(NoFieldsPipe) _b: unknown) {
+    return toTournamentView(await this.tournaments.start(me, id));
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Cancel the tournament (organizer) with a recorded reason; reveals the tournament seed' })
+  @ApiOkResponse({ type: TournamentView })
+  @ApiProblems(...COMMAND, 'NOT_ORGANIZER', 'INVALID_COMMAND')
+  async cancel(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body() input: ReasonInput) {
+    return toTournamentView(await this.tournaments.cancel(me, id, input.reason));
+  }
+
+  @Post(':id/entrants/:playerId/withdraw')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Withdraw an entrant (the entrant themself, or the organizer) with a recorded reason' })
+  @ApiOkResponse({ type: TournamentView })
+  @ApiProblems(...COMMAND, 'NOT_ORGANIZER', 'NOT_REGISTERED', 'INVALID_COMMAND')
+  async withdraw(
+    @CurrentPlayer() me: Me,
+    @Param('id', UuidPipe) id: string,
+    @Param('playerId', UuidPipe) playerId: string,
+    @Body() input: ReasonInput,
+  ) {
+    return toTournamentView(await this.tournaments.withdraw(me, id, playerId, input.reason));
+  }
+
+  @Post(':id/entrants/:playerId/disqualify')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Disqualify an entrant (organizer) with a recorded reason' })
+  @ApiOkResponse({ type: TournamentView })
+  @ApiProblems(...COMMAND, 'NOT_ORGANIZER', 'NOT_REGISTERED', 'INVALID_COMMAND')
+  async disqualify(
+    @CurrentPlayer() me: Me,
+    @Param('id', UuidPipe) id: string,
+    @Param('playerId', UuidPipe) playerId: string,
+    @Body() input: ReasonInput,
+  ) {
+    return toTournamentView(await this.tournaments.disqualify(me, id, playerId, input.reason));
+  }
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { EventStoreModule } from '../event-store/event-store.module';
+import { GamesModule } from '../games/games.module';
+import { JobsModule } from '../async/jobs/jobs.module';
+import { TournamentBus } from './tournament-bus';
+import { TournamentsController } from './tournaments.controller';
+import { TournamentsResolver } from './tournaments.resolver';
+import { TournamentsService } from './tournaments.service';
+
+/** Tournaments (docs/tournaments.md): one service, a thin REST controller and GraphQL resolver. */
+@Module({
+  imports: [EventStoreModule, GamesModule, JobsModule],
+  controllers: [TournamentsController],
+  providers: [TournamentsService, TournamentsResolver, TournamentBus],
+  exports: [TournamentsService],
+})
+export class TournamentsModule {}

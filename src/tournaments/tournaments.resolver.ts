@@ -1,0 +1,129 @@
+import { UseGuards } from '@nestjs/common';
+import { Args, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
+import { GameOptions } from '../common/graphql/game-options';
+import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
+import type { AuthenticatedPlayer } from '../players/players.types';
+import { pageRequest } from '../common/pagination/page-request';
+import { CreateTournamentInput, OrganizerSeedInput, ReasonInput, RegisterInput } from './dto/tournament.inputs';
+import { StandingsView, TournamentEventView, TournamentPage, TournamentView } from './dto/tournament.models';
+import { TournamentsService } from './tournaments.service';
+import { toTournamentEventView, toTournamentView } from './tournament-view';
+
+type Me = AuthenticatedPlayer;
+
+/** GraphQL over the same TournamentsService as REST (docs/tournaments.md). */
+@Resolver(() => TournamentView)
+@UseGuards(AuthGuard)
+export class TournamentsResolver {
+  constructor(private readonly service: TournamentsService) {}
+
+  @Query(() => TournamentView, { description: 'A tournament (private: organizer and entrants only).' })
+  @OptionalAuth()
+  async tournament(@CurrentPlayer() me: Me | null, @Args('id', { type: () => ID }) id: string) {
+    return toTournamentView(await this.service.get(me, id));
+  }
+
+  @ResolveField('ruleOptions', () => GameOptions, { description: "The rule set's resolved options, typed." })
+  ruleOptions(@Parent() t: TournamentView): object {
+    return t.options;
+  }
+
+  @Query(() => TournamentPage, { description: 'Public tournaments and those you organize or entered, newest first.' })
+  @OptionalAuth()
+  async tournaments(
+    @CurrentPlayer() me: Me | null,
+    @Args('first', { type: () => Int, nullable: true, description: 'Page size, 1 to 100 (default 20).' })
+    first?: number,
+    @Args('after', { type: () => String, nullable: true, description: 'nextCursor of the previous page.' })
+    after?: string,
+  ) {
+    const page = pageRequest({ limit: first, cursor: after });
+    const res = await this.service.list(me, { limit: page.limit, cursor: page.cursor });
+    return { items: res.items.map(toTournamentView), nextCursor: res.nextCursor };
+  }
+
+  @Query(() => StandingsView, { description: 'Standings now (docs/tournaments.md §4).' })
+  @OptionalAuth()
+  tournamentStandings(@CurrentPlayer() me: Me | null, @Args('id', { type: () => ID }) id: string) {
+    return this.service.standings(me, id);
+  }
+
+  @Query(() => [TournamentEventView], { description: "The tournament's hash-chained events, oldest first." })
+  @OptionalAuth()
+  async tournamentEvents(@CurrentPlayer() me: Me | null, @Args('id', { type: () => ID }) id: string) {
+    return (await this.service.events(me, id)).map(toTournamentEventView);
+  }
+
+  @Mutation(() => TournamentView, { description: 'Create a tournament; you are its organizer.' })
+  async createTournament(@CurrentPlayer() me: Me, @Args('input') input: CreateTournamentInput) {
+    return toTournamentView(await this.service.create(me, input));
+  }
+
+  @Mutation(() => TournamentView, { description: 'Register with your own client seed (generated when omitted).' })
+  async registerForTournament(
+    @CurrentPlayer() me: Me,
+    @Args('id', { type: () => ID }) id: string,
+    @Args('input', { nullable: true }) input?: RegisterInput,
+  ) {
+    return toTournamentView(await this.service.register(me, id, input ?? {}));
+  }
+
+  @Mutation(() => TournamentView, { description: "Set the organizer's seed (before registration closes)." })
+  async setTournamentOrganizerSeed(
+    @CurrentPlayer() me: Me,
+    @Args('id', { type: () => ID }) id: string,
+    @Args('input') input: OrganizerSeedInput,
+  ) {
+    return toTournamentView(await this.service.setOrganizerSeed(me, id, input.organizerSeed));
+  }
+
+  @Mutation(() => TournamentView, { description: 'Close registration (organizer).' })
+  async closeTournamentRegistration(@CurrentPlayer() me: Me, @Args('id', { type: () => ID }) id: string) {
+    return toTournamentView(await this.service.closeRegistration(me, id));
+  }
+
+  @Mutation(() => TournamentView, { description: 'Start (organizer): closes registration if open, creates round 1.' })
+  async startTournament(@CurrentPlayer() me: Me, @Args('id', { type: () => ID }) id: string) {
+    return toTournamentView(await this.service.start(me, id));
+  }
+
+  @Mutation(() => TournamentView, { description: 'Cancel (organizer) with a recorded reason.' })
+  async cancelTournament(
+    @CurrentPlayer() me: Me,
+    @Args('id', { type: () => ID }) id: string,
+    @Args('input') input: ReasonInput,
+  ) {
+    return toTournamentView(await this.service.cancel(me, id, input.reason));
+  }
+
+  @Mutation(() => TournamentView, { description: 'Withdraw an entrant (the entrant, or the organizer) with a reason.' })
+  async withdrawFromTournament(
+    @CurrentPlayer() me: Me,
+    @Args('id', { type: () => ID }) id: string,
+    @Args('playerId', { type: () => ID }) playerId: string,
+    @Args('input') input: ReasonInput,
+  ) {
+    return toTournamentView(await this.service.withdraw(me, id, playerId, input.reason));
+  }
+
+  @Mutation(() => TournamentView, { description: 'Disqualify an entrant (organizer) with a reason.' })
+  async disqualifyFromTournament(
+    @CurrentPlayer() me: Me,
+    @Args('id', { type: () => ID }) id: string,
+    @Args('playerId', { type: () => ID }) playerId: string,
+    @Args('input') input: ReasonInput,
+  ) {
+    return toTournamentView(await this.service.disqualify(me, id, playerId, input.reason));
+  }
+
+  @Subscription(() => StandingsView, {
+    name: 'tournamentStandings',
+    description:
+      'The standings now, then again whenever they change (rounds, entrants, and the moves of running tables games). Auth: connectionParams.authorization = "Bearer <token>".',
+    resolve: (s: unknown) => s,
+  })
+  @OptionalAuth()
+  async tournamentStandingsStream(@CurrentPlayer() me: Me | null, @Args('id', { type: () => ID }) id: string) {
+    return this.service.standingsStream(me, id);
+  }
+}

@@ -1,0 +1,549 @@
+/**
+ * The tournaments application service: the ONE entry point of REST and GraphQL for tournaments
+ * (docs/tournaments.md). A command reads as: load the tournament's stream → check access →
+ * decide (packages/core/src/rules/tournament) → append with the expected version → publish.
+ * Rounds are run by the service: starting the tournament creates round 1's games; every
+ * tournament game that ends schedules a `tournament` job (src/event-store/async-effects.ts) whose
+ * handler here finishes the round once all its games ended, then starts the next round or
+ * finishes the tournament. Seeds: docs/fairness.md §10.
+ */
+import { randomUUID } from 'node:crypto';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { DomainException } from '../common/errors';
+import { inTransaction } from '../database/unit-of-work';
+import { Inject } from '@nestjs/common';
+import { Pool } from 'pg';
+import { PG_POOL } from '../database/prisma.service';
+import { TournamentStore, type LoadedTournament } from '../event-store/tournament-store.service';
+import { TOURNAMENT_QUEUE, tournamentEffects } from '../event-store/async-effects';
+import type { ScheduledJob } from '../event-store/event-store.types';
+import { generateClientSeed, generateServerSeed } from '../fairness/seed-generation';
+import { commitmentOf } from '@fairdice/core/fairness/seeds';
+import { bytesToHex } from '@fairdice/core/fairness/bytes';
+import { roundSeed, tableDraw } from '@fairdice/core/fairness/tournament';
+import { isRuleError } from '@fairdice/core/rules/core/errors';
+import type { RuleSetName } from '@fairdice/core/rules/registry';
+import {
+  computeStandings,
+  decideTournament,
+  emptyTournament,
+  evolveTournament,
+  minEntrants,
+  roundSeedInputs,
+  type GameResult,
+  type RoundGame,
+  type StandingRow,
+  type TournamentCommand,
+  type TournamentState,
+} from '@fairdice/core/rules/tournament';
+import { GamesService } from '../games/games.service';
+import { JobQueue } from '../async/jobs/job-queue.service';
+import type { ClaimedJob } from '../async/jobs/job-queue.service';
+import type { AuthenticatedPlayer } from '../players/players.types';
+import { TournamentBus } from './tournament-bus';
+import { GameEventBus } from '../games/game-event-bus';
+import { StandingsStream } from './standings-stream';
+import type { CreateTournamentInput } from './dto/tournament.inputs';
+import { decodeCursor, encodeCursor } from '../common/pagination/cursor';
+
+type Player = AuthenticatedPlayer;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const notFound = () => new DomainException('TOURNAMENT_NOT_FOUND', 'No such tournament');
+
+export function checkTournamentId(id: unknown, field = 'tournamentId'): string {
+  if (typeof id !== 'string' || !UUID.test(id)) {
+    throw new DomainException('VALIDATION_FAILED', `${field} must be a UUID`, {
+      errors: [{ field, problems: [`${field} must be a UUID`] }],
+    });
+  }
+  return id.toLowerCase();
+}
+
+export interface TournamentSnapshot {
+  state: TournamentState;
+  head: string;
+  names: Record<string, string>;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface StandingsSnapshot {
+  tournamentId: string;
+  version: number;
+  status: TournamentState['status'];
+  /** True when running games' current totals are counted (tables rounds in progress). */
+  live: boolean;
+  rows: Array<StandingRow & { displayName: string | null }>;
+}
+
+@Injectable()
+export class TournamentsService implements OnModuleInit {
+  constructor(
+    private readonly store: TournamentStore,
+    private readonly games: GamesService,
+    private readonly jobs: JobQueue,
+    private readonly bus: TournamentBus,
+    private readonly gameBus: GameEventBus,
+    @Inject(PG_POOL) private readonly pool: Pool,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register(TOURNAMENT_QUEUE, (job) => this.handleJob(job));
+  }
+
+  // ------------------------------------------------------------------ commands
+
+  async create(player: Player, input: CreateTournamentInput): Promise<TournamentSnapshot> {
+    const id = randomUUID();
+    const seed = generateServerSeed();
+    const commitment = commitmentOf(seed);
+    const command: TournamentCommand = {
+      type: 'create',
+      tournamentId: id,
+      organizerId: player.id,
+      commitment,
+      at: new Date().toISOString(),
+      settings: {
+        name: input.name,
+        ruleSet: input.ruleSet as RuleSetName,
+        options: input.options ?? {},
+        format: input.format,
+        visibility: input.visibility ?? 'public',
+        maxEntrants: input.maxEntrants,
+        rounds: input.rounds,
+        gamesPerRound: input.gamesPerRound ?? 1,
+        tableSizeMin: input.tableSizeMin ?? (input.format === 'tables' ? 2 : 1),
+        tableSizeMax: input.tableSizeMax ?? (input.format === 'tables' ? 4 : 1),
+        turnTimeLimitSeconds: input.turnTimeLimitSeconds ?? null,
+        // Stored normalized (UTC, milliseconds); the DTO checked the ISO 8601 form.
+        entryClosesAt: isoOrNull(input.entryClosesAt),
+        startsAt: isoOrNull(input.startsAt),
+      },
+    };
+    const events = decideTournament(emptyTournament(id), command);
+    if (isRuleError(events)) throw DomainException.fromRule(events);
+    const state = events.reduce(evolveTournament, emptyTournament(id));
+    const jobs: ScheduledJob[] = [];
+    if (state.startsAt !== null) {
+      jobs.push({
+        queue: TOURNAMENT_QUEUE,
+        key: `tournament-start:${id}`,
+        payload: { tournamentId: id, kind: 'start' },
+        delayMs: Math.max(0, Date.parse(state.startsAt) - Date.now()),
+      });
+    }
+    const t = await this.store.create(
+      { id, organizerId: player.id, tournamentSeed: seed.toString('hex'), commitment },
+      events,
+      command,
+      state,
+      jobs,
+    );
+    return this.snapshot(t);
+  }
+
+  async register(player: Player, rawId: string, input: { clientSeed?: string | null }): Promise<TournamentSnapshot> {
+    const given = input.clientSeed ?? null;
+    return this.command(player, rawId, true, () => ({
+      type: 'register',
+      playerId: player.id,
+      clientSeed: given ?? generateClientSeed(),
+      clientSeedGenerated: given === null,
+      at: new Date().toISOString(),
+    }));
+  }
+
+  setOrganizerSeed(player: Player, rawId: string, organizerSeed: string): Promise<TournamentSnapshot> {
+    return this.command(player, rawId, false, () => ({ type: 'setOrganizerSeed', playerId: player.id, organizerSeed }));
+  }
+
+  closeRegistration(player: Player, rawId: string): Promise<TournamentSnapshot> {
+    return this.command(player, rawId, false, () => ({
+      type: 'closeRegistration',
+      playerId: player.id,
+      generatedOrganizerSeed: generateClientSeed(),
+    }));
+  }
+
+  async start(player: Player | null, rawId: string): Promise<TournamentSnapshot> {
+    const id = checkTournamentId(rawId);
+    return this.serialized(id, async () => {
+      const t = await this.loadVisible(player, id, false);
+      const out = await inTransaction(this.pool, () => this.startNow(t, player?.id ?? null));
+      return this.snapshot(out);
+    });
+  }
+
+  cancel(player: Player, rawId: string, reason: string): Promise<TournamentSnapshot> {
+    return this.command(
+      player,
+      rawId,
+      false,
+      (t) => ({ type: 'cancel', playerId: player.id, reason, tournamentSeed: t.row.tournamentSeed }),
+      async (t) => {
+        // The tournament seed is public now: every round seed follows from it, so no game stays sealed.
+        for (const r of t.state.roundStates) await this.store.unsealRound(t.row.id, r.round);
+      },
+    );
+  }
+
+  withdraw(player: Player, rawId: string, entrantPlayerId: string, reason: string): Promise<TournamentSnapshot> {
+    const entrant = checkTournamentId(entrantPlayerId, 'playerId');
+    return this.command(player, rawId, false, () => ({
+      type: 'withdraw',
+      playerId: player.id,
+      entrantPlayerId: entrant,
+      reason,
+    }));
+  }
+
+  disqualify(player: Player, rawId: string, entrantPlayerId: string, reason: string): Promise<TournamentSnapshot> {
+    const entrant = checkTournamentId(entrantPlayerId, 'playerId');
+    return this.command(player, rawId, false, () => ({
+      type: 'disqualify',
+      playerId: player.id,
+      entrantPlayerId: entrant,
+      reason,
+    }));
+  }
+
+  // ------------------------------------------------------------------ queries
+
+  async get(player: Player | null, rawId: string): Promise<TournamentSnapshot> {
+    return this.snapshot(await this.loadVisible(player, checkTournamentId(rawId), false));
+  }
+
+  /** Public tournaments and those the caller organizes or entered, newest first (cursor paging). */
+  async list(
+    player: Player | null,
+    page: { limit: number; cursor?: string },
+  ): Promise<{ items: TournamentSnapshot[]; nextCursor: string | null }> {
+    const after =
+      page.cursor === undefined
+        ? null
+        : (([createdMicros, id]) => ({ createdMicros: createdMicros as number, id: id as string }))(
+            decodeCursor(page.cursor, 'tournaments', ['int', 'uuid']),
+          );
+    const rows = await this.store.list(player?.id ?? null, page.limit + 1, after);
+    const more = rows.length > page.limit;
+    const shown = rows.slice(0, page.limit);
+    const items: TournamentSnapshot[] = [];
+    for (const r of shown) {
+      const t = await this.store.load(r.id);
+      if (t) items.push(await this.snapshot(t));
+    }
+    const last = shown[shown.length - 1];
+    return { items, nextCursor: more && last ? encodeCursor('tournaments', [last.createdMicros, last.id]) : null };
+  }
+
+  /** The tournament's stored events (hash-chained; for audits and replays). */
+  async events(player: Player | null, rawId: string) {
+    const t = await this.loadVisible(player, checkTournamentId(rawId), false);
+    return t.events;
+  }
+
+  /**
+   * Standings now: finished rounds, plus the current totals of running games at tables. A
+   * duplicate round's scores are counted only once the whole round has ended (they would tell
+   * the others about the shared dice).
+   */
+  async standings(player: Player | null, rawId: string): Promise<StandingsSnapshot> {
+    const t = await this.loadVisible(player, checkTournamentId(rawId), false);
+    return this.standingsOf(t);
+  }
+
+  async standingsOf(t: LoadedTournament): Promise<StandingsSnapshot> {
+    const s = t.state;
+    const running = s.roundStates.find((r) => !r.finished);
+    const live: GameResult[] = [];
+    if (running && s.format === 'tables') {
+      for (const g of running.games) {
+        const now = await this.games.currentTotals(g.gameId);
+        if (now) live.push({ gameId: g.gameId, scores: now.totals, status: 'finished' });
+      }
+    }
+    const names = await this.names(s);
+    return {
+      tournamentId: s.id,
+      version: s.version,
+      status: s.status,
+      live: live.length > 0,
+      rows: computeStandings(s, live).map((r) => ({ ...r, displayName: names[r.playerId] ?? null })),
+    };
+  }
+
+  /** Live standings: the current snapshot, then one per change (SSE, GraphQL subscription). */
+  async standingsStream(player: Player | null, rawId: string): Promise<StandingsStream> {
+    const t = await this.loadVisible(player, checkTournamentId(rawId), false);
+    return new StandingsStream(this, this.bus, this.gameBus, t).start();
+  }
+
+  /** The tournament as the caller may see it (for streams: checks access, returns the loaded stream). */
+  async loadFor(player: Player | null, rawId: string): Promise<LoadedTournament> {
+    return this.loadVisible(player, checkTournamentId(rawId), false);
+  }
+
+  // ------------------------------------------------------------------ rounds
+
+  /** Job handler: a tournament game ended (payload.round) or the scheduled start came (kind 'start'). */
+  async handleJob(job: ClaimedJob): Promise<void> {
+    const payload = job.payload as { tournamentId?: string; kind?: string; round?: number };
+    if (typeof payload.tournamentId !== 'string') return;
+    const id = payload.tournamentId;
+    if (payload.kind === 'start') return this.scheduledStart(id);
+    return this.progress(id);
+  }
+
+  private async scheduledStart(id: string): Promise<void> {
+    await this.serialized(id, async () => {
+      const t = await this.store.load(id);
+      if (!t || (t.state.status !== 'registering' && t.state.status !== 'closed')) return;
+      const active = t.state.entrants.filter((e) => e.status === 'active').length;
+      const sizes = this.seatable(t.state, active);
+      if (active < minEntrants(t.state) || !sizes) {
+        // Too few entrants at the scheduled time: the tournament is cancelled, with the reason recorded.
+        const out = await inTransaction(this.pool, () =>
+          this.apply(t, {
+            type: 'cancel',
+            playerId: null,
+            reason: `too few entrants at the scheduled start (${active}, at least ${minEntrants(t.state)} needed)`,
+            tournamentSeed: t.row.tournamentSeed,
+          }),
+        );
+        this.bus.publish(id, out);
+        return;
+      }
+      const out = await inTransaction(this.pool, () => this.startNow(t, null));
+      this.bus.publish(id, out);
+    });
+  }
+
+  /** Finishes the running round when all its games ended; then starts the next round or finishes the tournament. */
+  async progress(id: string): Promise<void> {
+    await this.serialized(id, async () => {
+      const out = await inTransaction(this.pool, async () => {
+        let t = await this.store.load(id);
+        if (!t || t.state.status !== 'running') return null;
+        const running = t.state.roundStates.find((r) => !r.finished);
+        if (!running) return null;
+        const rows = await this.store.roundGames(id, running.round);
+        if (rows.length < running.games.length || rows.some((g) => g.status !== 'finished' && g.status !== 'abandoned'))
+          return null;
+        const results = running.games.map((g) =>
+          resultOf(
+            rows.find((r) => r.id === g.gameId)!,
+            g.entrants.length,
+          ),
+        );
+        const seedHex = bytesToHex(this.roundSeedOf(t, running.round));
+        t = await this.apply(t, { type: 'finishRound', round: running.round, roundSeed: seedHex, results });
+        await this.store.unsealRound(id, running.round);
+        if (running.round < t.state.rounds) {
+          const next = await this.startRound(t, running.round + 1);
+          if (next) return next;
+        }
+        return this.apply(t, { type: 'finish', tournamentSeed: t.row.tournamentSeed });
+      });
+      if (out) this.bus.publish(id, out);
+    });
+  }
+
+  /** Closes registration if still open, starts, and creates round 1 (one transaction). */
+  private async startNow(t: LoadedTournament, by: string | null): Promise<LoadedTournament> {
+    if (by !== null && by !== t.state.organizerId)
+      throw new DomainException('NOT_ORGANIZER', 'only the organizer of the tournament can do this');
+    if (t.state.status === 'registering') {
+      t = await this.apply(t, {
+        type: 'closeRegistration',
+        playerId: by,
+        generatedOrganizerSeed: generateClientSeed(),
+      });
+    }
+    const active = t.state.entrants.filter((e) => e.status === 'active').length;
+    if (t.state.status === 'closed' && active >= minEntrants(t.state) && !this.seatable(t.state, active))
+      throw new DomainException(
+        'TOO_FEW_ENTRANTS',
+        `${active} entrants cannot be seated at tables of ${t.state.tableSizeMin} to ${t.state.tableSizeMax}`,
+        { entrants: active, tableSizeMin: t.state.tableSizeMin, tableSizeMax: t.state.tableSizeMax },
+      );
+    t = await this.apply(t, { type: 'start', playerId: by });
+    const started = await this.startRound(t, 1);
+    if (!started) throw new Error('round 1 could not be seated'); // checked above
+    return started;
+  }
+
+  private seatable(s: TournamentState, active: number): boolean {
+    if (s.format === 'duplicate') return active >= 2;
+    return (
+      tableDraw(
+        new Uint8Array(32),
+        Array.from({ length: active }, (_, i) => `e${i}`),
+        s.tableSizeMin,
+        s.tableSizeMax,
+      ) !== null
+    );
+  }
+
+  private roundSeedOf(t: LoadedTournament, round: number): Uint8Array {
+    return roundSeed({
+      tournamentSeed: Buffer.from(t.row.tournamentSeed, 'hex'),
+      tournamentId: t.row.id,
+      round,
+      seeds: roundSeedInputs(t.state),
+    });
+  }
+
+  /**
+   * Draws round `round`, creates and starts its games and records roundStarted. null when the
+   * active entrants can no longer be seated (withdrawals): the tournament then finishes.
+   */
+  private async startRound(t: LoadedTournament, round: number): Promise<LoadedTournament | null> {
+    const s = t.state;
+    const seed = this.roundSeedOf(t, round);
+    const active = s.entrants.filter((e) => e.status === 'active').sort((a, b) => a.number - b.number);
+    const byPlayer = new Map(active.map((e) => [e.playerId, e]));
+    const games: Array<RoundGame & { serverSeed: string; sealed: boolean }> = [];
+    if (s.format === 'duplicate') {
+      if (active.length < 1) return null;
+      for (let g = 0; g < s.gamesPerRound; g++)
+        for (const e of active)
+          games.push({
+            gameId: randomUUID(),
+            game: g,
+            table: 0,
+            entrants: [e.number],
+            serverSeed: bytesToHex(seed),
+            sealed: true,
+          });
+    } else {
+      const tables = tableDraw(
+        seed,
+        active.map((e) => e.playerId),
+        s.tableSizeMin,
+        s.tableSizeMax,
+      );
+      if (!tables) return null;
+      for (let g = 0; g < s.gamesPerRound; g++)
+        tables.forEach((players, table) =>
+          games.push({
+            gameId: randomUUID(),
+            game: g,
+            table,
+            entrants: players.map((p) => byPlayer.get(p)!.number),
+            serverSeed: generateServerSeed().toString('hex'),
+            sealed: false,
+          }),
+        );
+    }
+    const next = await this.apply(t, {
+      type: 'startRound',
+      round,
+      games: games.map(({ gameId, game, table, entrants }) => ({ gameId, game, table, entrants })),
+    });
+    const byNumber = new Map(active.map((e) => [e.number, e]));
+    for (const g of games) {
+      await this.games.createTournamentGame({
+        gameId: g.gameId,
+        ruleSet: s.ruleSet,
+        options: s.options,
+        // Duplicate games are seen by their own player only (docs/tournaments.md §5).
+        visibility: s.format === 'duplicate' ? 'private' : s.visibility,
+        turnTimeLimitSeconds: s.turnTimeLimitSeconds,
+        serverSeed: g.serverSeed,
+        seedSealed: g.sealed,
+        organizerSeed: s.organizerSeed!,
+        seats: g.entrants.map((n) => ({
+          playerId: byNumber.get(n)!.playerId,
+          clientSeed: byNumber.get(n)!.clientSeed,
+        })),
+        tournament: { id: s.id, format: s.format, round, game: g.game, table: g.table },
+      });
+    }
+    return next;
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  private async apply(t: LoadedTournament, command: TournamentCommand): Promise<LoadedTournament> {
+    const events = decideTournament(t.state, command);
+    if (isRuleError(events)) throw DomainException.fromRule(events);
+    // Webhooks (tournament.started, round.started, round.finished, tournament.finished): same statement.
+    return this.store.append(t, events, command, tournamentEffects(events.reduce(evolveTournament, t.state), events));
+  }
+
+  private async command(
+    player: Player,
+    rawId: string,
+    outsiderMayAct: boolean,
+    build: (t: LoadedTournament) => TournamentCommand,
+    after?: (t: LoadedTournament) => Promise<void>,
+  ): Promise<TournamentSnapshot> {
+    const id = checkTournamentId(rawId);
+    return this.serialized(id, async () => {
+      const t = await this.loadVisible(player, id, outsiderMayAct);
+      const out = await inTransaction(this.pool, async () => {
+        const o = await this.apply(t, build(t));
+        if (after) await after(o);
+        return o;
+      });
+      this.bus.publish(id, out);
+      return this.snapshot(out);
+    });
+  }
+
+  /**
+   * Commands on one tournament run one at a time on this instance (the expected-version rule
+   * guards across instances: a racing writer gets VERSION_CONFLICT and nothing is stored).
+   */
+  private readonly queues = new Map<string, Promise<unknown>>();
+  private serialized<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.queues.get(id) ?? Promise.resolve();
+    const run = prev.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    this.queues.set(id, tail);
+    void tail.then(() => {
+      if (this.queues.get(id) === tail) this.queues.delete(id);
+    });
+    return run;
+  }
+
+  /** Private tournaments: only the organizer and entrants (an invitation link lets others register). */
+  private async loadVisible(player: Player | null, id: string, outsiderMayAct: boolean): Promise<LoadedTournament> {
+    const t = await this.store.load(id);
+    if (!t) throw notFound();
+    const s = t.state;
+    const insider =
+      player !== null && (s.organizerId === player.id || s.entrants.some((e) => e.playerId === player.id));
+    if (s.visibility === 'private' && !insider && !(outsiderMayAct && s.status === 'registering')) throw notFound();
+    return t;
+  }
+
+  private async names(s: TournamentState): Promise<Record<string, string>> {
+    const ids = [s.organizerId, ...s.entrants.map((e) => e.playerId)];
+    const { rows } = await this.pool.query(`SELECT id, display_name FROM players WHERE id = ANY($1::uuid[])`, [ids]);
+    return Object.fromEntries(rows.map((r) => [r.id, r.display_name]));
+  }
+
+  async snapshot(t: LoadedTournament): Promise<TournamentSnapshot> {
+    return {
+      state: t.state,
+      head: t.head,
+      names: await this.names(t.state),
+      createdAt: t.row.createdAt,
+      updatedAt: t.row.updatedAt,
+    };
+  }
+}
+
+/** A game's result from its read model: each seat's total (0 for a game with no standings). */
+function resultOf(
+  g: { id: string; status: string; standings: Array<{ seat: number; total: number }> | null },
+  seats: number,
+): GameResult {
+  const scores = Array.from({ length: seats }, (_, seat) => g.standings?.find((x) => x.seat === seat)?.total ?? 0);
+  return { gameId: g.id, scores, status: g.status === 'abandoned' ? 'abandoned' : 'finished' };
+}
+
+const isoOrNull = (v: string | undefined | null): string | null =>
+  v === undefined || v === null || Number.isNaN(Date.parse(v)) ? (v ?? null) : new Date(v).toISOString();
