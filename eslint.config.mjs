@@ -37,8 +37,9 @@ const layering = {
   transparency: [...persistence, 'players'],
   audit: [...persistence, 'players', 'games', 'transparency'],
   async: [...persistence, 'players', 'games'],
-  // tournaments run rounds of games (games), schedule through the job queue (async)
-  tournaments: [...persistence, 'players', 'games', 'async'],
+  // tournaments run rounds of games (games), schedule through the job queue (async), and put
+  // their games' audit bundles into the tournament's (audit)
+  tournaments: [...persistence, 'players', 'games', 'async', 'audit'],
   // optimal advice: the solved tables (worker threads, disk cache), the advice API, post-game analysis
   advice: [...persistence, 'players', 'games', 'scoring'],
 };
