@@ -185,7 +185,8 @@ function run(input: unknown, pass: Pass, fail: Fail): void {
   pass('tournament-seed');
 
   // 4. round-seed <r>
-  const seeds = roundSeedInputs(state);
+  // No round started (a tournament cancelled before its start): no round seed to check.
+  const seeds = state.roundStates.length > 0 ? roundSeedInputs(state) : [];
   const roundSeeds = new Map<number, string>();
   for (const r of state.roundStates) {
     const expected = roundSeedHex({ tournamentSeedHex: seed, tournamentId: id, round: r.round, seeds });
