@@ -122,10 +122,24 @@ abstract class GamePlayer implements VirtualClient {
 const fail = (what: string, status: number, body: string) => new Error(`${what}: HTTP ${status} ${body.slice(0, 300)}`);
 
 export class RestPlayer extends GamePlayer {
+  /** compact: every command sends Prefer: return=minimal (the command's events and the version only). */
+  constructor(
+    http: HttpClient,
+    me: Registered,
+    stats: PlayStats,
+    private readonly compact = false,
+  ) {
+    super(http, me, stats);
+  }
+  protected override get auth(): Record<string, string> {
+    const auth = { authorization: `Bearer ${this.me.token}` };
+    return this.compact ? { ...auth, prefer: 'return=minimal' } : auth;
+  }
   protected async create(): Promise<string> {
     const r = await this.http.request('POST', '/v1/games', { ruleSet: RULE_SET, seats: 1 }, this.auth);
     if (r.status !== 201) throw fail('create', r.status, r.body);
-    return JSON.parse(r.body).id;
+    const body = JSON.parse(r.body);
+    return this.compact ? body.gameId : body.id;
   }
   protected async start(id: string): Promise<void> {
     const r = await this.http.request('POST', `/v1/games/${id}/start`, {}, this.auth);
@@ -138,7 +152,11 @@ export class RestPlayer extends GamePlayer {
   protected async score(id: string, box: string, last: boolean): Promise<string | null> {
     const r = await this.http.request('POST', `/v1/games/${id}/score`, { box }, this.auth);
     if (r.status !== 200) throw fail('score', r.status, r.body);
-    return last ? JSON.parse(r.body).status : null;
+    if (!last) return null;
+    const body = JSON.parse(r.body);
+    if (!this.compact) return body.status;
+    // A client that keeps its own state learns the end from the events.
+    return (body.events as Array<{ type: string }>).some((e) => e.type === 'gameFinished') ? 'finished' : 'playing';
   }
 }
 

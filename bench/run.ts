@@ -2,7 +2,7 @@
  * `npm run bench`: the whole benchmark in one run (about 2.5 minutes with the defaults).
  *
  *   npm run bench -- [--clients 64] [--seconds 10] [--warmup 5] [--pool 10] [--micro-ms 300]
- *                    [--profile] [--no-readme] [--skip-micro] [--variants]
+ *                    [--profile] [--no-readme] [--skip-micro] [--variants] [--group-commit on|off|both]
  *
  * 1. Micro-benchmarks (in this process, before any server runs): the existing family and
  *    fairness suites plus the game aggregate (bench/game-aggregate.bench.ts).
@@ -22,6 +22,10 @@
  *
  * --variants adds a diagnostic scenario: REST actions on a second server started with
  * RATE_LIMIT_ENABLED=false (what the per-request rate-limit counter write costs).
+ *
+ * --group-commit (default on): the server's APPEND_BATCHING; `both` adds REST actions on a second
+ * server with group commit off (ratio to the same run's ceiling (b)). The batch-size distribution
+ * of each REST scenario is read from the server's /metrics (bench/batches.ts) and reported.
  *
  * --profile starts the server with `node --cpu-prof --cpu-prof-dir=bench/results/profiles` and
  * appends the self-time summary (bench/profile-summary.ts) to the report (named
@@ -66,8 +70,9 @@ import {
   retrySetup,
 } from './players';
 import { formatSummary, summarizeProfileFile } from './profile-summary';
-import { freePort, machineCpu, ServerProcess } from './server-process';
+import { freePort, machineCpu, ServerGroup, ServerProcess, type WindowedServer } from './server-process';
 import { redactUrl } from '../src/database/redact-url';
+import { batchDelta, type BatchSizes, describeBatchSizes, scrapeBatchSizes } from './batches';
 
 const ROOT = resolve(__dirname, '..', '..');
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
@@ -85,6 +90,11 @@ interface Options {
   readme: boolean;
   micro: boolean;
   variants: boolean;
+  groupCommit: 'on' | 'off' | 'both';
+  /** Scenario ids to run (--only a,b,rest,graphql,reads,instances,jobs); null = all. */
+  only: Set<string> | null;
+  /** Report file suffix (--label perf → bench/results/<date>-perf.md). */
+  label: string | null;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -98,6 +108,9 @@ function parseArgs(argv: string[]): Options {
     readme: true,
     micro: true,
     variants: false,
+    groupCommit: 'on',
+    only: null,
+    label: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -136,10 +149,25 @@ function parseArgs(argv: string[]): Options {
       case '--variants':
         o.variants = true;
         break;
+      case '--group-commit': {
+        const v = inline ?? argv[++i];
+        if (v !== 'on' && v !== 'off' && v !== 'both')
+          throw new Error(`--group-commit needs on, off or both (got ${v})`);
+        o.groupCommit = v;
+        break;
+      }
+      case '--only':
+        // For profiling one path; a report of a partial run is not a full bench (the README is not touched).
+        o.only = new Set((inline ?? argv[++i] ?? '').split(',').filter(Boolean));
+        o.readme = false;
+        break;
+      case '--label':
+        o.label = (inline ?? argv[++i] ?? '').replace(/[^a-z0-9-]/gi, '') || null;
+        break;
       case '--help':
       case '-h':
         console.log(
-          'npm run bench -- [--clients 64] [--seconds 10] [--warmup 5] [--pool 10] [--micro-ms 300] [--profile] [--no-readme] [--skip-micro] [--variants]',
+          'npm run bench -- [--clients 64] [--seconds 10] [--warmup 5] [--pool 10] [--micro-ms 300] [--profile] [--no-readme] [--skip-micro] [--variants] [--only rest,graphql,...] [--label name] [--group-commit on|off|both]',
         );
         process.exit(0);
         break;
@@ -224,7 +252,7 @@ async function scenario(
   what: string,
   opts: Options,
   makeClient: (i: number) => VirtualClient,
-  server: ServerProcess | null,
+  server: WindowedServer | null,
   commits: (() => Promise<number>) | null,
   backends: ReturnType<typeof postgresBackendCpu> | null = null,
 ): Promise<ScenarioRow> {
@@ -352,6 +380,37 @@ function targets(rows: Map<string, ScenarioRow>, micro: MicroRow[]): Target[] {
     met: Number.isFinite(cpu) ? cpu <= 0.3 : null,
     show: f3(cpu),
   });
+  const compact = rows.get('restCompact');
+  const compactCpu = compact?.serverCpuMsPerRequest ?? NaN;
+  out.push({
+    name: '(info) Server CPU ms per REST action, compact answers (Prefer: return=minimal)',
+    value: compactCpu,
+    target: '–',
+    met: null,
+    show: f3(compactCpu),
+  });
+  out.push({
+    name: '(info) REST actions/s, compact ÷ full answers',
+    value: v('restCompact') / v('rest'),
+    target: '–',
+    met: null,
+    show: f3(v('restCompact') / v('rest')),
+  });
+  const three = rows.get('instances3');
+  out.push({
+    name: '(info) REST actions/s, 3 instances ÷ 1 instance (aggregate; 2 cores: overhead, not scaling)',
+    value: v('instances3') / v('rest'),
+    target: '–',
+    met: null,
+    show: f3(v('instances3') / v('rest')),
+  });
+  out.push({
+    name: '(info) Server CPU ms per REST action, 3 instances (summed)',
+    value: three?.serverCpuMsPerRequest ?? NaN,
+    target: '–',
+    met: null,
+    show: f3(three?.serverCpuMsPerRequest ?? NaN),
+  });
   const pgCpu = rest?.postgresCpuMsPerRequest ?? NaN;
   out.push({ name: '(info) PostgreSQL CPU ms per REST action', value: pgCpu, target: '–', met: null, show: f3(pgCpu) });
   const peak = rest?.peakMiB ?? NaN;
@@ -458,6 +517,7 @@ function plainTable(rows: ScenarioRow[], ts: Target[]): string {
 
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
+  const want = (id: string) => opts.only === null || opts.only.has(id);
   const began = performance.now();
   const adminUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
   const serverScript = join(ROOT, 'dist', 'src', 'main.js');
@@ -483,9 +543,11 @@ async function main(): Promise<void> {
   let profileSection = '';
   let serverStartupMs = 0;
   let jobQueue: JobQueueBenchResult | null = null;
+  /** Batch sizes per REST scenario (from the server's /metrics). */
+  const batchSizes: Record<string, BatchSizes | null> = {};
   try {
     // ---- ceiling (a): bare Fastify
-    {
+    if (want('a')) {
       const port = await freePort();
       const hello = await ServerProcess.start({ name: 'hello-server', script: helloScript, port, readyPath: '/' });
       await withServer(hello, async () => {
@@ -506,11 +568,12 @@ async function main(): Promise<void> {
     }
 
     // ---- ceiling (b): one-row INSERT with plain pg
-    await prepareInsertCeiling(db.url);
+    if (want('b')) await prepareInsertCeiling(db.url);
     for (const [id, size] of [
       ['b', opts.pool],
       ['bK', opts.clients],
     ] as const) {
+      if (!want('b')) break;
       const pool = insertPool(db.url, size);
       try {
         rows.push(
@@ -540,25 +603,26 @@ async function main(): Promise<void> {
     if (opts.profile) mkdirSync(PROFILE_DIR, { recursive: true });
     const before = new Set(existsSync(PROFILE_DIR) ? readdirSync(PROFILE_DIR) : []);
     log(`server: node ${nodeArgs.join(' ')} dist/src/main.js (pool ${opts.pool})`);
+    const serverEnv = {
+      ...benchKeys,
+      DATABASE_POOL_MAX: String(opts.pool),
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      MIGRATE_ON_START: 'false',
+      // The limiter stays ON (its counter UPSERT is part of every request's cost) but its limit
+      // is lifted so that K busy clients are never answered 429.
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      // K players register at once from one address (the registration budget is per address).
+      RATE_LIMIT_REGISTRATIONS_PER_MINUTE: '100000',
+      APPEND_BATCHING: opts.groupCommit === 'off' ? 'false' : 'true',
+    };
     const server = await ServerProcess.start({
       name: 'fairdice',
       script: serverScript,
       nodeArgs,
       port,
       readyPath: '/health/ready',
-      env: {
-        DATABASE_URL: db.url,
-        ...benchKeys,
-        DATABASE_POOL_MAX: String(opts.pool),
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'production',
-        MIGRATE_ON_START: 'false',
-        // The limiter stays ON (its counter UPSERT is part of every request's cost) but its limit
-        // is lifted so that K busy clients are never answered 429.
-        RATE_LIMIT_PER_MINUTE: '100000000',
-        // K players register at once from one address (the registration budget is per address).
-        RATE_LIMIT_REGISTRATIONS_PER_MINUTE: '100000',
-      },
+      env: { ...serverEnv, DATABASE_URL: db.url },
     });
     serverStartupMs = server.startupMs;
     log(`server: ready in ${f0(server.startupMs)} ms (pid ${server.pid})`);
@@ -569,48 +633,109 @@ async function main(): Promise<void> {
         players.push(await retrySetup('register', () => registerPlayer(http, i), log));
 
       stats.rest = newPlayStats();
-      rows.push(
-        await scenario(
-          'rest',
-          'REST actions',
-          'one game command: create / start / roll / score (solo five-dice "simple")',
-          opts,
-          (i) => new RestPlayer(http, players[i], stats.rest),
-          server,
-          commits,
-          backends,
-        ),
-      );
+      const batches0 = await scrapeBatchSizes(port);
+      if (want('rest'))
+        rows.push(
+          await scenario(
+            'rest',
+            'REST actions',
+            'one game command: create / start / roll / score (solo five-dice "simple")',
+            opts,
+            (i) => new RestPlayer(http, players[i], stats.rest),
+            server,
+            commits,
+            backends,
+          ),
+        );
+      const batches1 = await scrapeBatchSizes(port);
+      if (want('rest')) batchSizes.rest = batches0 && batches1 ? batchDelta(batches0, batches1) : null;
+      stats.restCompact = newPlayStats();
+      if (want('restCompact'))
+        rows.push(
+          await scenario(
+            'restCompact',
+            'REST actions, compact answers',
+            'as REST actions, each command with Prefer: return=minimal (its events and the version, not the game)',
+            opts,
+            (i) => new RestPlayer(http, players[i], stats.restCompact, true),
+            server,
+            commits,
+            backends,
+          ),
+        );
       stats.graphql = newPlayStats();
-      rows.push(
-        await scenario(
-          'graphql',
-          'GraphQL actions',
-          'the same commands as GraphQL mutations (createGame / startGame / roll / score)',
-          opts,
-          (i) => new GraphqlPlayer(http, players[i], stats.graphql),
-          server,
-          commits,
-          backends,
-        ),
-      );
+      if (want('graphql'))
+        rows.push(
+          await scenario(
+            'graphql',
+            'GraphQL actions',
+            'the same commands as GraphQL mutations (createGame / startGame / roll / score)',
+            opts,
+            (i) => new GraphqlPlayer(http, players[i], stats.graphql),
+            server,
+            commits,
+            backends,
+          ),
+        );
       const readers: Reader[] = [];
-      for (let i = 0; i < opts.clients; i++)
+      for (let i = 0; i < opts.clients && want('reads'); i++)
         readers.push(await retrySetup('reads setup', () => Reader.prepare(http, players[i]), log));
-      rows.push(
-        await scenario(
-          'reads',
-          'REST reads',
-          'GET /v1/games/:id (own game in progress, with token)',
-          opts,
-          (i) => readers[i],
-          server,
-          commits,
-          backends,
-        ),
-      );
+      if (want('reads'))
+        rows.push(
+          await scenario(
+            'reads',
+            'REST reads',
+            'GET /v1/games/:id (own game in progress, with token)',
+            opts,
+            (i) => readers[i],
+            server,
+            commits,
+            backends,
+          ),
+        );
       http.close();
     });
+    // ---- three instances on the same database, K clients spread across them (issue 17, item 6)
+    if (want('instances') && !opts.profile) {
+      const ports = [await freePort(), await freePort(), await freePort()];
+      log(`instances: 3 servers on one database (pool ${opts.pool} each), ${opts.clients} clients spread round-robin`);
+      const group = new ServerGroup(
+        await Promise.all(
+          ports.map((p, n) =>
+            ServerProcess.start({
+              name: `fairdice #${n + 1}`,
+              script: serverScript,
+              port: p,
+              readyPath: '/health/ready',
+              env: { ...serverEnv, DATABASE_URL: db.url },
+            }),
+          ),
+        ),
+      );
+      try {
+        const https = ports.map((p) => new HttpClient('127.0.0.1', p, opts.clients));
+        const players: Registered[] = [];
+        for (let i = 0; i < opts.clients; i++)
+          players.push(await retrySetup('register', () => registerPlayer(https[i % 3], 2000 + i), log));
+        stats.instances3 = newPlayStats();
+        rows.push(
+          await scenario(
+            'instances3',
+            'REST actions, 3 instances',
+            'as REST actions; client i talks to instance i mod 3 (one PostgreSQL); CPU = the three servers summed',
+            opts,
+            (i) => new RestPlayer(https[i % 3], players[i], stats.instances3),
+            group,
+            commits,
+            backends,
+          ),
+        );
+        for (const h of https) h.close();
+      } finally {
+        await group.stop();
+      }
+    }
+
     if (opts.profile) {
       const fresh = readdirSync(PROFILE_DIR)
         .filter((f) => f.endsWith('.cpuprofile') && !before.has(f))
@@ -663,9 +788,47 @@ async function main(): Promise<void> {
         http.close();
       });
     }
+    if (opts.groupCommit === 'both') {
+      const gport = await freePort();
+      const unbatched = await ServerProcess.start({
+        name: 'fairdice (group commit off)',
+        script: serverScript,
+        port: gport,
+        readyPath: '/health/ready',
+        env: { ...serverEnv, DATABASE_URL: db.url, APPEND_BATCHING: 'false' },
+      });
+      await withServer(unbatched, async () => {
+        const http = new HttpClient('127.0.0.1', gport, opts.clients);
+        const players: Registered[] = [];
+        for (let i = 0; i < opts.clients; i++)
+          players.push(await retrySetup('register', () => registerPlayer(http, 2000 + i), log));
+        stats.restUnbatched = newPlayStats();
+        const b0 = await scrapeBatchSizes(gport);
+        rows.push(
+          await scenario(
+            'restUnbatched',
+            'REST actions, group commit off',
+            'as REST actions; server with APPEND_BATCHING=false',
+            opts,
+            (i) => new RestPlayer(http, players[i], stats.restUnbatched),
+            unbatched,
+            commits,
+            backends,
+          ),
+        );
+        const b1 = await scrapeBatchSizes(gport);
+        batchSizes.restUnbatched = b0 && b1 ? batchDelta(b0, b1) : null;
+        http.close();
+      });
+    }
     // ---- the job queue on its own (bench/job-queue.bench.ts), after the servers have stopped
-    log('job queue: draining 5,000 no-op jobs, then a delivery behind 5,000 fan-out jobs');
-    jobQueue = await runJobQueueBench(db.url, { jobs: 5000, pool: opts.pool });
+    if (want('jobs')) {
+      log('job queue: draining 5,000 no-op jobs, then a delivery behind 5,000 fan-out jobs');
+      jobQueue = await runJobQueueBench(db.url, { jobs: 5000, pool: opts.pool }).catch((err: unknown) => {
+        log(`job queue: failed (${err instanceof Error ? err.message : String(err)}); reported as –`);
+        return null;
+      });
+    }
   } finally {
     await statsPool.end().catch(() => undefined);
     log(`database: dropping ${db.name}`);
@@ -693,6 +856,28 @@ async function main(): Promise<void> {
       show: f0(jobQueue.deliveryWaitMs),
     });
   }
+  if (byId.has('restUnbatched')) {
+    const r = (a: string, b: string) => (byId.get(a)?.result.perSec ?? NaN) / (byId.get(b)?.result.perSec ?? NaN);
+    ts.push({
+      name: '(info) REST actions/s with group commit OFF ÷ ceiling (b)',
+      value: r('restUnbatched', 'b'),
+      target: '–',
+      met: null,
+      show: f3(r('restUnbatched', 'b')),
+    });
+    ts.push({
+      name: '(info) REST actions/s, group commit on ÷ off',
+      value: r('rest', 'restUnbatched'),
+      target: '–',
+      met: null,
+      show: f3(r('rest', 'restUnbatched')),
+    });
+  }
+  const batchLines = Object.entries(batchSizes).map(
+    ([id, d]) =>
+      `- ${byId.get(id)?.name ?? id}${id === 'rest' ? ` (group commit ${opts.groupCommit === 'off' ? 'off' : 'on'})` : ''}: ${d ? describeBatchSizes(d) : '/metrics not readable'}`,
+  );
+  for (const line of batchLines) log(`batches: ${line.slice(2)}`);
   const date = new Date().toISOString().slice(0, 10);
   const elapsedS = (performance.now() - began) / 1000;
   const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
@@ -739,7 +924,15 @@ async function main(): Promise<void> {
     scenarioMd,
     '',
     `Request mix, REST: ${mix(stats.rest)}.  `,
+    `Request mix, REST compact: ${mix(stats.restCompact)}.  `,
+    ...(stats.instances3 ? [`Request mix, REST on 3 instances: ${mix(stats.instances3)}.  `] : []),
     `Request mix, GraphQL: ${mix(stats.graphql)}.`,
+    '',
+    '## Group commit: commands per event-store write statement',
+    '',
+    "From the server's `fairdice_event_append_batch_size` histogram, scraped before and after each REST scenario (warm-up included; a creation is a statement of one command).",
+    '',
+    ...batchLines,
     '',
     '## Ratios and targets',
     '',
@@ -762,11 +955,23 @@ async function main(): Promise<void> {
       : []),
     ...(opts.profile ? ['## Server CPU profile', '', profileSection, ''] : []),
   ].join('\n');
-  const file = join(RESULTS_DIR, `${date}${opts.profile ? '-profile' : opts.variants ? '-variants' : ''}.md`);
+  const suffix = opts.label
+    ? `-${opts.label}`
+    : opts.profile
+      ? '-profile'
+      : opts.variants
+        ? '-variants'
+        : opts.groupCommit !== 'on'
+          ? `-group-commit-${opts.groupCommit}`
+          : opts.only
+            ? '-partial'
+            : '';
+  const reportName = `${date}${suffix}.md`;
+  const file = join(RESULTS_DIR, reportName);
   writeFileSync(file, report);
   log(`report: ${file.slice(ROOT.length + 1)}`);
 
-  if (opts.readme && !opts.profile && !opts.variants) {
+  if (opts.readme && !opts.profile && !opts.variants && opts.groupCommit === 'on') {
     const readme = join(ROOT, 'README.md');
     if (existsSync(readme)) {
       const text = readFileSync(readme, 'utf8');
@@ -775,7 +980,7 @@ async function main(): Promise<void> {
       const a = text.indexOf(start);
       const b = text.indexOf(end);
       if (a >= 0 && b > a) {
-        const block = `${start}\n_Latest run: ${date}, ${m.CPU}, Node ${m.Node}, PostgreSQL ${db.serverVersion.split(' ')[0]}, K = ${opts.clients}, ${opts.seconds} s per scenario ([full report](bench/results/${date}.md))._\n\n${scenarioMd}\n\n${targetMd}\n${end}`;
+        const block = `${start}\n_Latest run: ${date}, ${m.CPU}, Node ${m.Node}, PostgreSQL ${db.serverVersion.split(' ')[0]}, K = ${opts.clients}, ${opts.seconds} s per scenario ([full report](bench/results/${reportName}))._\n\n${scenarioMd}\n\n${targetMd}\n${end}`;
         writeFileSync(readme, text.slice(0, a) + block + text.slice(b + end.length));
         log('README.md: Benchmarks table refreshed');
       }

@@ -174,3 +174,35 @@ export class ServerProcess {
     return code;
   }
 }
+
+/** What a measured window needs from the server(s) under test. */
+export interface WindowedServer {
+  beginWindow(): void;
+  endWindow(): { peakMiB: number; source: string; cpuPercent: number };
+}
+
+/**
+ * Several instances measured as one: CPU summed (100 % = one core, so 3 busy instances can show
+ * more than 100), peak RSS the largest instance's (each is its own process; the README table's
+ * memory figure is per instance).
+ */
+export class ServerGroup implements WindowedServer {
+  constructor(readonly servers: ServerProcess[]) {}
+
+  beginWindow(): void {
+    for (const s of this.servers) s.beginWindow();
+  }
+
+  endWindow(): { peakMiB: number; source: string; cpuPercent: number } {
+    const ends = this.servers.map((s) => s.endWindow());
+    return {
+      peakMiB: Math.max(...ends.map((e) => e.peakMiB)),
+      source: `largest of ${ends.length} instances (${ends[0]?.source ?? '–'})`,
+      cpuPercent: ends.reduce((sum, e) => sum + e.cpuPercent, 0),
+    };
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.servers.map((s) => s.stop()));
+  }
+}

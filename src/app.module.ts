@@ -17,7 +17,8 @@ import { TournamentsModule } from './tournaments/tournaments.module';
 import { AdviceModule } from './advice/advice.module';
 import { toGraphQLError } from './common/errors';
 import { ReliabilityModule } from './reliability/reliability.module';
-import { httpOperationsOnly } from './reliability/graphql/transport';
+import { httpOperationsOnly, noStoreCacheControl } from './reliability/graphql/transport';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { KeysModule } from './keys/keys.module';
 import { resolveServiceKeys, ServiceKeys } from './keys/service-keys';
 import { TransparencyModule } from './transparency/transparency.module';
@@ -80,7 +81,13 @@ export const graphqlOptions = (config: AppConfig): ApolloDriverConfig => {
     parseOptions: { maxTokens: GRAPHQL_MAX_TOKENS },
     validationRules: limitRules,
     // A mutation is charged per root field against the rate limit before it executes.
-    plugins: [graphqlRateLimitPlugin(), httpOperationsOnly],
+    // Cache-Control: no-store once per answer instead of Apollo's per-field cache-hint hook.
+    plugins: [
+      graphqlRateLimitPlugin(),
+      httpOperationsOnly,
+      ApolloServerPluginCacheControlDisabled() as unknown as typeof noStoreCacheControl,
+      noStoreCacheControl,
+    ],
     // Production: no "Did you mean ...?" field suggestions (they reveal the schema bit by bit).
     hideSchemaDetailsFromClientErrors: config.NODE_ENV === 'production',
     formatError: (formatted, error) => {

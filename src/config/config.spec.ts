@@ -29,6 +29,35 @@ describe('loadConfig', () => {
     expect([short.GAME_ABANDON_AFTER_MS, short.GAME_EXPIRE_OPEN_AFTER_MS]).toEqual([5000, 2000]);
   });
 
+  it('group commit: on, no window, 64 per statement, 2 writers by default; bad values refused', () => {
+    const config = loadConfig({});
+    expect([
+      config.APPEND_BATCHING,
+      config.APPEND_BATCH_WINDOW_MS,
+      config.APPEND_BATCH_MAX,
+      config.APPEND_BATCH_CONCURRENCY,
+    ]).toEqual([true, 0, 64, 2]);
+    const set = loadConfig({
+      APPEND_BATCHING: 'false',
+      APPEND_BATCH_WINDOW_MS: '2',
+      APPEND_BATCH_MAX: '1000',
+      APPEND_BATCH_CONCURRENCY: '1',
+    });
+    expect([
+      set.APPEND_BATCHING,
+      set.APPEND_BATCH_WINDOW_MS,
+      set.APPEND_BATCH_MAX,
+      set.APPEND_BATCH_CONCURRENCY,
+    ]).toEqual([false, 2, 1000, 1]);
+    expect(() => loadConfig({ APPEND_BATCHING: 'sometimes' })).toThrow('APPEND_BATCHING');
+    for (const bad of ['-1', '1001', 'soon', '1.5'])
+      expect(() => loadConfig({ APPEND_BATCH_WINDOW_MS: bad })).toThrow('APPEND_BATCH_WINDOW_MS');
+    for (const bad of ['0', '1001', 'x'])
+      expect(() => loadConfig({ APPEND_BATCH_MAX: bad })).toThrow('APPEND_BATCH_MAX');
+    for (const bad of ['0', '17'])
+      expect(() => loadConfig({ APPEND_BATCH_CONCURRENCY: bad })).toThrow('APPEND_BATCH_CONCURRENCY');
+  });
+
   it('start-up and readiness settings (issue 11, item 8)', () => {
     const config = loadConfig({});
     expect(config.DATABASE_STARTUP_TIMEOUT_MS).toBe(60000);
@@ -36,6 +65,14 @@ describe('loadConfig', () => {
     expect(config.READY_MAX_EVENT_LOOP_DELAY_MS).toBe(1000);
     for (const name of ['DATABASE_STARTUP_TIMEOUT_MS', 'READY_MAX_POOL_WAIT_MS', 'READY_MAX_EVENT_LOOP_DELAY_MS'])
       for (const bad of ['0', '-1', 'soon', '1.5']) expect(() => loadConfig({ [name]: bad })).toThrow(name);
+  });
+
+  it('game cache bounds: 5,000 games and 16 MiB by default; zero or junk refused', () => {
+    const config = loadConfig({});
+    expect([config.GAME_CACHE_MAX_ENTRIES, config.GAME_CACHE_MAX_MB]).toEqual([5000, 16]);
+    expect(loadConfig({ GAME_CACHE_MAX_MB: '64' }).GAME_CACHE_MAX_MB).toBe(64);
+    for (const name of ['GAME_CACHE_MAX_ENTRIES', 'GAME_CACHE_MAX_MB'])
+      for (const bad of ['0', '-1', 'lots', '1.5']) expect(() => loadConfig({ [name]: bad })).toThrow(name);
   });
 
   it('hardening settings: trust-proxy off, a registration budget, webhooks to public addresses only', () => {

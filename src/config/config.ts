@@ -18,6 +18,13 @@ const postgresUrl = z.string().refine((v) => {
   }
 }, 'must be a postgresql:// URL such as postgresql://user:pass@host:5432/db');
 
+const boundedInt = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `must be a whole number`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `${name} must be between ${min} and ${max}`);
+
 const positiveInt = (name: string) =>
   z
     .string()
@@ -120,8 +127,20 @@ export const configSchema = z.object({
   READY_MAX_POOL_WAIT_MS: positiveInt('READY_MAX_POOL_WAIT_MS').default(1000),
   /** Readiness (/health/ready 503) when the event loop was blocked longer than this (ms) in the last seconds. */
   READY_MAX_EVENT_LOOP_DELAY_MS: positiveInt('READY_MAX_EVENT_LOOP_DELAY_MS').default(1000),
+  /** The event store's per-instance game cache: most games kept, and most estimated MiB (decision 0052). */
+  GAME_CACHE_MAX_ENTRIES: positiveInt('GAME_CACHE_MAX_ENTRIES').default(5000),
+  GAME_CACHE_MAX_MB: positiveInt('GAME_CACHE_MAX_MB').default(16),
   /** How long an idempotency key's outcome is kept and replayed. */
   IDEMPOTENCY_TTL_HOURS: positiveInt('IDEMPOTENCY_TTL_HOURS').default(24),
+  // --- group commit of appends (docs/operations.md "Group commit and durability", decision 0045) ---
+  /** Write the appends of concurrent commands to different games in one statement. Default on. */
+  APPEND_BATCHING: booleanFlag.default(true),
+  /** How long a free writer waits to gather more appends (ms; 0 = to the end of the event-loop turn). */
+  APPEND_BATCH_WINDOW_MS: boundedInt('APPEND_BATCH_WINDOW_MS', 0, 1000).default(0),
+  /** Most commands written by one statement. */
+  APPEND_BATCH_MAX: boundedInt('APPEND_BATCH_MAX', 1, 1000).default(64),
+  /** Batches written at the same time (each on its own pool connection); the next one gathers meanwhile. */
+  APPEND_BATCH_CONCURRENCY: boundedInt('APPEND_BATCH_CONCURRENCY', 1, 16).default(2),
   // --- metrics (docs/operations.md "Metrics") ---
   /** Prometheus metrics at /metrics. Default on. */
   METRICS_ENABLED: booleanFlag.default(true),

@@ -14,6 +14,27 @@ export interface UnitOfWork {
   db: Queryable;
   /** Runs `fn` once the transaction has committed; dropped if it rolls back. */
   afterCommit(fn: () => void): void;
+  /**
+   * An idempotent command WITHOUT a transaction of its own (group commit, decision 0046): `db` is
+   * the pool, and the event store writes the command's outcome record in its append's statement.
+   */
+  idempotent?: IdempotentAppend;
+}
+
+/** What the event store needs to store an idempotent command's outcome with its append. */
+export interface IdempotentAppend {
+  playerId: string;
+  key: string;
+  hash: string;
+  /** Advisory lock key of (player, key): held by the statement, as by the transactional path. */
+  lockKey: string;
+  ttlHours: number;
+  /** HTTP status of a success. */
+  successStatus: number;
+  /** The stored form of an error outcome (a VERSION_CONFLICT of the append). */
+  problemOf(err: Error): { status: number; body: unknown };
+  /** Set by the event store once a statement stored the outcome (success or conflict). */
+  recorded: boolean;
 }
 
 const storage = new AsyncLocalStorage<UnitOfWork>();
@@ -55,5 +76,15 @@ export async function inTransaction<T>(pool: Pool, fn: () => Promise<T>): Promis
     throw err;
   } finally {
     client.release(broken);
+  }
+}
+
+/**
+ * An idempotent append wrote nothing because another request holds its key or has stored an
+ * outcome for it (IdempotencyService looks the key up again).
+ */
+export class IdempotencyKeyTaken extends Error {
+  constructor() {
+    super('idempotency key taken by another request');
   }
 }

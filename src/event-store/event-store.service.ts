@@ -4,7 +4,7 @@
  * - game_events is append-only, keyed by (game_id, version). A command's events are appended
  *   together with the `games` read-model row and the changed `game_seats` rows in ONE SQL
  *   statement (data-modifying CTEs run atomically, as one implicit transaction): the games row
- *   is updated `WHERE id = $1 AND version = $expected`, and the events and seats are inserted
+ *   is updated `WHERE id = <game> AND version = <expected>`, and the events and seats are inserted
  *   only from the updated row. A concurrent writer that got there first makes the update match
  *   0 rows (READ COMMITTED re-checks the predicate after waiting for the row lock), so nothing
  *   is stored and the caller gets VERSION_CONFLICT; the (game_id, version) primary key is the
@@ -23,8 +23,12 @@
  *
  * - Async play (src/async): the same append statement sets games.turn_deadline, upserts the
  *   jobs the command schedules (async_jobs: turn deadline, webhook fan-out) and sends
- *   NOTIFY fairdice_game_events '<gameId>:<version>' (delivered on commit), so a committed
+ *   NOTIFY fairdice_game_events '<gameId>:<version>,...' (delivered on commit), so a committed
  *   command always has its deadline, its notifications and its push signal, and a failed one none.
+ * - Group commit (append-batcher.ts, decision 0045): appends of concurrent commands to different
+ *   games are written by ONE statement of the same shape, which checks each game's expected version
+ *   on its own and sends one NOTIFY for the batch. append() resolves only after that statement
+ *   committed. Inside an idempotent command's transaction the append is written on its own there.
  *
  * - Transparency log (src/transparency, docs/fairness.md §9): create() also inserts the game's
  *   "created" leaf (its commitment) and the append that ends a game its "ended" leaf (the final
@@ -33,22 +37,32 @@
  * - The server seed is sealed (src/keys/seed-vault.ts) before it is written and opened when read.
  *
  * Raw SQL on the shared pg pool (PG_POOL): one pool.query per call, no client is held.
- * Inside an idempotent command (src/reliability/idempotency) create/load/append run on the
- * command's transaction instead (dbOr), and the cache is updated only after it commits.
+ * Inside an idempotent command's transaction (src/reliability/idempotency: creations, or any command
+ * with APPEND_BATCHING=false) create/load/append run on that transaction instead (dbOr), and the
+ * cache is updated only after it commits. An idempotent game command with group commit on has no
+ * transaction: its append carries the key to the batch, whose statement stores the outcome.
  */
-import { FANOUT_QUEUE } from './async-effects';
 import { METRICS, type Metrics } from '../metrics/metrics';
+import { APP_CONFIG, type AppConfig } from '../config/config';
+import { BoundedLru, DEFAULT_GAME_CACHE_LIMITS, estimateGameEntryBytes } from './game-cache';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Pool } from 'pg';
 import { DomainException } from '../common/errors';
 import { fromMicros, micros } from '../common/pagination/cursor';
 import { PG_POOL } from '../database/prisma.service';
 import { SeedVault } from '../keys/seed-vault';
-import { afterCommit, dbOr } from '../database/unit-of-work';
+import { afterCommit, currentUnitOfWork, dbOr, IdempotencyKeyTaken } from '../database/unit-of-work';
+import {
+  AppendBatcher,
+  type AppendItem,
+  type AppendOutcome,
+  upsertJobsSql,
+  type Written,
+  writeAppends,
+} from './append-batcher';
 import { appendEvent } from '@fairdice/core/fairness/hash-chain';
 import { evolveGame, emptyGame, GameEvent, GameState } from '@fairdice/core/rules/game';
 import {
-  GAME_EVENTS_CHANNEL,
   GameRow,
   GameSummaryRow,
   ListPosition,
@@ -59,6 +73,17 @@ import {
   StoredPayload,
   toGameEvent,
 } from './event-store.types';
+
+/** What append() returns. */
+export interface AppendResult {
+  stored: StoredEvent[];
+  state: GameState;
+  head: string;
+  row: GameRow;
+  lastRolled: Record<string, unknown> | null;
+  /** An idempotent command's response as its outcome record stores it (built by `respond`). */
+  response?: unknown;
+}
 
 export interface LoadedGame {
   row: GameRow;
@@ -82,7 +107,6 @@ interface CacheEntry {
   names?: Record<string, string> | null;
 }
 
-const CACHE_MAX = 5000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const GAME_COLUMNS = `g.id, g.rule_set, g.family, g.status, g.version, g.visibility, g.creator_id, g.seat_count,
@@ -90,16 +114,65 @@ const GAME_COLUMNS = `g.id, g.rule_set, g.family, g.status, g.version, g.visibil
 
 @Injectable()
 export class EventStore {
-  private readonly cache = new Map<string, CacheEntry>();
+  /** Least recently used out, bounded by entries and by estimated bytes (game-cache.ts). */
+  private readonly cache: BoundedLru<CacheEntry>;
+  /** Group commit of appends outside a transaction (null: APPEND_BATCHING=false). */
+  readonly batcher: AppendBatcher | null;
 
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     private readonly vault: SeedVault,
     @Optional() @Inject(METRICS) private readonly metrics?: Metrics,
-  ) {}
+    @Optional() @Inject(APP_CONFIG) config?: AppConfig,
+  ) {
+    this.cache = new BoundedLru<CacheEntry>(
+      config
+        ? { maxEntries: config.GAME_CACHE_MAX_ENTRIES, maxBytes: config.GAME_CACHE_MAX_MB * 1024 * 1024 }
+        : DEFAULT_GAME_CACHE_LIMITS,
+      estimateGameEntryBytes,
+    );
+    this.batcher =
+      (config?.APPEND_BATCHING ?? true)
+        ? new AppendBatcher(pool, {
+            windowMs: config?.APPEND_BATCH_WINDOW_MS ?? 0,
+            maxBatch: config?.APPEND_BATCH_MAX ?? 64,
+            concurrency: config?.APPEND_BATCH_CONCURRENCY ?? 2,
+            onBatch: (size, seconds) => {
+              this.metrics?.appendBatchSize.observe(size);
+              this.metrics?.appendDuration.observe({ kind: 'batch' }, seconds);
+            },
+          })
+        : null;
+  }
+
+  /**
+   * Writes one command's append: through the batcher (group commit), or on its own inside an
+   * idempotent command's transaction (whose commit is the acknowledgement) or with batching off.
+   * fairdice_event_append_duration_seconds{kind="append"} is the command's whole wait.
+   */
+  private async write(item: AppendItem, events: number): Promise<AppendOutcome> {
+    const end = this.metrics?.appendDuration.startTimer({ kind: 'append' });
+    const uow = currentUnitOfWork();
+    let outcome: AppendOutcome | undefined;
+    if (this.batcher && (uow === undefined || item.idem)) {
+      outcome = await this.batcher.submit(item);
+    } else {
+      const t0 = process.hrtime.bigint();
+      [outcome] = await writeAppends(uow?.db ?? this.pool, [item]);
+      this.metrics?.appendBatchSize.observe(1);
+      this.metrics?.appendDuration.observe({ kind: 'batch' }, Number(process.hrtime.bigint() - t0) / 1e9);
+      if (!outcome) {
+        const built = item.idem?.response;
+        throw built instanceof Error ? built : new Error('event store: append not written');
+      }
+    }
+    end?.();
+    if (outcome.written) this.metrics?.appendedEvents.inc(events);
+    return outcome;
+  }
 
   /** Times one write statement and records it (fairdice_event_append_*). */
-  private async timed<T>(kind: 'create' | 'append', events: number, write: () => Promise<T>): Promise<T> {
+  private async timed<T>(kind: 'create', events: number, write: () => Promise<T>): Promise<T> {
     const end = this.metrics?.appendDuration.startTimer({ kind });
     const result = await write();
     end?.();
@@ -156,7 +229,7 @@ export class EventStore {
          INSERT INTO game_events (game_id, version, type, seat, payload, prev_hash, hash)
          SELECT g.id, x.version, x.type, x.seat, x.payload, x.prev_hash, x.hash
            FROM g, jsonb_to_recordset($15::jsonb) AS x(version int, type text, seat int, payload jsonb, prev_hash text, hash text)),
-       jb AS (${upsertJobsSql('g', 16)}),
+       jb AS (${upsertJobsSql(`g, jsonb_to_recordset($16::jsonb) AS x(queue text, key text, payload jsonb, delay_ms float8)`)}),
        lg AS (
          INSERT INTO transparency_log_leaves (game_id, kind, event_version, value, timestamp_ms)
          SELECT g.id, 1, 0, $12, ${LEAF_TIMESTAMP} FROM g)
@@ -257,13 +330,8 @@ export class EventStore {
     loaded: LoadedGame,
     events: readonly GameEvent[],
     update: ReadModelUpdate,
-  ): Promise<{
-    stored: StoredEvent[];
-    state: GameState;
-    head: string;
-    row: GameRow;
-    lastRolled: Record<string, unknown> | null;
-  }> {
+    respond?: (result: AppendResult) => unknown,
+  ): Promise<AppendResult> {
     const gameId = loaded.row.id;
     const expected = loaded.state.version;
     const stored = this.chain(gameId, loaded.head, expected, events);
@@ -272,86 +340,89 @@ export class EventStore {
       !isEnded(loaded.state.status) && isEnded(update.status) && stored.length > 0
         ? stored[stored.length - 1].hash
         : null;
-    let result;
+    const item: AppendItem = {
+      gameId,
+      expected,
+      version: expected + events.length,
+      status: update.status,
+      currentSeat: update.currentSeat,
+      currentPlayerId: update.currentPlayerId,
+      standings: update.standings,
+      started: update.started,
+      finished: update.finished,
+      deadlineSeconds: update.turnDeadlineSeconds ?? null,
+      organizerSet: update.organizerSeed !== undefined,
+      organizerSeed: update.organizerSeed ?? null,
+      ends: endsNow,
+      events: stored.map(toRecord),
+      seats: update.seats.map((s) => ({
+        seat: s.seat,
+        player_id: s.playerId,
+        hot_seat: s.hotSeat,
+        client_seed: s.clientSeed,
+      })),
+      jobs: (update.jobs ?? []).map((j) => ({ queue: j.queue, key: j.key, payload: j.payload, delay_ms: j.delayMs })),
+    };
+    const entry = applyAll({ state: loaded.state, head: loaded.head, lastRolled: loaded.lastRolled }, stored);
+    const resultAt = (w: Written): AppendResult => ({
+      stored,
+      state: entry.state,
+      head: entry.head,
+      lastRolled: entry.lastRolled,
+      row: {
+        ...loaded.row,
+        status: entry.state.status,
+        version: entry.state.version,
+        updatedAt: w.updatedAt,
+        startedAt: w.startedAt,
+        finishedAt: w.finishedAt,
+      },
+    });
+    // An idempotent command without a transaction (group commit): its outcome is stored by the
+    // append's statement. The success response is built from the statement's timestamp: the games
+    // row's timestamps then are what the statement writes when the version matches.
+    const idem = this.batcher && respond ? currentUnitOfWork()?.idempotent : undefined;
+    if (idem && respond) {
+      const build = respond;
+      const problem = idem.problemOf(conflict());
+      item.idem = {
+        playerId: idem.playerId,
+        key: idem.key,
+        hash: idem.hash,
+        lockKey: idem.lockKey,
+        ttlHours: idem.ttlHours,
+        okStatus: idem.successStatus,
+        conflictStatus: problem.status,
+        conflictBody: problem.body,
+        respond: (now) =>
+          build(
+            resultAt({
+              updatedAt: now,
+              startedAt: update.started ? (loaded.row.startedAt ?? now) : loaded.row.startedAt,
+              finishedAt: update.finished ? (loaded.row.finishedAt ?? now) : loaded.row.finishedAt,
+            }),
+          ),
+      };
+    }
+    let u: AppendOutcome;
     try {
-      result = await this.timed('append', stored.length, () =>
-        dbOr(this.pool).query(
-          `WITH upd AS (
-           UPDATE games SET version = $3, status = $4, current_seat = $5, current_player_id = $6, standings = $7::jsonb,
-                  started_at = CASE WHEN $8::boolean THEN coalesce(started_at, now()) ELSE started_at END,
-                  finished_at = CASE WHEN $9::boolean THEN coalesce(finished_at, now()) ELSE finished_at END,
-                  turn_deadline = CASE WHEN $12::float8 IS NULL THEN NULL ELSE now() + $12::float8 * interval '1 second' END,
-                  organizer_seed = CASE WHEN $14::boolean THEN $15::text ELSE organizer_seed END,
-                  updated_at = now()
-            WHERE id = $1 AND version = $2
-           RETURNING id, version, updated_at, started_at, finished_at),
-         ev AS (
-           INSERT INTO game_events (game_id, version, type, seat, payload, prev_hash, hash)
-           SELECT upd.id, x.version, x.type, x.seat, x.payload, x.prev_hash, x.hash
-             FROM upd, jsonb_to_recordset($10::jsonb) AS x(version int, type text, seat int, payload jsonb, prev_hash text, hash text)),
-         st AS (
-           INSERT INTO game_seats (game_id, seat, player_id, hot_seat, client_seed)
-           SELECT upd.id, x.seat, x.player_id, x.hot_seat, x.client_seed
-             FROM upd, jsonb_to_recordset($11::jsonb) AS x(seat int, player_id uuid, hot_seat boolean, client_seed text)
-           ON CONFLICT (game_id, seat) DO UPDATE
-             SET player_id = EXCLUDED.player_id, hot_seat = EXCLUDED.hot_seat, client_seed = EXCLUDED.client_seed, joined_at = now()),
-         jb AS (${upsertJobsSql('upd', 13)}),
-         -- The command that ends the game also drops its pending deadline and inactivity jobs.
-         dj AS (
-           DELETE FROM async_jobs
-            WHERE $16::text IS NOT NULL AND EXISTS (SELECT 1 FROM upd)
-              AND key IN ('inactivity:' || $1::text, 'deadline:' || $1::text)),
-         lg AS (
-           INSERT INTO transparency_log_leaves (game_id, kind, event_version, value, timestamp_ms)
-           SELECT upd.id, 2, upd.version, $16::text, ${LEAF_TIMESTAMP} FROM upd WHERE $16::text IS NOT NULL)
-         SELECT updated_at, started_at, finished_at, pg_notify('${GAME_EVENTS_CHANNEL}', upd.id::text || ':' || upd.version::text) FROM upd`,
-          [
-            gameId,
-            expected,
-            expected + events.length,
-            update.status,
-            update.currentSeat,
-            update.currentPlayerId,
-            update.standings === null ? null : JSON.stringify(update.standings),
-            update.started,
-            update.finished,
-            JSON.stringify(stored.map(toRecord)),
-            JSON.stringify(
-              update.seats.map((s) => ({
-                seat: s.seat,
-                player_id: s.playerId,
-                hot_seat: s.hotSeat,
-                client_seed: s.clientSeed,
-              })),
-            ),
-            update.turnDeadlineSeconds ?? null,
-            JSON.stringify(
-              (update.jobs ?? []).map((j) => ({ queue: j.queue, key: j.key, payload: j.payload, delay_ms: j.delayMs })),
-            ),
-            update.organizerSeed !== undefined,
-            update.organizerSeed ?? null,
-            endsNow,
-          ],
-        ),
-      );
+      u = await this.write(item, stored.length);
     } catch (err) {
       if ((err as { code?: string }).code === '23505') throw conflict();
       throw err;
     }
-    if (result.rowCount === 0 || result.rows.length === 0) {
+    if (idem) {
+      idem.recorded = u.recorded;
+      // Another request holds this key, or stored an outcome for it meanwhile: nothing was written.
+      if (!u.locked || (!u.written && !u.recorded)) throw new IdempotencyKeyTaken();
+    }
+    if (u.written === null) {
       this.cache.delete(gameId);
       throw conflict();
     }
-    const u = result.rows[0];
-    const entry = applyAll({ state: loaded.state, head: loaded.head, lastRolled: loaded.lastRolled }, stored);
-    const row: GameRow = {
-      ...loaded.row,
-      status: entry.state.status,
-      version: entry.state.version,
-      updatedAt: u.updated_at,
-      startedAt: u.started_at,
-      finishedAt: u.finished_at,
-    };
+    const result = resultAt(u.written);
+    if (item.idem) result.response = item.idem.response;
+    const row = result.row;
     // A seat change brings names the store does not know: the next load reads them.
     const seatsChanged = update.seats.length > 0;
     afterCommit(() =>
@@ -361,7 +432,7 @@ export class EventStore {
         names: seatsChanged ? null : { ...loaded.names },
       }),
     );
-    return { stored, state: entry.state, head: entry.head, row, lastRolled: entry.lastRolled };
+    return result;
   }
 
   /** Events with version > after, oldest first, at most `limit`. */
@@ -440,9 +511,7 @@ export class EventStore {
     // Commits of one game can finish out of order in this process: never replace a newer entry.
     const current = this.cache.get(gameId);
     if (current && current.state.version > entry.state.version) return;
-    this.cache.delete(gameId);
     this.cache.set(gameId, entry);
-    if (this.cache.size > CACHE_MAX) this.cache.delete(this.cache.keys().next().value as string);
   }
 }
 
@@ -451,26 +520,6 @@ const SUMMARY_COLUMNS = `g.id, g.rule_set, g.family, g.status, g.visibility, g.v
   (SELECT count(*)::int FROM game_seats s2 WHERE s2.game_id = g.id AND s2.player_id IS NOT NULL) AS seats_taken`;
 
 /** The leaf's timestamp: milliseconds since the epoch, taken by the database (one clock for every instance). */
-/**
- * The CTE body that writes a command's jobs in the append's own statement: `$param` is the jsonb list
- * of {queue, key, payload, delay_ms}; a pending job with the same key is replaced (new run time,
- * attempts reset, revision bumped so a worker holding the old one cannot complete it).
- */
-function upsertJobsSql(from: string, param: number): string {
-  return `
-    INSERT INTO async_jobs (queue, key, payload, run_at)
-    SELECT x.queue, x.key, x.payload, now() + x.delay_ms * interval '1 millisecond'
-      FROM ${from}, jsonb_to_recordset($${param}::jsonb) AS x(queue text, key text, payload jsonb, delay_ms float8)
-     -- A fan-out job only when some webhook can receive one of its notices (most commands have none).
-     WHERE x.queue <> '${FANOUT_QUEUE}' OR EXISTS (
-       SELECT 1 FROM jsonb_array_elements(x.payload -> 'notices') n
-         CROSS JOIN jsonb_array_elements_text(n -> 'playerIds') p
-         JOIN webhooks w ON w.player_id = p::uuid AND (n ->> 'type') = ANY (w.events))
-    ON CONFLICT (key) DO UPDATE
-      SET queue = EXCLUDED.queue, payload = EXCLUDED.payload, run_at = EXCLUDED.run_at, attempts = 0,
-          revision = async_jobs.revision + 1, locked_by = NULL, last_error = NULL, updated_at = now()`;
-}
-
 const LEAF_TIMESTAMP = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
 const isEnded = (status: string) => status === 'finished' || status === 'abandoned';
 

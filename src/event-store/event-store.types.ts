@@ -75,7 +75,10 @@ export interface ScheduledJob {
   delayMs: number;
 }
 
-/** LISTEN/NOTIFY channel of committed events; the payload is '<gameId>:<version>'. */
+/**
+ * LISTEN/NOTIFY channel of committed events; the payload lists the games one statement wrote:
+ * '<gameId>:<version>' entries separated by ',' (at most NOTIFY_ENTRIES per notification).
+ */
 export const GAME_EVENTS_CHANNEL = 'fairdice_game_events';
 
 export interface NewGame {

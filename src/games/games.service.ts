@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { DomainException } from '../common/errors';
-import { EventStore, LoadedGame } from '../event-store/event-store.service';
+import { type AppendResult, EventStore, LoadedGame } from '../event-store/event-store.service';
 import { ReadModelUpdate } from '../event-store/event-store.types';
 import { commitmentOf } from '@fairdice/core/fairness/seeds';
 import { generateClientSeed, generateServerSeed } from '../fairness/seed-generation';
@@ -36,10 +36,10 @@ import { DiceService } from './dice.service';
 import { GameEventBus } from './game-event-bus';
 import { GameEventStream } from './game-stream';
 import { buildGameView, toEventView, viewOfLoaded } from './game-view';
-import type { GameEventView, GameSummaryView, GameView } from './dto/game-view.model';
+import type { CommandEventsView, GameEventView, GameSummaryView, GameView } from './dto/game-view.model';
 import { cursorPage, decodeCursor, encodeCursor, type CursorPage } from '../common/pagination/cursor';
 import type { PageRequest } from '../common/pagination/page-request';
-import type { GameSummaryRow, ListPosition } from '../event-store/event-store.types';
+import type { GameSummaryRow, ListPosition, StoredEvent } from '../event-store/event-store.types';
 import type { CreateGameInput, JoinGameInput, SetSeedInput, StartGameInput } from './dto/game.inputs';
 import { asyncEffects, type InactivityPeriods } from '../event-store/async-effects';
 import { afterCommit, currentUnitOfWork } from '../database/unit-of-work';
@@ -56,7 +56,25 @@ export interface CommandOptions {
   ifMatch?: '*' | number[];
   /** Called when the response is the stored outcome of an earlier request with the same key. */
   onReplay?: () => void;
+  /**
+   * REST `Prefer: return=minimal`: answer with the command's events and the new version
+   * (CommandEventsView) instead of the whole game, which is then not built at all. A replayed
+   * outcome (Idempotency-Key) is stored as the whole game; its compact form is read back from the
+   * events (replayedCompact).
+   */
+  compact?: boolean;
+  /** Internal: receives the compact answer of a command run inside an idempotent transaction. */
+  onCompact?: (compact: CommandEventsView) => void;
 }
+
+/** What a command answers: the game, or its compact form when `compact` was asked for. */
+export type CommandResult = GameView | CommandEventsView;
+
+const compactOf = (gameId: string, stored: readonly StoredEvent[]): CommandEventsView => ({
+  gameId,
+  version: stored[stored.length - 1].version,
+  events: stored.map(toEventView),
+});
 
 /** Default of GAME_ABANDON_AFTER_MS / GAME_EXPIRE_OPEN_AFTER_MS: 30 days. */
 export const DEFAULT_INACTIVITY_MS = 30 * 24 * 60 * 60 * 1000;
@@ -95,7 +113,7 @@ export class GamesService {
 
   // ------------------------------------------------------------------ commands
 
-  async create(player: Player, input: CreateGameInput, opts: CommandOptions = {}): Promise<GameView> {
+  async create(player: Player, input: CreateGameInput, opts: CommandOptions = {}): Promise<CommandResult> {
     return this.counted('create', opts, (o) => this.createCommand(player, input, o));
   }
 
@@ -117,11 +135,12 @@ export class GamesService {
     }
   }
 
-  private async createCommand(player: Player, input: CreateGameInput, opts: CommandOptions): Promise<GameView> {
+  private async createCommand(player: Player, input: CreateGameInput, opts: CommandOptions): Promise<CommandResult> {
     const key = parseIdempotencyKey(opts.idempotencyKey);
     // Validate first, hash only valid input: the options are checked by their family (INVALID_OPTIONS).
     checkOptions(input);
-    return this.idempotency.run(
+    let compact: CommandEventsView | undefined;
+    const result = await this.idempotency.run(
       {
         playerId: player.id,
         key,
@@ -129,8 +148,9 @@ export class GamesService {
         successStatus: 201,
         onReplay: opts.onReplay,
       },
-      () => this.createNow(player, input),
+      () => this.createNow(player, input, { ...opts, onCompact: (c) => (compact = c) }),
     );
+    return compact ?? (opts.compact ? this.replayedCompact(result) : result);
   }
 
   /**
@@ -141,7 +161,7 @@ export class GamesService {
    * private game's id is the invitation). A new server seed and commitment, no seeds carried over:
    * every seed is set after the new commitment, as in any game.
    */
-  async rematch(player: Player, gameId: string, opts: CommandOptions = {}): Promise<GameView> {
+  async rematch(player: Player, gameId: string, opts: CommandOptions = {}): Promise<CommandResult> {
     const key = parseIdempotencyKey(opts.idempotencyKey);
     const g = await this.loadVisible(player, checkGameId(gameId));
     const old = g.state;
@@ -162,7 +182,8 @@ export class GamesService {
       ...(old.turnTimeLimitSeconds !== null ? { turnTimeLimitSeconds: old.turnTimeLimitSeconds } : {}),
       advice: old.advice,
     };
-    return this.idempotency.run(
+    let compact: CommandEventsView | undefined;
+    const result = await this.idempotency.run(
       {
         playerId: player.id,
         key,
@@ -170,11 +191,44 @@ export class GamesService {
         successStatus: 201,
         onReplay: opts.onReplay,
       },
-      () => this.createNow(player, input, g.row.id),
+      () => this.createNow(player, input, { ...opts, onCompact: (c) => (compact = c) }, g.row.id),
     );
+    return compact ?? (opts.compact ? this.replayedCompact(result) : result);
   }
 
-  private async createNow(player: Player, input: CreateGameInput, rematchOf?: string): Promise<GameView> {
+  /**
+   * A command's answer: the game, or with `compact` the command's events and version without
+   * building the game. Inside an idempotent command's transaction the stored outcome must be
+   * the full game (a replay answers it whatever the retry prefers), so the compact form then
+   * goes to `onCompact` for this request alone.
+   */
+  private answer(opts: CommandOptions, gameId: string, stored: readonly StoredEvent[], view: () => GameView) {
+    if (!opts.compact) return view();
+    const compact = compactOf(gameId, stored);
+    if (currentUnitOfWork() === undefined) return compact;
+    opts.onCompact?.(compact);
+    return view();
+  }
+
+  /**
+   * The compact form of a replayed outcome (the stored whole game at the version the command
+   * left it): the command's events are the last ones up to that version, from the one that
+   * carries the command (the first event of every command's batch carries it, docs/fairness.md).
+   */
+  private async replayedCompact(result: CommandResult): Promise<CommandResult> {
+    if (!('id' in result)) return result;
+    const events = await this.store.readEventsUpTo(result.id, result.version);
+    let first = events.length - 1;
+    while (first > 0 && events[first].command === null) first--;
+    return compactOf(result.id, events.slice(first));
+  }
+
+  private async createNow(
+    player: Player,
+    input: CreateGameInput,
+    opts: CommandOptions,
+    rematchOf?: string,
+  ): Promise<CommandResult> {
     // A seed given before the commitment exists could be ground against by the server (decision 0014).
     const early = (['clientSeed', 'organizerSeed'] as const).filter((f) => input[f] !== undefined && input[f] !== null);
     if (early.length > 0) {
@@ -227,7 +281,9 @@ export class GamesService {
       asyncEffects(emptyGame(id), state, this.inactivity).jobs ?? [],
     );
     afterCommit(() => this.bus.publish(id, stored));
-    return buildGameView(row, state, stored[stored.length - 1].hash, null, { [player.id]: player.displayName });
+    return this.answer(opts, id, stored, () =>
+      buildGameView(row, state, stored[stored.length - 1].hash, null, { [player.id]: player.displayName }),
+    );
   }
 
   /**
@@ -297,7 +353,7 @@ export class GamesService {
     afterCommit(() => this.bus.publish(id, [...stored, ...res.stored]));
   }
 
-  join(player: Player, gameId: string, input: JoinGameInput, opts: CommandOptions = {}): Promise<GameView> {
+  join(player: Player, gameId: string, input: JoinGameInput, opts: CommandOptions = {}): Promise<CommandResult> {
     return this.execute(
       player,
       gameId,
@@ -313,7 +369,7 @@ export class GamesService {
     );
   }
 
-  leave(player: Player, gameId: string, opts: CommandOptions = {}): Promise<GameView> {
+  leave(player: Player, gameId: string, opts: CommandOptions = {}): Promise<CommandResult> {
     return this.execute(player, gameId, () => ({ type: 'leave', playerId: player.id }), false, opts, ['leave', {}]);
   }
 
@@ -321,7 +377,7 @@ export class GamesService {
    * Sets or replaces a client seed while the game is open (docs/fairness.md §2.2): the seat given
    * (default: the caller's lowest seat), or with `organizer: true` the organizer seed (creator only).
    */
-  setSeed(player: Player, gameId: string, input: SetSeedInput, opts: CommandOptions = {}): Promise<GameView> {
+  setSeed(player: Player, gameId: string, input: SetSeedInput, opts: CommandOptions = {}): Promise<CommandResult> {
     return this.execute(
       player,
       gameId,
@@ -346,7 +402,7 @@ export class GamesService {
    * Starts the game. The creator may give seeds for seats they hold; every seat still without a
    * seed gets one generated here (the rules stay pure: it travels in the command, marked generated).
    */
-  start(player: Player, gameId: string, input: StartGameInput = {}, opts: CommandOptions = {}): Promise<GameView> {
+  start(player: Player, gameId: string, input: StartGameInput = {}, opts: CommandOptions = {}): Promise<CommandResult> {
     const seeds = (input.seeds ?? []).map((s) => ({ seat: s.seat, clientSeed: s.clientSeed }));
     return this.execute(
       player,
@@ -364,11 +420,11 @@ export class GamesService {
     );
   }
 
-  cancel(player: Player, gameId: string, opts: CommandOptions = {}): Promise<GameView> {
+  cancel(player: Player, gameId: string, opts: CommandOptions = {}): Promise<CommandResult> {
     return this.execute(player, gameId, () => ({ type: 'cancel', playerId: player.id }), false, opts, ['cancel', {}]);
   }
 
-  roll(player: Player, gameId: string, hold: number[] | undefined, opts: CommandOptions = {}): Promise<GameView> {
+  roll(player: Player, gameId: string, hold: number[] | undefined, opts: CommandOptions = {}): Promise<CommandResult> {
     return this.execute(
       player,
       gameId,
@@ -389,7 +445,7 @@ export class GamesService {
     );
   }
 
-  score(player: Player, gameId: string, box: string, opts: CommandOptions = {}): Promise<GameView> {
+  score(player: Player, gameId: string, box: string, opts: CommandOptions = {}): Promise<CommandResult> {
     return this.execute(
       player,
       gameId,
@@ -403,7 +459,7 @@ export class GamesService {
     );
   }
 
-  setAside(player: Player, gameId: string, dice: number[], opts: CommandOptions = {}): Promise<GameView> {
+  setAside(player: Player, gameId: string, dice: number[], opts: CommandOptions = {}): Promise<CommandResult> {
     return this.execute(
       player,
       gameId,
@@ -417,7 +473,7 @@ export class GamesService {
     );
   }
 
-  bank(player: Player, gameId: string, opts: CommandOptions = {}): Promise<GameView> {
+  bank(player: Player, gameId: string, opts: CommandOptions = {}): Promise<CommandResult> {
     return this.execute(
       player,
       gameId,
@@ -431,7 +487,7 @@ export class GamesService {
     );
   }
 
-  quit(player: Player, gameId: string, opts: CommandOptions = {}): Promise<GameView> {
+  quit(player: Player, gameId: string, opts: CommandOptions = {}): Promise<CommandResult> {
     return this.execute(player, gameId, () => this.play(player, { type: 'quit' }), false, opts, ['quit', {}]);
   }
 
@@ -647,14 +703,17 @@ export class GamesService {
     outsiderMayAct: boolean,
     opts: CommandOptions,
     [operation, args]: [string, unknown],
-  ): Promise<GameView> {
-    return this.counted(operation, opts, (o) => {
+  ): Promise<CommandResult> {
+    return this.counted(operation, opts, async (o) => {
       const gameId = checkGameId(rawId);
       const key = parseIdempotencyKey(o.idempotencyKey);
       const hash = requestHash(operation, gameId, args);
-      return this.idempotency.run({ playerId: player.id, key, hash, onReplay: o.onReplay }, () =>
-        this.executeNow(player, gameId, build, outsiderMayAct, o),
+      let compact: CommandEventsView | undefined;
+      const result = await this.idempotency.run(
+        { playerId: player.id, key, hash, onReplay: o.onReplay, batched: true },
+        () => this.executeNow(player, gameId, build, outsiderMayAct, { ...o, onCompact: (c) => (compact = c) }),
       );
+      return compact ?? (o.compact ? this.replayedCompact(result) : result);
     });
   }
 
@@ -675,7 +734,7 @@ export class GamesService {
     outsiderMayAct: boolean,
     opts: CommandOptions,
     fresh = false,
-  ): Promise<GameView> {
+  ): Promise<CommandResult> {
     // Inside an idempotent command's transaction a failed statement aborts it: no retry there, read fresh.
     const g = await this.store.load(gameId, { cached: !fresh && currentUnitOfWork() === undefined });
     if (!g) throw notFound();
@@ -696,7 +755,7 @@ export class GamesService {
     build: MoveBuilder,
     outsiderMayAct: boolean,
     opts: CommandOptions,
-  ): Promise<GameView> {
+  ): Promise<CommandResult> {
     if (!this.canSee(g, player) && !(outsiderMayAct && g.state.status === 'open')) throw notFound();
     // Authorization before anything else: only a seated player may act (join aside), whatever the command.
     if (!outsiderMayAct && !g.state.seats.some((s) => s.playerId === player.id)) {
@@ -711,9 +770,12 @@ export class GamesService {
     );
     if (isRuleError(events)) throw DomainException.fromRule(events);
     const after = events.reduce(evolveGame, g.state);
-    const res = await this.store.append(g, events, readModel(g.state, after, events, this.inactivity));
+    const names = { ...g.names, [player.id]: player.displayName };
+    const view = (r: AppendResult) => buildGameView(r.row, r.state, r.head, r.lastRolled, names);
+    // An idempotent command's response is built by the append (its outcome record is written with it).
+    const res = await this.store.append(g, events, readModel(g.state, after, events, this.inactivity), view);
     afterCommit(() => this.bus.publish(gameId, res.stored));
-    return buildGameView(res.row, res.state, res.head, res.lastRolled, { ...g.names, [player.id]: player.displayName });
+    return this.answer(opts, gameId, res.stored, () => (res.response as GameView | undefined) ?? view(res));
   }
 
   private gamesPosition(list: string, page: PageRequest): ListPosition {

@@ -43,7 +43,7 @@ export class Metrics {
 
   readonly appendDuration = new Histogram({
     name: 'fairdice_event_append_duration_seconds',
-    help: 'Time of one event-store write (create or append statement), database round trip included',
+    help: 'Event-store write time: kind=create (one statement), append (one command, from submit to commit incl. waiting for its batch), batch (one group-commit statement)',
     labelNames: ['kind'] as const,
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
@@ -51,8 +51,8 @@ export class Metrics {
 
   readonly appendBatchSize = new Histogram({
     name: 'fairdice_event_append_batch_size',
-    help: 'Commands written by one event-store statement',
-    buckets: [1, 2, 4, 8, 16, 32, 64, 128],
+    help: 'Commands whose appends one event-store statement wrote (group commit)',
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512],
     registers: [this.registry],
   });
 

@@ -4,3 +4,4 @@ export * from './http/etag';
 export * from './http/uuid.pipe';
 export * from './reliability.module';
 export * from './http/command-options';
+export * from './http/prefer';

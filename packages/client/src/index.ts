@@ -5,7 +5,16 @@
 export type { paths, components, operations } from './generated/openapi';
 export * from './types';
 export * from './errors';
-export { createFairdiceClient, bearerAuth, type FairdiceClientOptions, type FairdiceRestClient } from './rest';
+export {
+  createFairdiceClient,
+  createFairdiceCompactClient,
+  bearerAuth,
+  COMMAND_EVENTS_MEDIA_TYPE,
+  type FairdiceClientOptions,
+  type FairdiceRestClient,
+  type FairdiceCompactClient,
+  type FairdiceMedia,
+} from './rest';
 export { resilientFetch, isCommand, newIdempotencyKey, retryAfterMs, type RetryOptions, type FetchLike } from './retry';
 export { gameEventStream, ACCESS_REVOKED_EVENT, type GameStreamOptions } from './stream';
 export { verifyWebhook, WebhookVerificationError, type WebhookPayload, type VerifyWebhookOptions } from './webhooks';

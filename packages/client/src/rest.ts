@@ -7,7 +7,17 @@ import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from './generated/openapi';
 import { resilientFetch, type FetchLike, type RetryOptions } from './retry';
 
-export type FairdiceRestClient = Client<paths>;
+/** Media types the default client reads: a command answers the whole game (application/json). */
+export type FairdiceMedia = 'application/json' | 'application/problem+json' | 'text/event-stream';
+/** Media type of a command's compact answer (Prefer: return=minimal): its events and the new version. */
+export const COMMAND_EVENTS_MEDIA_TYPE = 'application/vnd.fairdice.command-events+json';
+
+export type FairdiceRestClient = Client<paths, FairdiceMedia>;
+/**
+ * A client whose commands answer just their events and the game's new version (CommandEventsView),
+ * for clients that keep their own state: every request carries `Prefer: return=minimal`.
+ */
+export type FairdiceCompactClient = Client<paths, typeof COMMAND_EVENTS_MEDIA_TYPE | 'application/problem+json'>;
 
 export interface FairdiceClientOptions {
   /** Where the service runs, e.g. `https://fairdice.example` (no trailing `/v1`). */
@@ -39,8 +49,29 @@ export function bearerAuth(token: NonNullable<FairdiceClientOptions['token']>): 
  * Errors are returned (`error` holds the problem+json body); `unwrap()` turns them into exceptions.
  */
 export function createFairdiceClient(options: FairdiceClientOptions): FairdiceRestClient {
+  return createClientWith<FairdiceMedia>(options);
+}
+
+/**
+ * Like createFairdiceClient, but commands answer compactly: `const { version, events } =
+ * unwrap(await api.POST('/v1/games/{id}/roll', ...))`. Use it for commands only (reads answer
+ * application/json, which this client's types do not describe); fold the events into your state
+ * (e.g. with @fairdice/core's evolveGame) or render them.
+ */
+export function createFairdiceCompactClient(options: FairdiceClientOptions): FairdiceCompactClient {
+  const client = createClientWith<typeof COMMAND_EVENTS_MEDIA_TYPE | 'application/problem+json'>(options);
+  client.use({
+    onRequest({ request }) {
+      request.headers.set('prefer', 'return=minimal');
+      return request;
+    },
+  });
+  return client;
+}
+
+function createClientWith<Media extends `${string}/${string}`>(options: FairdiceClientOptions): Client<paths, Media> {
   const base: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
-  const client = createClient<paths>({
+  const client = createClient<paths, Media>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     headers: options.headers,
     fetch: options.retry === false ? base : resilientFetch(base, options.retry),

@@ -2,9 +2,11 @@
  * Cross-instance push: a GameEventBus that also delivers events committed by OTHER instances.
  *
  * - Local publish (this instance's commands) delivers at once, as the in-process bus does.
- * - Every append sends NOTIFY fairdice_game_events '<gameId>:<version>' in its own statement
- *   (EventStore.append), so the signal is sent exactly when the events commit. It carries ids,
- *   not payloads.
+ * - Every append statement sends NOTIFY fairdice_game_events in the same statement (EventStore,
+ *   append-batcher.ts), so the signal is sent exactly when the events commit. With group commit one
+ *   statement writes many games and sends ONE notification for all of them:
+ *   '<gameId>:<version>,<gameId>:<version>,...' (at most 150 entries each, far below the 8000-byte
+ *   limit; a bigger batch sends several). It carries ids, not payloads.
  * - Each instance holds one dedicated pg Client that LISTENs on the channel (reconnecting with
  *   backoff). On a notification for a game that has local subscribers and a version beyond what
  *   they were given, it reads the new events from the event store and publishes them locally.
@@ -149,8 +151,12 @@ export class PostgresGameEventBus extends InProcessGameEventBus implements OnMod
     this.reconnectTimer.unref?.();
   }
 
-  /** '<gameId>:<version>' */
+  /** '<gameId>:<version>[,<gameId>:<version>...]' (one entry per game of the batch). */
   private onSignal(payload: string): void {
+    for (const entry of payload.split(',')) this.onEntry(entry);
+  }
+
+  private onEntry(payload: string): void {
     const i = payload.lastIndexOf(':');
     const gameId = payload.slice(0, i);
     const version = Number(payload.slice(i + 1));

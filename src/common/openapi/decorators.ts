@@ -14,7 +14,7 @@ export const OPTIONAL_AUTH_MARKER = 'x-fairdice-optional-auth';
 export const DEPRECATION_MARKER = 'x-fairdice-deprecation';
 
 /** Request headers the document declares once (components.parameters) and operations name. */
-export type RequestHeaderName = 'Idempotency-Key' | 'If-Match' | 'If-None-Match' | 'Last-Event-ID';
+export type RequestHeaderName = 'Idempotency-Key' | 'If-Match' | 'If-None-Match' | 'Last-Event-ID' | 'Prefer';
 
 let problemsSeq = 0;
 

@@ -15,6 +15,7 @@
  * - servers, tags, contact, the bearer scheme (opaque tokens), the 3.1 `webhooks`.
  */
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { COMMAND_EVENTS_MEDIA_TYPE } from '../http/command-events';
 import { ERROR_MAP, type ErrorCode } from '../errors/error-codes';
 import { GAME_SCHEMAS } from './game-schemas';
 import type { JsonSchema } from './json-schema';
@@ -60,6 +61,14 @@ const HEADER_PARAMETERS: Record<RequestHeaderName, Json> = {
     description: 'The ETag(s) you hold: 304 Not Modified (no body) while the game is still at one of them.',
     schema: { type: 'string', pattern: '^\\s*(\\*|(W/)?"\\d{1,9}"(\\s*,\\s*(W/)?"\\d{1,9}")*)\\s*$' },
   },
+  Prefer: {
+    name: 'Prefer',
+    in: 'header',
+    required: false,
+    description:
+      'RFC 7240. `return=minimal`: answer with just the events this command appended and the new version (CommandEventsView, media type application/vnd.fairdice.command-events+json), for clients that keep their own state; the response then carries Preference-Applied: return=minimal. `return=representation` (the default): the whole game (GameView). Other or malformed preferences are ignored. A replayed outcome (Idempotency-Key) honours it too.',
+    schema: { type: 'string', maxLength: 1024 },
+  },
   'Last-Event-ID': {
     name: 'Last-Event-ID',
     in: 'header',
@@ -89,6 +98,14 @@ const RESPONSE_HEADERS: Record<string, Json> = {
   'Idempotent-Replayed': {
     description: 'true: this is the stored outcome of an earlier request with the same Idempotency-Key.',
     schema: { type: 'string', enum: ['true'] },
+  },
+  'Preference-Applied': {
+    description: 'RFC 7240: return=minimal when the body is the compact CommandEventsView asked for with Prefer.',
+    schema: { type: 'string', enum: ['return=minimal'] },
+  },
+  Vary: {
+    description: 'Prefer: the body of a command depends on the Prefer request header.',
+    schema: { type: 'string' },
   },
   Deprecation: {
     description:
@@ -256,6 +273,14 @@ function completeOperation(path: string, method: string, op: Json): void {
     }
     const ok = status.startsWith('2') || status === '304';
     if (ok && (returnsGame(response) || status === '304')) h.ETag = headerRef('ETag');
+    if (ok && headers.has('Prefer') && returnsGame(response)) {
+      // Prefer: return=minimal answers the compact form under its own media type, so that a client
+      // reading application/json keeps its one GameView type (src/reliability/http/prefer.ts).
+      response.content[COMMAND_EVENTS_MEDIA_TYPE] = { schema: { $ref: '#/components/schemas/CommandEventsView' } };
+      response.description = `${response.description ? `${response.description} ` : ''}The game (GameView, application/json), or with Prefer: return=minimal the events this command appended and the new version (CommandEventsView, ${COMMAND_EVENTS_MEDIA_TYPE}).`;
+      h['Preference-Applied'] = headerRef('PreferenceApplied');
+      h.Vary = headerRef('Vary');
+    }
     if (isCommand) h['Idempotent-Replayed'] = headerRef('IdempotentReplayed');
     if (deprecation) {
       h.Deprecation = headerRef('Deprecation');

@@ -298,3 +298,20 @@ export class GameEventPage {
 
 @ObjectType('GameEventConnection', { description: "A game's events, oldest first (Relay connection)." })
 export class GameEventConnection extends connectionOf(GameEvent, 'GameEvent', 'event') {}
+
+/**
+ * The compact answer to a command (REST, `Prefer: return=minimal`): the events the command
+ * appended and the game's new version, for clients that keep their own state (docs/api.md).
+ */
+export class CommandEventsView {
+  @ApiProperty({ format: 'uuid' }) gameId: string;
+  @ApiProperty({ description: "The game's version after the command: the version of its last event (also the ETag)." })
+  version: number;
+  @ApiProperty({
+    type: 'array',
+    items: ref('GameEvent'),
+    description:
+      'The events this command appended, oldest first (as GET /v1/games/{id}/events and the stream give them).',
+  })
+  events: GameEventView[];
+}

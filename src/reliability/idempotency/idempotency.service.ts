@@ -22,7 +22,7 @@ import type { Pool, PoolClient } from 'pg';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { DomainException, ERROR_MAP, ErrorCode, isErrorCode, normalizeError } from '../../common/errors';
 import { PG_POOL } from '../../database/prisma.service';
-import { runInUnitOfWork } from '../../database/unit-of-work';
+import { IdempotencyKeyTaken, type IdempotentAppend, runInUnitOfWork } from '../../database/unit-of-work';
 
 export interface IdempotentRequest {
   playerId: string;
@@ -34,6 +34,11 @@ export interface IdempotentRequest {
   successStatus?: number;
   /** Called when the outcome is a replay of the stored one (REST sets Idempotent-Replayed). */
   onReplay?: () => void;
+  /**
+   * The work is one append to an existing game (a game command): with group commit on it joins a
+   * batch, and its outcome is stored by the append's statement (runBatched). Creations are not.
+   */
+  batched?: boolean;
 }
 
 const PURGE_EVERY_MS = 60_000;
@@ -44,12 +49,14 @@ export class IdempotencyService {
   private readonly logger = new Logger('Idempotency');
   private lastPurge = 0;
   private readonly ttlHours: number;
+  private readonly batching: boolean;
 
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.ttlHours = config.IDEMPOTENCY_TTL_HOURS;
+    this.batching = config.APPEND_BATCHING ?? true;
   }
 
   /**
@@ -60,6 +67,7 @@ export class IdempotencyService {
    */
   async run<T>(request: IdempotentRequest, work: () => Promise<T>): Promise<T> {
     if (request.key === undefined) return work();
+    if (request.batched && this.batching) return this.runBatched({ ...request, key: request.key }, work);
     this.maybePurge();
     const client = await this.pool.connect();
     let broken: Error | undefined;
@@ -94,12 +102,7 @@ export class IdempotencyService {
       const existing = rows[0];
       if (existing && existing.live) {
         await client.query('COMMIT');
-        if (existing.request_hash !== request.hash) {
-          throw new DomainException(
-            'IDEMPOTENCY_KEY_REUSED',
-            'This Idempotency-Key was already used for a different request; use a new key for a new request',
-          );
-        }
+        if (existing.request_hash !== request.hash) throw reused();
         if (existing.status !== 'done' || existing.response_status === null) throw inProgress();
         request.onReplay?.();
         return replay<T>(existing.response_status, existing.response_body);
@@ -144,6 +147,107 @@ export class IdempotencyService {
     return value;
   }
 
+  /**
+   * Group commit (decision 0046): no transaction of its own. The record is looked up; without a live
+   * one the work runs on the pool, and the event store writes the outcome record (the response, or
+   * the VERSION_CONFLICT) in the append's own statement, under the key's advisory lock. A domain
+   * error decided before the append (nothing written) is stored by one statement of its own. When
+   * another request holds the key or stored its outcome meanwhile, nothing of this one was written:
+   * the record is looked up again (its replay, 422 for another request, or 409 in progress).
+   */
+  private async runBatched<T>(request: IdempotentRequest & { key: string }, work: () => Promise<T>): Promise<T> {
+    this.maybePurge();
+    for (let attempt = 0; ; attempt++) {
+      const existing = await this.lookup(request);
+      if (existing !== undefined) return existing.answer() as T;
+      const ctx: IdempotentAppend = {
+        playerId: request.playerId,
+        key: request.key,
+        hash: request.hash,
+        lockKey: lockKey(request.playerId, request.key),
+        ttlHours: this.ttlHours,
+        successStatus: request.successStatus ?? 200,
+        problemOf: (err) => {
+          const { problem } = normalizeError(err);
+          return { status: problem.status, body: storedProblem(problem) };
+        },
+        recorded: false,
+      };
+      const callbacks: Array<() => void> = [];
+      let value: T;
+      try {
+        value = await runInUnitOfWork(
+          { db: this.pool, afterCommit: (fn) => callbacks.push(fn), idempotent: ctx },
+          work,
+        );
+      } catch (err) {
+        if (err instanceof IdempotencyKeyTaken) {
+          if (attempt < 2) continue; // its record is visible now (replay), or it is still running
+          throw inProgress();
+        }
+        if (ctx.recorded || !isStorableError(err)) throw err;
+        const { problem } = normalizeError(err);
+        if (await this.storeAlone(request, problem.status, storedProblem(problem))) throw err;
+        if (attempt < 2) continue; // another request holds the key or stored an outcome: answer with it
+        throw inProgress();
+      }
+      callbacks.forEach((fn) => fn());
+      // Work that appended nothing (no such path today) still gets its outcome stored.
+      if (!ctx.recorded) await this.storeAlone(request, request.successStatus ?? 200, value);
+      return value;
+    }
+  }
+
+  /** The live record's answer (replay, 422 for another request, 409 in progress), or undefined. */
+  private async lookup(request: IdempotentRequest & { key: string }): Promise<{ answer: () => unknown } | undefined> {
+    const { rows } = await this.pool.query<{
+      request_hash: string;
+      status: string;
+      response_status: number | null;
+      response_body: unknown;
+    }>(
+      `SELECT request_hash, status, response_status, response_body
+         FROM idempotency_records WHERE player_id = $1 AND key = $2 AND expires_at > now()`,
+      [request.playerId, request.key],
+    );
+    const existing = rows[0];
+    if (!existing) return undefined;
+    return {
+      answer: () => {
+        if (existing.request_hash !== request.hash) throw reused();
+        if (existing.status !== 'done' || existing.response_status === null) throw inProgress();
+        request.onReplay?.();
+        return replay(existing.response_status, existing.response_body);
+      },
+    };
+  }
+
+  /**
+   * Stores an outcome by itself (replacing an expired record), under the key's advisory lock; false
+   * when a live record exists or another request holds the key (its statement is running).
+   */
+  private async storeAlone(request: IdempotentRequest & { key: string }, status: number, body: unknown) {
+    const { rowCount } = await this.pool.query(
+      `INSERT INTO idempotency_records (player_id, key, request_hash, status, response_status, response_body, created_at, expires_at)
+       SELECT $1, $2, $3, 'done', $4, $5::jsonb, now(), now() + make_interval(hours => $6)
+        WHERE pg_try_advisory_xact_lock($7::bigint)
+       ON CONFLICT (player_id, key) DO UPDATE
+         SET request_hash = EXCLUDED.request_hash, status = 'done', response_status = EXCLUDED.response_status,
+             response_body = EXCLUDED.response_body, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+         WHERE idempotency_records.expires_at <= now()`,
+      [
+        request.playerId,
+        request.key,
+        request.hash,
+        status,
+        JSON.stringify(body ?? null),
+        this.ttlHours,
+        lockKey(request.playerId, request.key),
+      ],
+    );
+    return rowCount === 1;
+  }
+
   private async finish(client: PoolClient, request: IdempotentRequest, status: number, body: unknown): Promise<void> {
     await client.query(
       `UPDATE idempotency_records SET status = 'done', response_status = $3, response_body = $4::jsonb
@@ -165,6 +269,12 @@ export class IdempotencyService {
       .catch((err: Error) => this.logger.warn({ msg: 'purging expired idempotency records failed', err: err.message }));
   }
 }
+
+const reused = () =>
+  new DomainException(
+    'IDEMPOTENCY_KEY_REUSED',
+    'This Idempotency-Key was already used for a different request; use a new key for a new request',
+  );
 
 const inProgress = () =>
   new DomainException(

@@ -156,9 +156,15 @@ describe('PostgreSQL stops for ~5 s under load', () => {
     const recoveryMs = firstSuccessAfterUp - upAt;
     const failed503 = failures.filter((f) => f.status === 503).length;
 
+    // Group commit (decision 0045): how many commands the event store's statements wrote, for the log.
+    const metrics = await (await fetch(base + '/metrics')).text();
+    const metric = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN);
+    const statements = metric('fairdice_event_append_batch_size_count');
+    const commands = metric('fairdice_event_append_batch_size_sum');
     console.log(
       `[faults] clients=${CLIENTS} acknowledged moves=${acks.length} responses=${JSON.stringify(Object.fromEntries(statuses))} ` +
-        `503s=${failed503} /health/ready during outage=${readyDuringOutage} recovery after restart=${recoveryMs} ms`,
+        `503s=${failed503} /health/ready during outage=${readyDuringOutage} recovery after restart=${recoveryMs} ms ` +
+        `write statements=${statements} commands written=${commands} (mean ${(commands / statements).toFixed(2)} per statement)`,
     );
     expect(readyDuringOutage).toBe(503);
     expect(failed503).toBeGreaterThan(0);
