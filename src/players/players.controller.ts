@@ -9,13 +9,7 @@ import { AuthGuard, CurrentPlayer } from './auth.guard';
 import { AuthenticatedPlayer } from './players.types';
 import { PlayersService } from './players.service';
 import { RegisterPlayerInput } from './dto/register-player.dto';
-import {
-  MeModel,
-  PlayerProfileModel,
-  RegisteredPlayerModel,
-  SoloLeaderboardPage,
-  TokenModel,
-} from './dto/player.model';
+import { MeModel, PlayerProfileView, RegisteredPlayerModel, SoloLeaderboardPage, TokenModel } from './dto/player.model';
 import { NoFieldsPipe } from '../common/dto/no-fields.pipe';
 import { ApiNoFieldsBody, ApiProblems, BODY_PROBLEMS, PATH_PROBLEMS } from '../common/openapi/decorators';
 
@@ -71,9 +65,9 @@ export class PlayersController {
     description:
       'Anyone may read it (no token needed): the display name, when the player registered, and statistics per rule set from their finished games (the same figures as GET /v1/players/me).',
   })
-  @ApiOkResponse({ type: PlayerProfileModel })
+  @ApiOkResponse({ type: PlayerProfileView })
   @ApiProblems(...PATH_PROBLEMS, 'PLAYER_NOT_FOUND', 'DATABASE_UNAVAILABLE')
-  profile(@Param('id', UuidPipe) id: string): Promise<PlayerProfileModel> {
+  profile(@Param('id', UuidPipe) id: string): Promise<PlayerProfileView> {
     return this.players.publicProfile(id);
   }
 }

@@ -10,7 +10,7 @@ import { PlayersService } from './players.service';
 import { RegisterPlayerInput } from './dto/register-player.dto';
 import {
   MeModel,
-  PlayerProfileModel,
+  PlayerProfileView,
   RegisteredPlayerModel,
   SoloLeaderboardConnection,
   TokenModel,
@@ -38,10 +38,10 @@ export class PlayersResolver {
     return this.players.rotateToken(player.id);
   }
 
-  @Query(() => PlayerProfileModel, {
+  @Query(() => PlayerProfileView, {
     description: "A player's public profile with statistics per rule set (GET /v1/players/{id}); no token needed.",
   })
-  player(@Args('id', { type: () => ID }) id: string): Promise<PlayerProfileModel> {
+  player(@Args('id', { type: () => ID }) id: string): Promise<PlayerProfileView> {
     return this.players.publicProfile(checkPlayerId(id));
   }
 

@@ -5,6 +5,7 @@ import { PrismaService } from '../database/prisma.service';
 import { SeatStanding } from '@fairdice/core/rules/core/family';
 import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
 import { AuthenticatedPlayer, PlayerProfile, RuleSetStats } from './players.types';
+import { tournamentResults, type TournamentResult } from './tournament-results';
 import { soloLeaderboard, type SoloLeaderboardEntry } from './leaderboard';
 import type { CursorPage } from '../common/pagination/cursor';
 import type { PageRequest } from '../common/pagination/page-request';
@@ -43,9 +44,12 @@ export class PlayersService {
   }
 
   /** A player's public profile with statistics per rule set (PLAYER_NOT_FOUND). */
-  async publicProfile(playerId: string): Promise<PlayerProfile & { stats: RuleSetStats[] }> {
+  async publicProfile(
+    playerId: string,
+  ): Promise<PlayerProfile & { stats: RuleSetStats[]; tournaments: TournamentResult[] }> {
     const profile = await this.profile(playerId);
-    return { ...profile, stats: await this.stats(playerId) };
+    const query = (sql: string, params: unknown[]) => this.prisma.pool.query(sql, params);
+    return { ...profile, stats: await this.stats(playerId), tournaments: await tournamentResults(query, playerId) };
   }
 
   /** Best solo scores of a rule set (src/players/leaderboard.ts). */

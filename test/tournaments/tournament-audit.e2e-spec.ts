@@ -4,7 +4,7 @@
  * that does not check out. Each edit is made the way a forger would: the hash chains and the
  * Merkle root are recomputed after it, so only the check that the edit breaks can catch it.
  */
-import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
+import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { chooseMove } from '../helpers/games';
 import { play, waitFor, type P } from './helpers';
 import { appendEvent } from '@fairdice/core/fairness/hash-chain';
@@ -69,12 +69,16 @@ describe('tournament audit bundle (e2e)', () => {
   let t: TestApp;
   let duplicate: Bundle;
   let tables: Bundle;
+  let duplicateEntrants: P[];
   beforeAll(async () => {
     t = await createTestApp({ env: { JOBS_POLL_INTERVAL_MS: '50' } });
   });
   afterAll(() => t?.close());
 
-  async function runTournament(body: Record<string, unknown>, n: number): Promise<{ id: string; organizer: P }> {
+  async function runTournament(
+    body: Record<string, unknown>,
+    n: number,
+  ): Promise<{ id: string; organizer: P; entrants: P[] }> {
     const organizer = await registerPlayer(t, 'Organizer');
     const entrants = await Promise.all(Array.from({ length: n }, (_, i) => registerPlayer(t, `Entrant ${i + 1}`)));
     const id = (await t.http().post('/v1/tournaments').set(organizer.auth).send(body).expect(201)).body.id;
@@ -118,14 +122,15 @@ describe('tournament audit bundle (e2e)', () => {
       async () => (await t.http().get(`/v1/tournaments/${id}`).set(organizer.auth).expect(200)).body,
       (v: any) => v.status === 'finished',
     );
-    return { id, organizer };
+    return { id, organizer, entrants };
   }
 
   it('a duplicate tournament: the bundle verifies (every game, one stream per round, standings, root)', async () => {
-    const { id } = await runTournament(
+    const { id, entrants } = await runTournament(
       { name: 'Audit duplicate', ruleSet: 'simple', format: 'duplicate', maxEntrants: 4, rounds: 1 },
       3,
     );
+    duplicateEntrants = entrants;
     duplicate = (await t.http().get(`/v1/tournaments/${id}/audit`).expect(200)).body; // public: anyone
     expect(duplicate.games).toHaveLength(3);
     expect(new Set(duplicate.games.map((g: any) => g.serverSeed)).size).toBe(1);
@@ -235,5 +240,37 @@ describe('tournament audit bundle (e2e)', () => {
     const bad = await run(b);
     expect(bad.code).toBe(1);
     expect(bad.text).toContain('FAILED: games-complete');
+  });
+
+  it("each entrant's public profile lists the finished tournament with their final rank (REST and GraphQL)", async () => {
+    const rows = duplicate.standings as Array<{ playerId: string; rank: number; totalScore: number }>;
+    for (const e of duplicateEntrants) {
+      const profile = (await t.http().get(`/v1/players/${e.id}`).expect(200)).body;
+      const row = rows.find((r) => r.playerId === e.id)!;
+      expect(profile.tournaments).toEqual([
+        expect.objectContaining({
+          tournamentId: duplicate.tournamentId,
+          name: 'Audit duplicate',
+          ruleSet: 'simple',
+          format: 'duplicate',
+          rank: row.rank,
+          entrants: 3,
+          totalScore: row.totalScore,
+          status: 'active',
+        }),
+      ]);
+    }
+    const body = await gql(
+      t,
+      'query($id: ID!) { player(id: $id) { tournaments { tournamentId format rank entrants } } }',
+      { id: duplicateEntrants[0].id },
+    );
+    expect(body.data.player.tournaments[0]).toMatchObject({
+      tournamentId: duplicate.tournamentId,
+      format: 'duplicate',
+    });
+    // Someone who entered no tournament has none.
+    const other = await registerPlayer(t, 'Nobody');
+    expect((await t.http().get(`/v1/players/${other.id}`).expect(200)).body.tournaments).toEqual([]);
   });
 });

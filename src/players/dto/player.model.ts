@@ -3,6 +3,12 @@ import { ApiProperty } from '@nestjs/swagger';
 import { apiRef } from '../../common/openapi/json-schema';
 import { RuleSetNameEnum } from '../../common/graphql/enums';
 import { connectionOf } from '../../common/graphql/connection';
+import {
+  ENTRANT_STATUSES,
+  EntrantStatusEnum,
+  TOURNAMENT_FORMATS,
+  TournamentFormatEnum,
+} from '../../common/graphql/tournament-enums';
 
 @ObjectType({ description: 'Statistics of a player for one rule set.' })
 export class RuleSetStatsModel {
@@ -42,16 +48,44 @@ export class RegisteredPlayerModel {
   @Field() @ApiProperty({ example: 'fd_3q2...' }) token: string;
 }
 
+@ObjectType({ description: "A player's place in a finished tournament (docs/tournaments.md §4)." })
+export class TournamentResultView {
+  @Field(() => ID) @ApiProperty({ format: 'uuid' }) tournamentId: string;
+  @Field() @ApiProperty() name: string;
+  @Field(() => RuleSetNameEnum) @ApiProperty(apiRef('RuleSetName')) ruleSet: string;
+  @Field(() => TournamentFormatEnum)
+  @ApiProperty({ enum: TOURNAMENT_FORMATS, enumName: 'TournamentFormat' })
+  format: string;
+  @Field(() => Int, { description: 'Rank in the final standings.' })
+  @ApiProperty({ description: 'Rank in the final standings.' })
+  rank: number;
+  @Field(() => Int, { description: 'Entrants ranked.' })
+  @ApiProperty({ description: 'Entrants ranked.' })
+  entrants: number;
+  @Field(() => Int) @ApiProperty() totalScore: number;
+  @Field(() => Int) @ApiProperty() matchPoints: number;
+  @Field(() => EntrantStatusEnum) @ApiProperty({ enum: ENTRANT_STATUSES, enumName: 'EntrantStatus' }) status: string;
+  @Field(() => GraphQLISODateTime) @ApiProperty({ type: String, format: 'date-time' }) finishedAt: Date;
+}
+
 @ObjectType({
   description:
     "A player's public profile: name, since when, and statistics per rule set (from finished games; docs/api.md#players).",
 })
-export class PlayerProfileModel extends PlayerModel {
+export class PlayerProfileView extends PlayerModel {
   @Field(() => [RuleSetStatsModel]) @ApiProperty({ type: [RuleSetStatsModel] }) stats: RuleSetStatsModel[];
+  @Field(() => [TournamentResultView], {
+    description: 'Public tournaments the player entered that have finished, the 20 most recent first.',
+  })
+  @ApiProperty({
+    type: [TournamentResultView],
+    description: 'Public tournaments the player entered that have finished, the 20 most recent first.',
+  })
+  tournaments: TournamentResultView[];
 }
 
 @ObjectType({ description: "A player's best qualifying solo score in a rule set (docs/api.md#leaderboards)." })
-export class SoloLeaderboardEntryModel {
+export class SoloLeaderboardEntryView {
   @Field(() => Int, { description: 'Standard competition ranking by score: equal scores share a rank.' })
   @ApiProperty({ description: 'Standard competition ranking by score: equal scores share a rank.' })
   rank: number;
@@ -65,7 +99,7 @@ export class SoloLeaderboardEntryModel {
 }
 
 export class SoloLeaderboardPage {
-  @ApiProperty({ type: [SoloLeaderboardEntryModel] }) items: SoloLeaderboardEntryModel[];
+  @ApiProperty({ type: [SoloLeaderboardEntryView] }) items: SoloLeaderboardEntryView[];
   @ApiProperty({
     type: String,
     nullable: true,
@@ -78,7 +112,7 @@ export class SoloLeaderboardPage {
   description: 'Best solo scores of a rule set, high first (Relay connection; decision 0061).',
 })
 export class SoloLeaderboardConnection extends connectionOf(
-  SoloLeaderboardEntryModel,
+  SoloLeaderboardEntryView,
   'SoloLeaderboard',
   'leaderboard line',
 ) {}
