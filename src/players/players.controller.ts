@@ -9,7 +9,14 @@ import { AuthGuard, CurrentPlayer } from './auth.guard';
 import { AuthenticatedPlayer } from './players.types';
 import { PlayersService } from './players.service';
 import { RegisterPlayerInput } from './dto/register-player.dto';
-import { MeModel, PlayerProfileView, RegisteredPlayerModel, SoloLeaderboardPage, TokenModel } from './dto/player.model';
+import {
+  MeModel,
+  PlayerProfileView,
+  RegisteredPlayerModel,
+  SoloLeaderboardPage,
+  TokenModel,
+  TournamentLeaderboardPage,
+} from './dto/player.model';
 import { NoFieldsPipe } from '../common/dto/no-fields.pipe';
 import { ApiNoFieldsBody, ApiProblems, BODY_PROBLEMS, PATH_PROBLEMS } from '../common/openapi/decorators';
 
@@ -92,6 +99,25 @@ export class LeaderboardsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<SoloLeaderboardPage> {
     const page = await this.players.soloLeaderboard(ruleSet, pageRequest(q));
+    setNextLink(req, reply, page.nextCursor);
+    return { items: page.items, nextCursor: page.nextCursor };
+  }
+
+  @Get(':ruleSet/tournaments')
+  @ApiOperation({
+    summary: "Players' records in a rule set's finished public tournaments",
+    description:
+      "One line per player who entered a finished public tournament of the rule set: wins (ranked first), podiums (first to third), tournaments played and best rank, from each tournament's final standings (docs/tournaments.md §4). Ordered by wins, podiums, tournaments played (descending), then player id; rank is competition ranking by (wins, podiums). Paged by cursor. No token needed.",
+  })
+  @ApiOkResponse({ type: TournamentLeaderboardPage, headers: NEXT_LINK_HEADER })
+  @ApiProblems(...PATH_PROBLEMS, 'RULE_SET_NOT_FOUND', 'INVALID_CURSOR', 'DATABASE_UNAVAILABLE')
+  async tournaments(
+    @Param('ruleSet') ruleSet: string,
+    @Query() q: CursorQuery,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<TournamentLeaderboardPage> {
+    const page = await this.players.tournamentLeaderboard(ruleSet, pageRequest(q));
     setNextLink(req, reply, page.nextCursor);
     return { items: page.items, nextCursor: page.nextCursor };
   }

@@ -13,6 +13,7 @@ import {
   PlayerProfileView,
   RegisteredPlayerModel,
   SoloLeaderboardConnection,
+  TournamentLeaderboardConnection,
   TokenModel,
 } from './dto/player.model';
 
@@ -57,6 +58,21 @@ export class PlayersResolver {
     after?: string,
   ): Promise<SoloLeaderboardConnection> {
     const page = await this.players.soloLeaderboard(ruleSet, pageRequest({ limit: first, cursor: after }));
+    return toConnection(page, after);
+  }
+
+  @Query(() => TournamentLeaderboardConnection, {
+    description:
+      "Players' records in a rule set's finished public tournaments: wins, podiums, tournaments played (GET /v1/leaderboards/{ruleSet}/tournaments).",
+  })
+  async tournamentLeaderboard(
+    @Args('ruleSet', { type: () => RuleSetNameEnum }) ruleSet: string,
+    @Args('first', { type: () => Int, nullable: true, description: 'Lines per page, 1 to 100 (default 20).' })
+    first?: number,
+    @Args('after', { type: () => String, nullable: true, description: 'The endCursor of the previous page.' })
+    after?: string,
+  ): Promise<TournamentLeaderboardConnection> {
+    const page = await this.players.tournamentLeaderboard(ruleSet, pageRequest({ limit: first, cursor: after }));
     return toConnection(page, after);
   }
 }

@@ -6,6 +6,7 @@ import { SeatStanding } from '@fairdice/core/rules/core/family';
 import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
 import { AuthenticatedPlayer, PlayerProfile, RuleSetStats } from './players.types';
 import { tournamentResults, type TournamentResult } from './tournament-results';
+import { tournamentLeaderboard, type TournamentLeaderboardEntry } from './tournament-leaderboard';
 import { soloLeaderboard, type SoloLeaderboardEntry } from './leaderboard';
 import type { CursorPage } from '../common/pagination/cursor';
 import type { PageRequest } from '../common/pagination/page-request';
@@ -55,6 +56,11 @@ export class PlayersService {
   /** Best solo scores of a rule set (src/players/leaderboard.ts). */
   soloLeaderboard(ruleSet: string, page: PageRequest): Promise<CursorPage<SoloLeaderboardEntry>> {
     return soloLeaderboard((sql, params) => this.prisma.pool.query(sql, params), ruleSet, page);
+  }
+
+  /** Tournament results of a rule set (src/players/tournament-leaderboard.ts). */
+  tournamentLeaderboard(ruleSet: string, page: PageRequest): Promise<CursorPage<TournamentLeaderboardEntry>> {
+    return tournamentLeaderboard((sql, params) => this.prisma.pool.query(sql, params), ruleSet, page);
   }
 
   /** Issues a new token; the old one stops working at once. */

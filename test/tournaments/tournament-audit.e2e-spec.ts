@@ -273,4 +273,49 @@ describe('tournament audit bundle (e2e)', () => {
     const other = await registerPlayer(t, 'Nobody');
     expect((await t.http().get(`/v1/players/${other.id}`).expect(200)).body.tournaments).toEqual([]);
   });
+
+  it("the rule set's tournament leaderboard counts wins, podiums and tournaments from the final standings", async () => {
+    // Every line, by cursor, 2 a page.
+    const lines: any[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: any = await t
+        .http()
+        .get(`/v1/leaderboards/simple/tournaments?limit=2${cursor ? `&cursor=${cursor}` : ''}`)
+        .expect(200);
+      lines.push(...res.body.items);
+      cursor = res.body.nextCursor;
+    } while (cursor);
+    expect(new Set(lines.map((l) => l.playerId)).size).toBe(lines.length);
+    // This file's two finished tournaments of simple (3 + 4 entrants, different players).
+    const rows = [...duplicate.standings, ...tables.standings] as Array<{ playerId: string; rank: number }>;
+    for (const row of rows) {
+      const line = lines.find((l) => l.playerId === row.playerId);
+      expect(line).toMatchObject({
+        tournamentsPlayed: 1,
+        wins: row.rank === 1 ? 1 : 0,
+        podiums: row.rank <= 3 ? 1 : 0,
+        bestRank: row.rank,
+      });
+    }
+    for (let i = 1; i < lines.length; i++) {
+      const [a, b] = [lines[i - 1], lines[i]];
+      expect(a.wins > b.wins || (a.wins === b.wins && a.podiums >= b.podiums)).toBe(true);
+    }
+    const body = await gql(
+      t,
+      '{ tournamentLeaderboard(ruleSet: simple, first: 100) { edges { node { playerId wins } } } }',
+    );
+    expect(body.data.tournamentLeaderboard.edges).toHaveLength(lines.length);
+    // Bad input: an unknown rule set, a cursor of another list.
+    expect((await t.http().get('/v1/leaderboards/chess/tournaments').expect(404)).body.code).toBe('RULE_SET_NOT_FOUND');
+    const solo = (await t.http().get('/v1/leaderboards/simple/solo?limit=1').expect(200)).body;
+    if (solo.nextCursor)
+      expect(
+        (await t.http().get(`/v1/leaderboards/simple/tournaments?cursor=${solo.nextCursor}`).expect(400)).body.code,
+      ).toBe('INVALID_CURSOR');
+    expect((await t.http().get('/v1/leaderboards/simple/tournaments?cursor=xyz!').expect(400)).body.code).toBe(
+      'INVALID_CURSOR',
+    );
+  });
 });

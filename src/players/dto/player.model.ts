@@ -116,3 +116,41 @@ export class SoloLeaderboardConnection extends connectionOf(
   'SoloLeaderboard',
   'leaderboard line',
 ) {}
+
+@ObjectType({
+  description: "A player's record in a rule set's finished public tournaments (docs/api.md#leaderboards).",
+})
+export class TournamentLeaderboardEntryView {
+  @Field(() => Int, { description: 'Competition ranking by (wins, podiums): equal records share a rank.' })
+  @ApiProperty({ description: 'Competition ranking by (wins, podiums): equal records share a rank.' })
+  rank: number;
+  @Field(() => ID) @ApiProperty({ format: 'uuid' }) playerId: string;
+  @Field() @ApiProperty() displayName: string;
+  @Field(() => Int, { description: 'Tournaments ranked first in.' })
+  @ApiProperty({ description: 'Tournaments ranked first in.' })
+  wins: number;
+  @Field(() => Int, { description: 'Tournaments ranked first to third in.' })
+  @ApiProperty({ description: 'Tournaments ranked first to third in.' })
+  podiums: number;
+  @Field(() => Int) @ApiProperty() tournamentsPlayed: number;
+  @Field(() => Int) @ApiProperty() bestRank: number;
+}
+
+export class TournamentLeaderboardPage {
+  @ApiProperty({ type: [TournamentLeaderboardEntryView] }) items: TournamentLeaderboardEntryView[];
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Pass as `cursor` for the next page (opaque); null on the last page.',
+  })
+  nextCursor: string | null;
+}
+
+@ObjectType('TournamentLeaderboardConnection', {
+  description: "Players' records in a rule set's finished public tournaments, best first (Relay connection).",
+})
+export class TournamentLeaderboardConnection extends connectionOf(
+  TournamentLeaderboardEntryView,
+  'TournamentLeaderboard',
+  'leaderboard line',
+) {}
