@@ -5,6 +5,8 @@ COPY package.json package-lock.json ./
 # npm workspaces (docs/decisions/0018): npm ci links node_modules/@fairdice/core -> packages/core.
 COPY packages/core/package.json ./packages/core/
 COPY packages/verifier/package.json ./packages/verifier/
+# The SDK's workspace (its dependencies; the web client imports it as @fairdice/client).
+COPY packages/client/package.json ./packages/client/
 COPY scripts ./scripts
 COPY prisma ./prisma
 COPY prisma.config.ts ./
@@ -24,6 +26,8 @@ COPY --from=build /app/packages/core/dist ./packages/core/dist
 # The verifier page served at GET /verify (node_modules/fairdice-verify -> packages/verifier).
 COPY --from=build /app/packages/verifier/package.json ./packages/verifier/
 COPY --from=build /app/packages/verifier/dist/verify.html ./packages/verifier/dist/
+# The reference web client served at GET / (web/dist: index.html and content-hashed assets).
+COPY --from=build /app/web/dist ./web/dist
 COPY --from=build /app/prisma ./prisma
 # The advice tables' disk cache (ADVICE_CACHE_DIR, default ./data/advice), writable by the service.
 RUN mkdir -p /app/data/advice && chown -R node:node /app/data

@@ -32,6 +32,8 @@ const layering = {
   health: persistence,
   graphiql: persistence,
   'verify-page': persistence,
+  // the reference web client's static files (web/dist) at / and /assets
+  'web-app': persistence,
   'service-info': persistence,
   games: [...persistence, 'players'],
   transparency: [...persistence, 'players'],
@@ -80,6 +82,12 @@ const boundaries = [
     target: './packages',
     from: ['./src', './test', './bench', './scripts'],
     message: 'packages/ stand alone: they never import the service',
+  },
+  {
+    target: './web',
+    from: ['./src', './test', './bench', './scripts'],
+    message:
+      'the web client talks to the service only through the public API (@fairdice/client): it imports no code of the service',
   },
 ];
 

@@ -33,6 +33,9 @@ const probes = [
   ['packages/core/src/fairness/probe.ts', 'node:crypto', true],
   ['packages/core/src/fairness/probe.ts', '@noble/hashes/sha2.js', false],
   ['packages/core/src/fairness/probe.ts', '../rules/registry', false],
+  // the web client: the public API only (docs/web.md)
+  ['web/src/probe.ts', '../../src/games/games.service', true],
+  ['web/src/probe.ts', '@fairdice/client', false],
 ];
 
 // Type information is not needed for import rules, and probe files are not in any tsconfig.

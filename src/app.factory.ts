@@ -10,6 +10,7 @@ import { AllExceptionsFilter, normalizeError, strictValidationPipe } from './com
 import { createPinoLogger, PinoNestLogger } from './common/logging/logger';
 import { registerGraphiql } from './graphiql/graphiql';
 import { registerVerifyPage } from './verify-page/verify-page';
+import { registerWebApp } from './web-app/web-app';
 import { PG_POOL } from './database/prisma.service';
 import { registerSecurity } from './reliability/http/security';
 import { registerGraphqlPrecheck } from './reliability/graphql/http-precheck';
@@ -127,6 +128,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   registerGraphiql(fastify);
   // The offline audit verifier page (packages/verifier; docs/fairness.md §6).
   registerVerifyPage(fastify);
+  // The reference web client at / (web/, built by npm run build; docs/web.md).
+  registerWebApp(fastify);
 
   const document = buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, {

@@ -54,6 +54,16 @@ export function afterCommit(fn: () => void): void {
 export const runInUnitOfWork = <T>(uow: UnitOfWork, fn: () => Promise<T>): Promise<T> => storage.run(uow, fn);
 
 /**
+ * An idempotent append wrote nothing because another request holds its key or has stored an
+ * outcome for it (IdempotencyService looks the key up again).
+ */
+export class IdempotencyKeyTaken extends Error {
+  constructor() {
+    super('idempotency key taken by another request');
+  }
+}
+
+/**
  * Runs `fn` in one transaction on a client of `pool` (statements made through `dbOr` join it);
  * inside a transaction already, `fn` simply joins that one. Commit → the afterCommit callbacks run;
  * any error → ROLLBACK and the error is rethrown.
@@ -76,15 +86,5 @@ export async function inTransaction<T>(pool: Pool, fn: () => Promise<T>): Promis
     throw err;
   } finally {
     client.release(broken);
-  }
-}
-
-/**
- * An idempotent append wrote nothing because another request holds its key or has stored an
- * outcome for it (IdempotencyService looks the key up again).
- */
-export class IdempotencyKeyTaken extends Error {
-  constructor() {
-    super('idempotency key taken by another request');
   }
 }

@@ -15,7 +15,7 @@ function newestSource(dir: string, skip?: string): number {
     const p = join(dir, entry.name);
     if (entry.isDirectory() && entry.name === skip) continue;
     if (entry.isDirectory()) newest = Math.max(newest, newestSource(p, skip));
-    else if (/\.(ts|html|css|graphql)$/.test(entry.name) && !entry.name.endsWith('.spec.ts'))
+    else if (/\.(ts|tsx|html|css|graphql)$/.test(entry.name) && !entry.name.endsWith('.spec.ts'))
       newest = Math.max(newest, statSync(p).mtimeMs);
   }
   return newest;
@@ -38,6 +38,7 @@ export function ensureBuilt(): void {
     join(ROOT, 'packages', 'verifier', 'dist', 'cli.js'),
     join(ROOT, 'packages', 'verifier', 'dist', 'verify.html'),
     join(ROOT, 'packages', 'client', 'dist', 'index.js'),
+    join(ROOT, 'web', 'dist', 'index.html'),
   ];
   const sources = Math.max(
     newestSource(join(ROOT, 'src')),
@@ -49,6 +50,10 @@ export function ensureBuilt(): void {
     mtime(join(ROOT, 'packages', 'client', 'build.mjs')),
     mtime(join(ROOT, 'openapi', 'openapi.json')),
     mtime(join(ROOT, 'src', 'schema.gql')),
+    // the web client (web/build.mjs over web/src and web/index.html)
+    newestSource(join(ROOT, 'web', 'src')),
+    mtime(join(ROOT, 'web', 'index.html')),
+    mtime(join(ROOT, 'web', 'build.mjs')),
   );
   if (Math.min(...outputs.map(mtime)) < sources) {
     execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'pipe', timeout: 280_000 });

@@ -1,4 +1,5 @@
 /** Helpers of the tournament e2e tests: playing a game through REST with a scripted strategy. */
+import http from 'node:http';
 import type { registerPlayer, TestApp } from '../helpers/app';
 import type { Move } from '../helpers/games';
 
@@ -30,4 +31,25 @@ export async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean
     if (done(v)) return v;
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** Collects the `data:` messages of an SSE stream until `close()` (live standings). */
+export function collectSse(port: number, path: string): { messages: any[]; close(): void } {
+  const messages: any[] = [];
+  const req = http.get({ host: '127.0.0.1', port, path }, (res) => {
+    let buffer = '';
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      buffer += chunk;
+      let i: number;
+      while ((i = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, i);
+        buffer = buffer.slice(i + 2);
+        const data = block.split('\n').find((l) => l.startsWith('data: '));
+        if (data) messages.push(JSON.parse(data.slice(6)));
+      }
+    });
+  });
+  req.on('error', () => undefined);
+  return { messages, close: () => req.destroy() };
 }

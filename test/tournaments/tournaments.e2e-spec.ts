@@ -7,7 +7,8 @@
  */
 import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 import { chooseMove, type Move } from '../helpers/games';
-import { firstRollOnly, play, waitFor } from './helpers';
+import { collectSse, firstRollOnly, play, waitFor } from './helpers';
+import type { AddressInfo } from 'node:net';
 import { duplicateFaces, roundSeedHex, tableDraw } from '@fairdice/core/fairness/tournament';
 import { commitmentOf } from '@fairdice/core/fairness/seeds';
 import { verifyChain } from '@fairdice/core/fairness/hash-chain';
@@ -29,7 +30,7 @@ const holdFirstTwo = (view: any): Move => {
 describe('tournaments (e2e)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: { JOBS_POLL_INTERVAL_MS: '50' } });
+    t = await createTestApp({ listen: true, env: { JOBS_POLL_INTERVAL_MS: '50' } });
   });
   afterAll(() => t?.close());
 
@@ -209,6 +210,13 @@ describe('tournaments (e2e)', () => {
     for (const e of entrants) await t.http().post(`/v1/tournaments/${id}/entrants`).set(e.auth).send({}).expect(200);
     await t.http().post(`/v1/tournaments/${id}/close`).set(organizer.auth).expect(200);
     await t.http().post(`/v1/tournaments/${id}/start`).set(organizer.auth).expect(200);
+    // Live standings over SSE, watched while the tables play.
+    const port = (t.app.getHttpServer().address() as AddressInfo).port;
+    const live = collectSse(port, `/v1/tournaments/${id}/standings/stream`);
+    await waitFor(
+      () => Promise.resolve(live.messages.length),
+      (n) => n >= 1,
+    );
 
     const byNumber = new Map<number, P>();
     const view0 = await get(organizer, id);
@@ -274,6 +282,14 @@ describe('tournaments (e2e)', () => {
     expect(done.tournamentSeed).toMatch(/^[0-9a-f]{64}$/);
     const standings = (await t.http().get(`/v1/tournaments/${id}/standings`).expect(200)).body;
     expect(standings.rows).toHaveLength(7);
+    // The stream pushed running totals as the games' moves landed (live), and ended on the final standings.
+    const last = await waitFor(
+      () => Promise.resolve(live.messages[live.messages.length - 1]),
+      (m) => m.status === 'finished',
+    );
+    live.close();
+    expect(live.messages.some((m) => m.live && m.rows.some((r: any) => r.totalScore > 0))).toBe(true);
+    expect(last.rows).toEqual(standings.rows);
     for (const row of standings.rows) {
       expect(row.totalScore).toBe(totals.get(row.entrant)!.score);
       expect(row.matchPoints).toBe(totals.get(row.entrant)!.mp);

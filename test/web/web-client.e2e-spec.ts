@@ -1,0 +1,368 @@
+/**
+ * The reference web client (web/, served at /) driven in Debian's Chromium through playwright-core,
+ * every step through the page as a person would act: typing, tabbing, pressing keys, clicking.
+ * Nothing is set up behind the page's back; the API is only read to compare what the page shows
+ * with what the server holds. Runs once per CI run (describeOnce), against PostgreSQL.
+ */
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { ensureBuilt } from '../helpers/build';
+import { describeOnce } from '../helpers/suites';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+jest.setTimeout(180_000);
+
+let t: TestApp;
+let base: string;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+/** Console errors and warnings, page errors and failed requests of every page: none is expected. */
+const problems: string[] = [];
+/** While a test drops the network on purpose, Chromium's own "Failed to load resource: net::…" lines are expected. */
+let droppingNetwork = false;
+/** While a test provokes an API refusal, Chromium's own "the server responded with a status of 4xx" line is expected. */
+let refusing = false;
+
+async function newPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (droppingNetwork && /^Failed to load resource: net::ERR_/.test(m.text())) return;
+    if (refusing && /^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) return;
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on('requestfailed', (r) => {
+    // A stream closed by a navigation or reload is not a failure of the page.
+    if (!/\/stream/.test(r.url())) problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
+  });
+  page.on('request', (r) => {
+    if (!r.url().startsWith(base) && !r.url().startsWith('blob:') && !r.url().startsWith('data:'))
+      problems.push(`request beyond the service: ${r.url()}`);
+  });
+  await page.goto(`${base}/`);
+  return page;
+}
+
+/** Presses Tab until `target` has the focus (keyboard only). */
+async function tabTo(page: Page, target: Locator): Promise<void> {
+  for (let i = 0; i < 80; i++) {
+    if (await target.evaluate((el) => el === el.ownerDocument.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${target.toString()}`);
+}
+
+async function register(page: Page, name: string): Promise<void> {
+  await page.getByLabel('Your name').fill(name);
+  await page.getByRole('button', { name: 'Start playing' }).click();
+  await page.getByRole('heading', { name: 'New game' }).waitFor();
+}
+
+async function createGame(page: Page, options: { ruleSet: string; seats?: number; hotSeats?: number }) {
+  await page.getByLabel('Rule set').selectOption(options.ruleSet);
+  if (options.seats) await page.getByLabel('Seats', { exact: true }).fill(String(options.seats));
+  if (options.hotSeats) await page.getByLabel(/Hot seats/).fill(String(options.hotSeats));
+  await page.getByRole('button', { name: 'Create game' }).click();
+  await page.getByRole('heading', { name: 'Seats' }).waitFor();
+}
+
+const gameIdOf = (page: Page) => /#\/game\/([0-9a-f-]{36})/.exec(page.url())![1];
+const tokenOf = (page: Page) =>
+  page.evaluate(() =>
+    (globalThis as unknown as { localStorage: { getItem(k: string): string } }).localStorage.getItem('fairdice.token'),
+  );
+const yourTurn = (page: Page) => page.getByText('Your turn.', { exact: true });
+const diceNames = async (page: Page) =>
+  Promise.all(
+    (await page.getByRole('group', { name: 'Dice' }).getByRole('button').all()).map((d) =>
+      d.getAttribute('aria-label'),
+    ),
+  );
+
+async function serverGame(page: Page) {
+  const res = await t
+    .http()
+    .get(`/v1/games/${gameIdOf(page)}`)
+    .set('authorization', `Bearer ${await tokenOf(page)}`)
+    .expect(200);
+  return res.body;
+}
+
+/** One five-dice turn with the mouse: roll, score the first box the page offers, confirm. */
+async function playTurnByClicks(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Roll', exact: true }).click();
+  await page.getByRole('button', { name: /^Roll again/ }).waitFor();
+  await page.locator('button.box-option:not([disabled])').first().click();
+  await page.getByRole('button', { name: /^Confirm: score/ }).click();
+}
+
+beforeAll(async () => {
+  ensureBuilt();
+  t = await createTestApp({ listen: true });
+  base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+});
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => undefined);
+  await browser?.close();
+  await t?.close();
+});
+
+describeOnce('the web client (Chromium)', () => {
+  afterEach(() => {
+    // No console error, no page error, no failed request, nothing fetched beyond the service.
+    expect(problems.splice(0)).toEqual([]);
+  });
+
+  it('is served at / without shadowing the API; unknown paths stay problems', async () => {
+    const page = await t.http().get('/').expect(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    const script = /src="(\/assets\/app-[^"]+\.js)"/.exec(page.text)![1];
+    const asset = await t.http().get(script).expect(200);
+    expect(asset.headers['content-type']).toMatch(/javascript/);
+    expect(asset.headers['cache-control']).toContain('immutable');
+    await t.http().get('/assets/nope.js').expect(404);
+    const unknown = await t.http().get('/no-such-page').expect(404);
+    expect(unknown.body.code).toBe('ROUTE_NOT_FOUND');
+    await t.http().get('/health').expect(200);
+    await t.http().get('/verify').expect(200);
+  });
+
+  it('shows an API refusal as a sentence, not as its code, and stores nothing', async () => {
+    const page = await newPage({ width: 360, height: 780 });
+    await page.getByLabel('Your name').fill('   ');
+    refusing = true;
+    await page.getByRole('button', { name: 'Start playing' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    refusing = false;
+    const text = await alert.innerText();
+    expect(text).toMatch(/^[A-Z][^]*[.!?]$/);
+    expect(text).not.toMatch(/VALIDATION_FAILED|[A-Z]+_[A-Z]+/);
+    expect(
+      await page.evaluate(() => Object.keys((globalThis as unknown as { localStorage: object }).localStorage)),
+    ).toEqual([]);
+    // Nothing was stored: the page still asks for a name.
+    await page.getByLabel('Your name').waitFor();
+  });
+
+  it('a solo `simple` game, keyboard only, to the end; a reload mid-turn resumes; its total is the server’s; it verifies in the page, and a tampered bundle fails', async () => {
+    const page = await newPage();
+    await tabTo(page, page.getByLabel('Your name'));
+    await page.keyboard.type('Kim');
+    await page.keyboard.press('Enter');
+    await tabTo(page, page.getByLabel('Rule set'));
+    await page.keyboard.press('s'); // the first option starting with S: Simple
+    expect(await page.getByLabel('Rule set').inputValue()).toBe('simple');
+    await tabTo(page, page.getByRole('button', { name: 'Create game' }));
+    await page.keyboard.press('Enter');
+    await tabTo(page, page.getByRole('button', { name: 'Start the game' }));
+    await page.keyboard.press('Enter');
+    await yourTurn(page).waitFor();
+    // The commitment is shown from the start, and equals the server's.
+    const commitment = await page.getByTestId('commitment').innerText();
+    expect(commitment).toBe((await serverGame(page)).commitment);
+
+    for (let turn = 0; turn < 13; turn++) {
+      // The new turn is on the page (the last score has come back): then R rolls.
+      await page.locator('button:not([disabled])', { hasText: /^Roll$/ }).waitFor();
+      await page.keyboard.press('r');
+      await page.getByRole('button', { name: /^Roll again \(2 left\)/ }).waitFor();
+      await page.keyboard.press('1'); // hold die 1
+      await page.getByRole('button', { name: /^Die 1: \d, held$/ }).waitFor();
+      if (turn === 4) {
+        // Mid-turn, the tab is reloaded: the same dice, the same rolls left.
+        const before = await diceNames(page);
+        await page.reload();
+        await page.getByRole('button', { name: /^Roll again \(2 left\)/ }).waitFor();
+        expect(await diceNames(page)).toEqual(before.map((n) => n!.replace(', held', '')));
+        await page.keyboard.press('1');
+      }
+      await page.keyboard.press(' ');
+      await page.getByRole('button', { name: /^Roll again \(1 left\)/ }).waitFor();
+      // Score: Tab to the first box the page offers, Enter, then Enter on the confirm step.
+      await tabTo(page, page.locator('button.box-option:not([disabled])').first());
+      await page.keyboard.press('Enter');
+      const confirm = page.getByRole('button', { name: /^Confirm: score/ });
+      await confirm.waitFor();
+      expect(await confirm.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+      await page.keyboard.press('Enter');
+      await confirm.waitFor({ state: 'detached' });
+    }
+    await page.getByRole('heading', { name: 'Result' }).waitFor();
+    const shown = Number(await page.getByTestId('sheet-total').innerText());
+    const server = await serverGame(page);
+    expect(server.status).toBe('finished');
+    expect(shown).toBe(server.standings[0].total);
+    await expect(page.getByText(`Final score: ${server.standings[0].total}.`).innerText()).resolves.toBeTruthy();
+
+    // The page verified the audit bundle itself, against the commitment it noted at the start.
+    const verdict = page.getByTestId('verdict').first();
+    await verdict.getByText(/^VERIFIED/).waitFor();
+    // The bundle offered for download, tampered (one die changed), fails in the same page.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download the audit bundle' }).click(),
+    ]);
+    const dir = mkdtempSync(join(tmpdir(), 'fairdice-web-'));
+    const file = join(dir, 'bundle.json');
+    await download.saveAs(file);
+    const bundle = JSON.parse(readFileSync(file, 'utf8'));
+    expect(bundle.gameId).toBe(gameIdOf(page));
+    const rolled = bundle.events.find((e: { type: string }) => e.type === 'rolled');
+    rolled.data.dice[0] = (rolled.data.dice[0] % 6) + 1;
+    const tampered = join(dir, 'tampered.json');
+    writeFileSync(tampered, JSON.stringify(bundle));
+    await page.getByLabel('Verify a bundle file').setInputFiles(tampered);
+    await page
+      .getByTestId('verdict')
+      .nth(1)
+      .getByText(/^FAILED/)
+      .waitFor();
+    // The untampered file passes the same way.
+    await page.getByLabel('Verify a bundle file').setInputFiles(file);
+    await page
+      .getByTestId('verdict')
+      .nth(1)
+      .getByText(/^VERIFIED/)
+      .waitFor();
+
+    // The profile counts the game (solo best = the total), and its replay steps through versions.
+    await page.getByRole('link', { name: 'Profile' }).click();
+    const row = page.getByRole('row', { name: /^Simple \(five dice\)/ });
+    await row.waitFor();
+    expect((await row.getByRole('cell').allInnerTexts()).slice(0, 2)).toEqual(['1', String(server.standings[0].total)]);
+    await page.getByRole('link', { name: 'replay' }).click();
+    await page.getByText(`Version 1 of ${server.version}`).waitFor();
+    for (let v = 2; v <= 4; v++) {
+      await page.getByRole('button', { name: 'Next move' }).click();
+      await page.getByText(`Version ${v} of ${server.version}`).waitFor();
+    }
+  });
+
+  it('a 2-player `penta` game from two browsers: each sees the other join, roll and score live', async () => {
+    const ada = await newPage();
+    await register(ada, 'Ada');
+    await createGame(ada, { ruleSet: 'penta', seats: 2 });
+    const link = await ada.locator('a.join-link').innerText();
+    const bob = await newPage({ width: 360, height: 800 });
+    await register(bob, 'Bob');
+    await bob.goto(link);
+    await bob.getByRole('button', { name: 'Join this game' }).click();
+    // Ada's page learns of Bob from the stream, without a reload.
+    await ada.getByText('Seat 2: Bob').waitFor();
+    await ada.getByRole('button', { name: 'Start the game' }).click();
+    await yourTurn(ada).waitFor();
+    await bob.getByText('Waiting for Ada.').waitFor();
+    // Bob leaves the game page; his inbox lists the game once it is his move, and takes him back.
+    await bob.getByRole('link', { name: 'Games' }).click();
+    await bob.getByText('No game is waiting for you.').waitFor();
+    for (let round = 0; round < 2; round++) {
+      await playTurnByClicks(ada);
+      if (round === 0) {
+        await bob
+          .getByRole('region', { name: 'Your move' })
+          .getByRole('link', { name: /^Penta \(five dice\) · 2 seats/ })
+          .click({ timeout: 25_000 }); // the lobby polls the inbox every 10 s
+        await bob.getByText('Ada scored', { exact: false }).first().waitFor();
+      }
+      await bob
+        .getByText(/^Ada scored \d+ in /)
+        .first()
+        .waitFor();
+      await yourTurn(bob).waitFor();
+      await playTurnByClicks(bob);
+      await ada
+        .getByText(/^Bob scored \d+ in /)
+        .first()
+        .waitFor();
+      await yourTurn(ada).waitFor();
+    }
+    // Bob's connection drops while Ada plays a turn; when it is back, his page catches up by itself.
+    droppingNetwork = true;
+    await bob.context().setOffline(true);
+    t.app.getHttpServer().closeAllConnections(); // the streams drop
+    await bob.getByText('Reconnecting…').waitFor();
+    await playTurnByClicks(ada);
+    await ada.getByText('Waiting for Bob.').waitFor();
+    await bob.context().setOffline(false);
+    await bob.getByText('Live', { exact: true }).waitFor();
+    await yourTurn(bob).waitFor();
+    droppingNetwork = false;
+    await playTurnByClicks(bob);
+    await yourTurn(ada).waitFor();
+    // Ada's roll appears on Bob's page while her turn is on.
+    await ada.getByRole('button', { name: 'Roll', exact: true }).click();
+    await bob
+      .getByText(/^Ada rolled [1-6 ]+\.$/)
+      .first()
+      .waitFor();
+    // The chips carry the server's totals.
+    const server = await serverGame(ada);
+    for (const sheet of server.fiveDice.sheets)
+      await ada
+        .getByRole('button', { name: new RegExp(`^${sheet.seat === 0 ? 'Ada' : 'Bob'} ${sheet.total}`) })
+        .waitFor();
+  });
+
+  it('a hot-seat game: one screen, the device passes, the chips switch the sheet shown', async () => {
+    const page = await newPage({ width: 360, height: 800 });
+    await register(page, 'Host');
+    await createGame(page, { ruleSet: 'simple', seats: 2, hotSeats: 1 });
+    await page.getByRole('button', { name: 'Start the game' }).click();
+    await page.getByText("Host (seat 1)'s turn: pass the device to Host (seat 1).").waitFor();
+    await playTurnByClicks(page);
+    const name = (await serverGame(page)).seats[1].displayName;
+    const second = name === 'Host' ? 'Host (seat 2)' : (name ?? 'Seat 2');
+    await page.getByText(`${second}'s turn: pass the device to ${second}.`).waitFor();
+    await page
+      .getByRole('caption')
+      .filter({ hasText: `${second}’s score sheet` })
+      .waitFor();
+    await playTurnByClicks(page);
+    await page.getByRole('button', { name: new RegExp(`^${second.replace(/[()]/g, '\\$&')} \\d`) }).click();
+    await page.getByText(`${second}’s score sheet`).waitFor();
+    await page.getByRole('button', { name: /^Host \(seat 1\) \d/ }).click();
+    await page.getByText('Host (seat 1)’s score sheet').waitFor();
+  });
+
+  it('Farkle: select scoring dice with what they score, set aside, roll on until hot dice or a farkle', async () => {
+    const page = await newPage();
+    await register(page, 'Fay');
+    await createGame(page, { ruleSet: 'farkle', seats: 2, hotSeats: 1 });
+    await page.getByRole('button', { name: 'Start the game' }).click();
+    await page
+      .getByText(/^Roll-off to start/)
+      .first()
+      .waitFor();
+    let seen: 'hot dice' | 'farkle' | null = null;
+    for (let step = 0; step < 60 && !seen; step++) {
+      await page.getByRole('button', { name: /^Roll( \d dice| six dice)?$/ }).click();
+      // Either the roll scores (selections offered) or it is a farkle and the turn passes.
+      const selections = page.getByRole('group', { name: 'Scoring selections' }).getByRole('button');
+      const farkled = page.getByText(/farkled and lost/).first();
+      await Promise.race([selections.first().waitFor(), farkled.waitFor()]);
+      if (await farkled.isVisible()) {
+        seen = 'farkle';
+        break;
+      }
+      // Select the best selection's dice by tapping them; the page says what they score.
+      const best = (await serverGame(page)).farkle.bestSelection as { dice: number[]; points: number };
+      for (const i of best.dice) await page.getByRole('button', { name: new RegExp(`^Die ${i + 1}: `) }).click();
+      await page.getByText(`The selection scores ${best.points}.`).waitFor();
+      const setAside = page.getByRole('button', { name: /^Set aside selected/ });
+      await setAside.click();
+      await setAside.waitFor({ state: 'detached' });
+      if (await page.getByText(/^Hot dice!/).isVisible()) seen = 'hot dice';
+    }
+    expect(seen).not.toBeNull();
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * The one place the web client talks to the service: the public REST API through the typed SDK
+ * (@fairdice/client), and the game's Server-Sent Events stream. Nothing here knows the server's
+ * internals; a third-party client could be written the same way.
+ */
+import { createFairdiceClient, FairdiceError, gameEventStream, unwrap, type components } from '@fairdice/client';
+
+export { unwrap };
+
+export type GameView = components['schemas']['GameView'];
+export type GameSummary = components['schemas']['GameSummaryView'];
+export type InboxItem = components['schemas']['InboxItem'];
+export type Me = components['schemas']['MeModel'];
+export type RuleSet = components['schemas']['RuleSetModel'];
+export type GameEvent = components['schemas']['GameEvent'];
+export type BoxOption = components['schemas']['BoxOptionView'];
+export type Sheet = components['schemas']['FiveDiceSheetView'];
+export type Selection = components['schemas']['SelectionView'];
+export type RuleSetName = components['schemas']['RuleSetName'];
+
+const TOKEN_KEY = 'fairdice.token';
+const PLAYER_KEY = 'fairdice.player';
+
+export interface StoredPlayer {
+  id: string;
+  displayName: string;
+}
+
+export const session = {
+  token: (): string | null => localStorage.getItem(TOKEN_KEY),
+  player: (): StoredPlayer | null => {
+    const raw = localStorage.getItem(PLAYER_KEY);
+    return raw ? (JSON.parse(raw) as StoredPlayer) : null;
+  },
+  save(token: string, player: StoredPlayer): void {
+    localStorage.setItem(TOKEN_KEY, token);
+    localStorage.setItem(PLAYER_KEY, JSON.stringify(player));
+  },
+  clear(): void {
+    localStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(PLAYER_KEY);
+  },
+};
+
+const baseUrl = location.origin;
+export const api = createFairdiceClient({ baseUrl, token: () => session.token() ?? '' });
+
+/** A sentence for a person: the problem's detail (or title), never its code. */
+export function sentence(err: unknown): string {
+  if (err instanceof FairdiceError) {
+    const p = err.problem;
+    // A validation problem: its first field's first complaint reads best ("displayName must …").
+    const errors = p.errors as Array<{ field: string; problems: string[] }> | undefined;
+    const first = errors?.[0]?.problems?.[0];
+    const raw = first ?? (p.detail || p.title || 'The service refused the request');
+    const text = raw.charAt(0).toUpperCase() + raw.slice(1);
+    return /[.!?]$/.test(text) ? text : `${text}.`;
+  }
+  if (err instanceof TypeError) return 'The service cannot be reached. Check your connection and try again.';
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** 16 random bytes as hex: the seed a player gives after seeing the commitment (docs/fairness.md). */
+export function randomSeed(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The commitment this browser saw first for a game, noted so the final audit is checked against it. */
+export function notedCommitment(gameId: string, seen?: string): string | undefined {
+  const key = `fairdice.commitment.${gameId}`;
+  const noted = localStorage.getItem(key);
+  if (noted) return noted;
+  if (seen) localStorage.setItem(key, seen);
+  return seen;
+}
+
+/**
+ * Follows a game's events for as long as `signal` is not aborted: the SDK's stream (resumed with
+ * Last-Event-ID after a drop), restarted after the last version seen if the stream gives up.
+ * `onEvent` gets each event once; `onStatus` says whether the stream is live.
+ */
+export async function followGame(
+  gameId: string,
+  after: () => number,
+  onEvent: (event: GameEvent) => void,
+  onStatus: (live: boolean) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  while (!signal.aborted) {
+    try {
+      onStatus(true);
+      for await (const event of gameEventStream({
+        baseUrl,
+        gameId,
+        token: session.token() ?? undefined,
+        after: after(),
+        signal,
+        maxReconnects: 1_000_000,
+        // Every (re)connection attempt says whether the stream is up: the page shows "Reconnecting…".
+        fetch: async (request) => {
+          try {
+            const response = await globalThis.fetch(request);
+            onStatus(response.ok);
+            return response;
+          } catch (err) {
+            onStatus(false);
+            throw err;
+          }
+        },
+      })) {
+        onStatus(true);
+        onEvent(event);
+      }
+      return; // the game ended (gameFinished / gameAbandoned)
+    } catch (err) {
+      if (signal.aborted) return;
+      onStatus(false);
+      if (err instanceof FairdiceError && [401, 403, 404].includes(err.status)) return;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}

@@ -1,0 +1,104 @@
+/** The shell: registration, a hash router (#/, #/game/<id>, #/profile, #/replay/<id>), the header. */
+import { useEffect, useState } from 'react';
+import { api, sentence, session, unwrap, type StoredPlayer } from './api';
+import { GamePage } from './game';
+import { Home } from './home';
+import { Profile, Replay } from './profile';
+
+function useRoute(): string {
+  const [hash, setHash] = useState(location.hash);
+  useEffect(() => {
+    const onChange = () => setHash(location.hash);
+    window.addEventListener('hashchange', onChange);
+    return () => window.removeEventListener('hashchange', onChange);
+  }, []);
+  return hash.replace(/^#/, '') || '/';
+}
+
+export function App() {
+  const [player, setPlayer] = useState<StoredPlayer | null>(() => (session.token() ? session.player() : null));
+  const route = useRoute();
+  // The first render has mounted and its handlers are attached: bench/web-client.ts reads this mark.
+  useEffect(() => {
+    performance.mark('fairdice:interactive');
+  }, []);
+  useEffect(() => {
+    // The main landmark takes the focus on every new screen, so keyboard and screen-reader users start there.
+    document.getElementById('main')?.focus();
+  }, [route]);
+  if (!player) return <Register onRegistered={setPlayer} />;
+  const game = /^\/game\/([0-9a-f-]{36})$/.exec(route);
+  const replay = /^\/replay\/([0-9a-f-]{36})$/.exec(route);
+  return (
+    <>
+      <header className="top">
+        <a href="#/" className="brand">
+          fairdice
+        </a>
+        <nav aria-label="Main">
+          <a href="#/">Games</a>
+          <a href="#/profile">Profile</a>
+        </nav>
+        <span className="me" aria-label="Signed in as">
+          {player.displayName}
+        </span>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {game ? (
+          <GamePage key={game[1]} gameId={game[1]} me={player} />
+        ) : replay ? (
+          <Replay key={replay[1]} gameId={replay[1]} me={player} />
+        ) : route === '/profile' ? (
+          <Profile
+            onSignOut={() => {
+              session.clear();
+              setPlayer(null);
+            }}
+          />
+        ) : (
+          <Home me={player} />
+        )}
+      </main>
+    </>
+  );
+}
+
+function Register({ onRegistered }: { onRegistered: (p: StoredPlayer) => void }) {
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <main id="main" tabIndex={-1} className="register">
+      <h1>fairdice</h1>
+      <p>Dice games with every roll provable. Pick a name to play; your token stays in this browser.</p>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          setBusy(true);
+          setError(null);
+          api
+            .POST('/v1/players', { body: { displayName: name.trim() } })
+            .then((r) => {
+              const registered = unwrap(r);
+              const p = { id: registered.player.id, displayName: registered.player.displayName };
+              session.save(registered.token, p);
+              onRegistered(p);
+            })
+            .catch((err: unknown) => setError(sentence(err)))
+            .finally(() => setBusy(false));
+        }}
+      >
+        <label htmlFor="display-name">Your name</label>
+        <input id="display-name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="nickname" />
+        <button type="submit" disabled={busy}>
+          Start playing
+        </button>
+      </form>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,243 @@
+/** The lobby: my inbox (most urgent first), open games to join, my games, and a new game. */
+import { useEffect, useState } from 'react';
+import {
+  api,
+  randomSeed,
+  sentence,
+  unwrap,
+  type GameSummary,
+  type InboxItem,
+  type RuleSet,
+  type RuleSetName,
+  type StoredPlayer,
+} from './api';
+import { RULE_SET_TITLES, deadlineText, usePolling } from './util';
+
+export function Home({ me }: { me: StoredPlayer }) {
+  const [inbox, setInbox] = useState<InboxItem[] | null>(null);
+  const [open, setOpen] = useState<GameSummary[] | null>(null);
+  const [mine, setMine] = useState<GameSummary[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  usePolling(10_000, async () => {
+    try {
+      const [i, o, m] = await Promise.all([
+        api.GET('/v1/inbox', { params: { query: { limit: 50 } } }).then(unwrap),
+        api.GET('/v1/games', { params: { query: { scope: 'open', limit: 20 } } }).then(unwrap),
+        api.GET('/v1/games', { params: { query: { scope: 'mine', limit: 20 } } }).then(unwrap),
+      ]);
+      setInbox(i.items);
+      setOpen(o.items);
+      setMine(m.items);
+      setError(null);
+      document.title = i.items.length ? `(${i.items.length}) Your move · fairdice` : 'fairdice';
+    } catch (err) {
+      setError(sentence(err));
+    }
+  });
+  return (
+    <div className="home">
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      <section aria-labelledby="inbox-h">
+        <h2 id="inbox-h">Your move</h2>
+        {inbox === null ? (
+          <p>Loading…</p>
+        ) : inbox.length === 0 ? (
+          <p>No game is waiting for you.</p>
+        ) : (
+          <ul className="list">
+            {inbox.map((i) => (
+              <li key={i.gameId}>
+                <a href={`#/game/${i.gameId}`}>
+                  {RULE_SET_TITLES[i.ruleSet]} · {i.seatCount} {i.seatCount === 1 ? 'seat' : 'seats'}
+                </a>{' '}
+                <span className="muted">{deadlineText(i.deadline)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <NotifyToggle />
+      <NewGame me={me} />
+      <section aria-labelledby="open-h">
+        <h2 id="open-h">Open games</h2>
+        {open === null ? (
+          <p>Loading…</p>
+        ) : open.length === 0 ? (
+          <p>No open game right now: create one.</p>
+        ) : (
+          <ul className="list">
+            {open.map((g) => (
+              <li key={g.id}>
+                <a href={`#/game/${g.id}`}>
+                  {RULE_SET_TITLES[g.ruleSet]} · {g.seatsTaken} of {g.seatCount} seats taken
+                  {g.creatorId === me.id ? ' · yours' : ''}
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="mine-h">
+        <h2 id="mine-h">Your games</h2>
+        {mine === null ? (
+          <p>Loading…</p>
+        ) : mine.length === 0 ? (
+          <p>You have not played yet.</p>
+        ) : (
+          <ul className="list">
+            {mine.map((g) => (
+              <li key={g.id}>
+                <a href={`#/game/${g.id}`}>
+                  {RULE_SET_TITLES[g.ruleSet]} · {g.status}
+                  {g.awaitingMyMove ? ' · your move' : ''}
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+const TIME_LIMITS: Array<[string, number | undefined]> = [
+  ['No limit', undefined],
+  ['1 minute', 60],
+  ['10 minutes', 600],
+  ['1 hour', 3600],
+  ['1 day', 86_400],
+  ['3 days', 259_200],
+];
+
+function NewGame({ me }: { me: StoredPlayer }) {
+  const [ruleSets, setRuleSets] = useState<RuleSet[]>([]);
+  const [ruleSet, setRuleSet] = useState<RuleSetName>('penta');
+  const [seats, setSeats] = useState(1);
+  const [hotSeats, setHotSeats] = useState(0);
+  const [visibility, setVisibility] = useState<'public' | 'private'>('public');
+  const [limit, setLimit] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    api
+      .GET('/v1/rule-sets')
+      .then(unwrap)
+      .then((r) => setRuleSets(r))
+      .catch((err: unknown) => setError(sentence(err)));
+  }, []);
+  const chosen = ruleSets.find((r) => r.name === ruleSet);
+  const create = async () => {
+    const game = unwrap(
+      await api.POST('/v1/games', {
+        body: {
+          ruleSet,
+          seats,
+          visibility,
+          ...(hotSeats > 0 ? { hotSeats } : {}),
+          ...(TIME_LIMITS[limit][1] ? { turnTimeLimitSeconds: TIME_LIMITS[limit][1] } : {}),
+        },
+      }),
+    );
+    // My own seed, given after the commitment was published (docs/fairness.md): it protects me.
+    unwrap(
+      await api.PUT('/v1/games/{id}/seeds', { params: { path: { id: game.id } }, body: { clientSeed: randomSeed() } }),
+    );
+    location.hash = `#/game/${game.id}`;
+  };
+  return (
+    <section aria-labelledby="new-h">
+      <h2 id="new-h">New game</h2>
+      <form
+        className="new-game"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setBusy(true);
+          setError(null);
+          create()
+            .catch((err: unknown) => setError(sentence(err)))
+            .finally(() => setBusy(false));
+        }}
+      >
+        <label>
+          Rule set
+          <select value={ruleSet} onChange={(e) => setRuleSet(e.target.value as RuleSetName)}>
+            {(ruleSets.length ? ruleSets.map((r) => r.name) : (['penta', 'simple', 'bonus', 'farkle'] as const)).map(
+              (name) => (
+                <option key={name} value={name}>
+                  {RULE_SET_TITLES[name]}
+                </option>
+              ),
+            )}
+          </select>
+        </label>
+        <label>
+          Seats
+          <input
+            type="number"
+            min={chosen?.minSeats ?? 1}
+            max={chosen?.maxSeats ?? 8}
+            value={seats}
+            onChange={(e) => setSeats(Number(e.target.value))}
+          />
+        </label>
+        <label>
+          Hot seats (players on this screen besides you)
+          <input
+            type="number"
+            min={0}
+            max={Math.max(0, seats - 1)}
+            value={hotSeats}
+            onChange={(e) => setHotSeats(Number(e.target.value))}
+          />
+        </label>
+        <label>
+          Visibility
+          <select value={visibility} onChange={(e) => setVisibility(e.target.value as 'public' | 'private')}>
+            <option value="public">Public: listed in the lobby</option>
+            <option value="private">Private: only by link</option>
+          </select>
+        </label>
+        <label>
+          Time per turn
+          <select value={limit} onChange={(e) => setLimit(Number(e.target.value))}>
+            {TIME_LIMITS.map(([label], i) => (
+              <option key={label} value={i}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        {chosen && <p className="muted">{chosen.description}</p>}
+        <button type="submit" disabled={busy}>
+          Create game
+        </button>
+        <span className="muted">as {me.displayName}</span>
+      </form>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** Asks once for permission to notify (a game page then notifies when my turn comes while the tab is hidden). */
+function NotifyToggle() {
+  const supported = typeof Notification !== 'undefined';
+  const [permission, setPermission] = useState(supported ? Notification.permission : 'denied');
+  if (!supported || permission === 'denied') return null;
+  if (permission === 'granted')
+    return <p className="muted">Notifications are on: an open game tells you when it is your turn.</p>;
+  return (
+    <p>
+      <button type="button" onClick={() => void Notification.requestPermission().then(setPermission)}>
+        Notify me when it is my turn
+      </button>
+    </p>
+  );
+}

@@ -1,0 +1,67 @@
+import { useEffect, useRef } from 'react';
+import type { GameView, RuleSetName } from './api';
+
+export const RULE_SET_TITLES: Record<RuleSetName, string> = {
+  penta: 'Penta (five dice)',
+  simple: 'Simple (five dice)',
+  bonus: 'Bonus (five dice)',
+  farkle: 'Farkle',
+};
+
+export const BOX_NAMES: Record<string, string> = {
+  ones: 'Ones',
+  twos: 'Twos',
+  threes: 'Threes',
+  fours: 'Fours',
+  fives: 'Fives',
+  sixes: 'Sixes',
+  threeOfAKind: 'Three of a kind',
+  fourOfAKind: 'Four of a kind',
+  fullHouse: 'Full house',
+  smallStraight: 'Small straight',
+  largeStraight: 'Large straight',
+  fiveOfAKind: 'Five of a kind',
+  chance: 'Chance',
+};
+export const boxName = (box: string) => BOX_NAMES[box] ?? box;
+export const UPPER = ['ones', 'twos', 'threes', 'fours', 'fives', 'sixes'];
+
+export function deadlineText(deadline: string | null | undefined): string {
+  if (!deadline) return 'no deadline';
+  const ms = new Date(deadline).getTime() - Date.now();
+  if (ms <= 0) return 'deadline passed';
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 60) return `${minutes} min left`;
+  const hours = Math.round(minutes / 60);
+  return hours < 48 ? `${hours} h left` : `${Math.round(hours / 24)} days left`;
+}
+
+/** Calls `task` now and every `ms` while mounted (one at a time). */
+export function usePolling(ms: number, task: () => Promise<void>): void {
+  const ref = useRef(task);
+  ref.current = task;
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tick = async () => {
+      await ref.current();
+      if (!stopped) timer = setTimeout(() => void tick(), ms);
+    };
+    void tick();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [ms]);
+}
+
+export const ordinal = (n: number) => `${n}${n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}`;
+
+/** A seat's player name; with the seat number when one name holds several seats (hot seat). */
+export function seatName(game: GameView, seat: number): string {
+  const s = game.seats[seat];
+  if (!s?.playerId) return `Open seat ${seat + 1}`;
+  if (!s.displayName) return `Seat ${seat + 1}`;
+  const shared = game.seats.filter((o) => o.displayName === s.displayName).length > 1;
+  return shared ? `${s.displayName} (seat ${seat + 1})` : s.displayName;
+}
