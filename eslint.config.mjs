@@ -40,8 +40,9 @@ const layering = {
   audit: [...persistence, 'players', 'games', 'transparency'],
   // async may use the advice tables: computer seats at level optimal (src/async/computer)
   async: [...persistence, 'players', 'games', 'advice'],
-  // tournaments run rounds of games (games), schedule through the job queue (async)
-  tournaments: [...persistence, 'players', 'games', 'async'],
+  // tournaments run rounds of games (games), schedule through the job queue (async), and put
+  // their games' audit bundles into the tournament's (audit)
+  tournaments: [...persistence, 'players', 'games', 'async', 'audit'],
   // optimal advice: the solved tables (worker threads, disk cache), the advice API, post-game analysis
   advice: [...persistence, 'players', 'games', 'scoring'],
 };

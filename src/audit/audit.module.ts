@@ -10,5 +10,6 @@ import { AuditService } from './audit.service';
   imports: [EventStoreModule, TransparencyModule],
   controllers: [AuditController],
   providers: [AuditService, AuditResolver],
+  exports: [AuditService],
 })
 export class AuditModule {}

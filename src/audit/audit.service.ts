@@ -16,6 +16,8 @@ const notFound = () => new DomainException('GAME_NOT_FOUND', 'No such game');
  * event store, everything else by replaying the events (assembleBundle). The server seed leaves the
  * database row only when the game has ended (and assembleBundle checks the replayed status again).
  */
+const TOURNAMENT_READER = Symbol('tournament audit');
+
 @Injectable()
 export class AuditService {
   constructor(
@@ -25,13 +27,21 @@ export class AuditService {
     private readonly log: TransparencyLogService,
   ) {}
 
+  /**
+   * A game's bundle for the audit of its ended tournament (src/tournaments/tournament-audit.service.ts):
+   * without the per-game access check, which the tournament's own check replaces.
+   */
+  async bundleForTournament(gameId: string): Promise<AuditBundle> {
+    return (await this.bundleWithTimes(TOURNAMENT_READER, gameId)).bundle;
+  }
+
   async bundle(player: AuthenticatedPlayer | null, rawId: string): Promise<AuditBundle> {
     return (await this.bundleWithTimes(player, rawId)).bundle;
   }
 
   /** The bundle and when each event was stored (by version): GraphQL's events carry createdAt. */
   async bundleWithTimes(
-    player: AuthenticatedPlayer | null,
+    player: AuthenticatedPlayer | null | typeof TOURNAMENT_READER,
     rawId: string,
   ): Promise<{ bundle: AuditBundle; eventTimes: Map<number, Date> }> {
     if (typeof rawId !== 'string' || !UUID.test(rawId)) {
@@ -57,7 +67,10 @@ export class AuditService {
     });
     if (!game) throw notFound();
     // Private games: only their seated players (and the creator); everyone else sees no such game.
+    // (The tournament bundle passes `player: 'tournament'`: it includes a tournament's games only
+    // once the tournament has ended, to whoever may see the tournament.)
     if (
+      player !== TOURNAMENT_READER &&
       game.visibility !== 'public' &&
       !(player && (game.creatorId === player.id || game.seats.some((s) => s.playerId === player.id)))
     ) {

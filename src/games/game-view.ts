@@ -104,7 +104,7 @@ export function buildGameView(
     seats: state.seats.map((s) => ({
       seat: s.seat,
       playerId: s.playerId,
-      displayName: nameOf(s.playerId),
+      displayName: s.name ?? nameOf(s.playerId),
       hotSeat: s.hotSeat,
       computer: s.computer,
       clientSeed: s.clientSeed,
@@ -121,12 +121,13 @@ export function buildGameView(
       ? state.standings.map((s) => ({
           ...s,
           playerId: state.seats[s.seat]?.playerId ?? null,
-          displayName: nameOf(state.seats[s.seat]?.playerId ?? null),
+          displayName: state.seats[s.seat]?.name ?? nameOf(state.seats[s.seat]?.playerId ?? null),
         }))
       : null,
     turnTimeLimitSeconds: state.turnTimeLimitSeconds,
     computerLevel: state.computerLevel,
     advice: state.advice,
+    rematchOf: state.rematchOf,
     organizerSeed: state.organizerSeed,
     commitment: state.commitment || row.serverSeedHash,
     chainHead: head,

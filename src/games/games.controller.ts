@@ -323,6 +323,35 @@ export class GamesController {
     return this.games.cancel(me, id, opts);
   }
 
+  @Post(':id/rematch')
+  @ApiOperation({
+    summary: 'A rematch: a new game with the same players and options, from a finished one',
+    description:
+      "Any player who held a seat in the finished game may ask. The new game has the same rule set, options, seat count, visibility, time limit, advice setting and, when the asker created the old game, its hot seats with their names; the asker takes seat 0 and the other seats are open for the old game's players to join (a private game's id is the invitation). It has its own server seed and commitment; no seed is carried over. `rematchOf` names the old game.",
+  })
+  @ApiCreatedResponse({ type: GameView })
+  @ApiNoFieldsBody()
+  @ApiRequestHeaders('Idempotency-Key', 'Prefer')
+  @ApiProblems(
+    ...BODY_PROBLEMS,
+    ...PATH_PROBLEMS,
+    'UNAUTHENTICATED',
+    'GAME_NOT_FOUND',
+    'NOT_SEATED',
+    'GAME_NOT_FINISHED',
+    'IDEMPOTENCY_KEY_REUSED',
+    'IDEMPOTENCY_IN_PROGRESS',
+    'DATABASE_UNAVAILABLE',
+  )
+  rematch(
+    @CurrentPlayer() me: Me,
+    @Param('id', UuidPipe) id: string,
+    @Body(new NoFieldsPipe()) _b: Record<string, unknown>,
+    @RestCommandOptions() opts: CommandOptions,
+  ) {
+    return this.games.rematch(me, id, opts);
+  }
+
   @Post(':id/roll')
   @HttpCode(200)
   @ApiOperation({ summary: 'Roll the dice (five dice: keep `hold`; Farkle: roll the dice not set aside)' })

@@ -240,6 +240,23 @@ export class GamesResolver {
     return this.games.start(me, gameId, input ?? {}, { idempotencyKey });
   }
 
+  @Mutation(() => GameView, {
+    description:
+      'A new game with the same players and options from a finished one (POST /v1/games/{id}/rematch): any player who held a seat may ask; the asker takes seat 0, the others join.',
+  })
+  rematch(
+    @CurrentPlayer() me: Me,
+    @Args('gameId', { type: () => ID }) gameId: string,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+    })
+    idempotencyKey?: string,
+  ) {
+    return this.games.rematch(me, gameId, { idempotencyKey });
+  }
+
   @Mutation(() => GameView)
   cancelGame(
     @CurrentPlayer() me: Me,

@@ -170,6 +170,53 @@ export class GamesService {
   }
 
   /**
+   * A new game with the same rule set, options, seat count, visibility, time limit, advice setting
+   * and hot seats (with their names) as a finished game, asked for by a player who held a seat in
+   * it (decision 0062). The asker creates it and takes seat 0 (and the hot seats, when they were
+   * the creator who held them); the other seats are open for the old game's players to join (a
+   * private game's id is the invitation). A new server seed and commitment, no seeds carried over:
+   * every seed is set after the new commitment, as in any game.
+   */
+  async rematch(player: Player, gameId: string, opts: CommandOptions = {}): Promise<CommandResult> {
+    const key = parseIdempotencyKey(opts.idempotencyKey);
+    const g = await this.loadVisible(player, checkGameId(gameId));
+    const old = g.state;
+    if (!old.seats.some((s) => s.playerId === player.id))
+      throw new DomainException('NOT_SEATED', 'Only a player who held a seat in the game may ask for a rematch');
+    if (old.status !== 'finished')
+      throw new DomainException('GAME_NOT_FINISHED', `A rematch needs a finished game; this one is ${old.status}`);
+    const hot = old.seats.filter((s) => s.hotSeat);
+    const keepsHotSeats = old.creatorId === player.id && hot.length > 0;
+    const names = hot.map((s) => s.name);
+    const computerSeats = old.seats.flatMap((s) => (s.computer ? [{ seat: s.seat, level: s.computer }] : []));
+    const input: CreateGameInput = {
+      ruleSet: old.ruleSet,
+      options: old.options,
+      seats: old.seatCount,
+      visibility: old.visibility,
+      hotSeats: keepsHotSeats ? hot.length : 0,
+      ...(keepsHotSeats && names.every((n): n is string => n !== null) ? { hotSeatNames: names } : {}),
+      ...(old.turnTimeLimitSeconds !== null ? { turnTimeLimitSeconds: old.turnTimeLimitSeconds } : {}),
+      advice: old.advice,
+      // The computer seats come back at their levels, and the game's own level with them.
+      ...(computerSeats.length > 0 ? { computerSeats } : {}),
+      computerLevel: old.computerLevel,
+    };
+    let compact: CommandEventsView | undefined;
+    const result = await this.idempotency.run(
+      {
+        playerId: player.id,
+        key,
+        hash: requestHash('rematch', g.row.id, {}),
+        successStatus: 201,
+        onReplay: opts.onReplay,
+      },
+      () => this.createNow(player, input, { ...opts, onCompact: (c) => (compact = c) }, g.row.id),
+    );
+    return compact ?? (opts.compact ? this.replayedCompact(result) : result);
+  }
+
+  /**
    * A command's answer: the game, or with `compact` the command's events and version without
    * building the game. Inside an idempotent command's transaction the stored outcome must be
    * the full game (a replay answers it whatever the retry prefers), so the compact form then
@@ -196,7 +243,12 @@ export class GamesService {
     return compactOf(result.id, events.slice(first));
   }
 
-  private async createNow(player: Player, input: CreateGameInput, opts: CommandOptions): Promise<CommandResult> {
+  private async createNow(
+    player: Player,
+    input: CreateGameInput,
+    opts: CommandOptions,
+    rematchOf?: string,
+  ): Promise<CommandResult> {
     // A seed given before the commitment exists could be ground against by the server (decision 0014).
     const early = (['clientSeed', 'organizerSeed'] as const).filter((f) => input[f] !== undefined && input[f] !== null);
     if (early.length > 0) {
@@ -219,6 +271,10 @@ export class GamesService {
       visibility: input.visibility ?? 'public',
       creatorId: player.id,
       hotSeats,
+      ...(input.hotSeatNames !== undefined && input.hotSeatNames !== null
+        ? { hotSeatNames: input.hotSeatNames.map((n) => n.trim()) }
+        : {}),
+      ...(rematchOf !== undefined ? { rematchOf } : {}),
       commitment,
       turnTimeLimitSeconds: input.turnTimeLimitSeconds ?? null,
       ...(input.computerSeats?.length

@@ -5,6 +5,11 @@ import { PrismaService } from '../database/prisma.service';
 import { SeatStanding } from '@fairdice/core/rules/core/family';
 import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
 import { AuthenticatedPlayer, PlayerProfile, RuleSetStats } from './players.types';
+import { tournamentResults, type TournamentResult } from './tournament-results';
+import { tournamentLeaderboard, type TournamentLeaderboardEntry } from './tournament-leaderboard';
+import { soloLeaderboard, type SoloLeaderboardEntry } from './leaderboard';
+import type { CursorPage } from '../common/pagination/cursor';
+import type { PageRequest } from '../common/pagination/page-request';
 import { generateToken, hashToken, looksLikeToken, sameHash } from './tokens';
 
 /** How long an authenticated token is trusted without asking the database (this instance only). */
@@ -37,6 +42,25 @@ export class PlayersService {
     const player = await this.prisma.player.findUnique({ where: { id: playerId } });
     if (!player) throw new DomainException('PLAYER_NOT_FOUND', 'No such player');
     return toProfile(player);
+  }
+
+  /** A player's public profile with statistics per rule set (PLAYER_NOT_FOUND). */
+  async publicProfile(
+    playerId: string,
+  ): Promise<PlayerProfile & { stats: RuleSetStats[]; tournaments: TournamentResult[] }> {
+    const profile = await this.profile(playerId);
+    const query = (sql: string, params: unknown[]) => this.prisma.pool.query(sql, params);
+    return { ...profile, stats: await this.stats(playerId), tournaments: await tournamentResults(query, playerId) };
+  }
+
+  /** Best solo scores of a rule set (src/players/leaderboard.ts). */
+  soloLeaderboard(ruleSet: string, page: PageRequest): Promise<CursorPage<SoloLeaderboardEntry>> {
+    return soloLeaderboard((sql, params) => this.prisma.pool.query(sql, params), ruleSet, page);
+  }
+
+  /** Tournament results of a rule set (src/players/tournament-leaderboard.ts). */
+  tournamentLeaderboard(ruleSet: string, page: PageRequest): Promise<CursorPage<TournamentLeaderboardEntry>> {
+    return tournamentLeaderboard((sql, params) => this.prisma.pool.query(sql, params), ruleSet, page);
   }
 
   /** Issues a new token; the old one stops working at once. */

@@ -12,6 +12,8 @@ import type { AuthenticatedPlayer } from '../players/players.types';
 import { CreateTournamentInput, OrganizerSeedInput, ReasonInput, RegisterInput } from './dto/tournament.inputs';
 import { StandingsView, TournamentEventView, TournamentPage, TournamentView } from './dto/tournament.models';
 import { TournamentsService } from './tournaments.service';
+import { TournamentAuditService } from './tournament-audit.service';
+import { TournamentAuditBundleView } from './dto/tournament-audit.models';
 import { toTournamentEventView, toTournamentView } from './tournament-view';
 import { writeStandingsStream } from './standings-sse';
 
@@ -33,7 +35,10 @@ const COMMAND: ErrorCode[] = [
 @UseGuards(AuthGuard)
 @Controller('tournaments')
 export class TournamentsController {
-  constructor(private readonly tournaments: TournamentsService) {}
+  constructor(
+    private readonly tournaments: TournamentsService,
+    private readonly auditor: TournamentAuditService,
+  ) {}
 
   @Post()
   @ApiOperation({
@@ -74,6 +79,25 @@ export class TournamentsController {
   @ApiProblems(...PATH_PROBLEMS, 'UNAUTHENTICATED', 'TOURNAMENT_NOT_FOUND', 'DATABASE_UNAVAILABLE')
   async events(@CurrentPlayer() me: Me | null, @Param('id', UuidPipe) id: string): Promise<TournamentEventView[]> {
     return (await this.tournaments.events(me, id)).map(toTournamentEventView);
+  }
+
+  @Get(':id/audit')
+  @OptionalAuth()
+  @ApiOperation({
+    summary: 'One audit bundle for the whole ended tournament (docs/fairness.md §11)',
+    description:
+      "The tournament's hash-chained events, every game's own audit bundle, the standings and a Merkle root over the games' final heads; verify it offline with `fairdice verify-tournament` (packages/verifier). Only once the tournament has finished or was cancelled (409 TOURNAMENT_NOT_ENDED before).",
+  })
+  @ApiOkResponse({ type: TournamentAuditBundleView })
+  @ApiProblems(
+    ...PATH_PROBLEMS,
+    'UNAUTHENTICATED',
+    'TOURNAMENT_NOT_FOUND',
+    'TOURNAMENT_NOT_ENDED',
+    'DATABASE_UNAVAILABLE',
+  )
+  audit(@CurrentPlayer() me: Me | null, @Param('id', UuidPipe) id: string): Promise<TournamentAuditBundleView> {
+    return this.auditor.bundle(me, id) as unknown as Promise<TournamentAuditBundleView>;
   }
 
   @Get(':id/standings')

@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { GamesModule } from '../games/games.module';
 import { JobsModule } from '../async/jobs/jobs.module';
+import { AuditModule } from '../audit/audit.module';
+import { TournamentAuditService } from './tournament-audit.service';
 import { TournamentBus } from './tournament-bus';
 import { TournamentsController } from './tournaments.controller';
 import { TournamentsResolver } from './tournaments.resolver';
@@ -9,9 +11,9 @@ import { TournamentsService } from './tournaments.service';
 
 /** Tournaments (docs/tournaments.md): one service, a thin REST controller and GraphQL resolver. */
 @Module({
-  imports: [EventStoreModule, GamesModule, JobsModule],
+  imports: [EventStoreModule, GamesModule, JobsModule, AuditModule],
   controllers: [TournamentsController],
-  providers: [TournamentsService, TournamentsResolver, TournamentBus],
+  providers: [TournamentsService, TournamentsResolver, TournamentBus, TournamentAuditService],
   exports: [TournamentsService],
 })
 export class TournamentsModule {}

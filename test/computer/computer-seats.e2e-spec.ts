@@ -88,6 +88,15 @@ describe('computer seats', () => {
     expect(report.ok).toBe(true);
     expect(report.checks.find((c) => c.name === 'dice')?.status).toBe('pass');
 
+    // A rematch seats the computer again, at its level, with the game's own level.
+    const rematch = await t
+      .http()
+      .post(`/v1/games/${end.id}/rematch`)
+      .set('authorization', `Bearer ${ada.token}`)
+      .expect(201);
+    expect(rematch.body).toMatchObject({ rematchOf: end.id, computerLevel: 'standard', status: 'open' });
+    expect(rematch.body.seats[1]).toMatchObject({ seat: 1, playerId: null, computer: 'standard' });
+
     // The verifier still checks the computer's moves for legality: a turn listed as a score
     // without a roll is refused by the rules (the "commands" check fails at that event).
     const forged = JSON.parse(JSON.stringify(bundle));

@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyBundle } from '@fairdice/core/fairness/verifier';
+import { verifyTournamentBundle } from '@fairdice/core/fairness/tournament-verifier';
 import { createTestApp, type TestApp } from '../helpers/app';
 
 const examples = join(__dirname, '..', '..', 'docs', 'examples');
@@ -71,4 +72,33 @@ describe('docs/api.md walk-throughs', () => {
     expect(bundle.players.map((p: { clientSeedGenerated: boolean }) => p.clientSeedGenerated)).toEqual([false, false]);
     expect(verifyBundle(bundle, { commitment: final.commitment })).toMatchObject({ ok: true, diceChecked: true });
   }, 120_000);
+
+  it('the tournament script runs a duplicate tournament to the end and downloads a bundle that verifies', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fairdice-tournament-walkthrough-'));
+    const { code, stdout, stderr } = await runScript('tournament-walkthrough.sh', base, dir);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const standings = JSON.parse(
+      stdout
+        .trim()
+        .split('\n')
+        .find((l) => l.startsWith('{'))!,
+    );
+    expect(standings.status).toBe('finished');
+    expect(standings.rows.map((r: { displayName: string }) => r.displayName).sort()).toEqual(['Ada', 'Bob']);
+    const bundleFile = readdirSync(dir).find((f) => f.startsWith('fairdice-tournament-'))!;
+    const bundle = JSON.parse(readFileSync(join(dir, bundleFile), 'utf8'));
+    expect(bundle.games).toHaveLength(2);
+    expect(verifyTournamentBundle(bundle)).toMatchObject({ ok: true, failure: null });
+  }, 180_000);
+
+  it('the tournament GraphQL script runs the same tournament to the end; its bundle verifies', async () => {
+    const { code, stdout, stderr } = await runScript('tournament-graphql-walkthrough.sh', base, tmpdir());
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const standings = JSON.parse(stdout.trim().split('\n').pop()!);
+    expect(standings.status).toBe('finished');
+    expect(standings.rows.map((r: { displayName: string }) => r.displayName).sort()).toEqual(['Ada', 'Bob']);
+    const id = /tournament ([0-9a-f-]{36})/.exec(stdout)![1];
+    const bundle = (await t.http().get(`/v1/tournaments/${id}/audit`).expect(200)).body;
+    expect(verifyTournamentBundle(bundle)).toMatchObject({ ok: true, failure: null });
+  }, 180_000);
 });

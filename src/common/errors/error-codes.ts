@@ -8,6 +8,7 @@ export const SERVICE_ERROR_CODES = [
   'GAME_NOT_FOUND',
   'PLAYER_NOT_FOUND',
   'RULE_SET_NOT_FOUND',
+  'TOURNAMENT_NOT_ENDED',
   'ROUTE_NOT_FOUND',
   'VERSION_CONFLICT',
   'VERSION_NOT_FOUND',
@@ -97,6 +98,7 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   TOURNAMENT_ALREADY_STARTED: { status: 409, title: 'The tournament has started' },
   TOURNAMENT_NOT_RUNNING: { status: 409, title: 'The tournament is not running' },
   TOURNAMENT_OVER: { status: 409, title: 'The tournament is over' },
+  TOURNAMENT_NOT_ENDED: { status: 409, title: 'The tournament has not ended yet' },
   // service
   VALIDATION_FAILED: { status: 400, title: 'The request is not valid' },
   UNAUTHENTICATED: { status: 401, title: 'A valid bearer token is required' },

@@ -143,6 +143,7 @@ const TAGS = [
   { name: 'games', description: 'Creating, joining and playing games; their events, stream and audit.' },
   { name: 'scoring', description: 'Rule sets and score calculators (no game needed).' },
   { name: 'advice', description: 'Optimal advice for a game or a position, and post-game analysis (docs/advice.md).' },
+  { name: 'leaderboards', description: 'Best solo scores and tournament results per rule set (public, paged by cursor).' },
   { name: 'inbox', description: 'My games awaiting my move.' },
   { name: 'webhooks', description: 'Signed notifications about my games (Standard Webhooks).' },
   { name: 'transparency', description: 'The signed transparency log of commitments and final chain heads.' },

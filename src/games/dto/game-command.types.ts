@@ -169,6 +169,10 @@ export class CreateCommand extends GameCommand {
   @Field(() => VisibilityEnum) visibility: string;
   @Field(() => ID) creatorId: string;
   @Field(() => Int, { description: "How many seats after the creator's are hot seats." }) hotSeats: number;
+  @Field(() => [String], { nullable: true, description: 'Names of the hot seats in seat order; absent: none.' })
+  hotSeatNames?: string[];
+  @Field(() => ID, { nullable: true, description: 'The finished game this one is a rematch of; absent: none.' })
+  rematchOf?: string;
   @Field({ description: 'SHA-256 (hex) of the server seed.' }) commitment: string;
   @Field(() => String, { nullable: true, description: 'Legacy create commands only.' }) organizerSeed?: string | null;
   @Field(() => [String], { nullable: true, description: "Legacy create commands only: the creator's seats' seeds." })

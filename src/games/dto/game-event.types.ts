@@ -110,6 +110,8 @@ export class GameCreatedEvent extends GameEvent {
     description: 'Advice in this game; null in games created before the option (they allow it).',
   })
   advice: string | null;
+  @Field(() => ID, { nullable: true, description: 'The finished game this one is a rematch of; null when none.' })
+  rematchOf: string | null;
 }
 
 @ObjectType(event('seatTaken: a player (or the creator, for a hot seat) took `seat`.'))
@@ -118,6 +120,8 @@ export class SeatTakenEvent extends GameEvent {
   @Field(() => String, { nullable: true, description: "The seat's client seed, when given with the join." })
   clientSeed: string | null;
   @Field() hotSeat: boolean;
+  @Field(() => String, { nullable: true, description: "A hot seat's own name, given at creation; null: none." })
+  name: string | null;
 }
 
 @ObjectType(event('computerSeated: at creation, the service took `seat` to play it at `level`.'))

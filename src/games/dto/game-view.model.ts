@@ -23,7 +23,16 @@ export class SeatView {
   @Field(() => Int) @ApiProperty() seat: number;
   @Field(() => ID, { nullable: true }) @ApiProperty({ type: String, format: 'uuid', nullable: true }) playerId:
     string | null;
-  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) displayName: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "The holder's display name; a hot seat's own name when it was given one (hotSeatNames).",
+  })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The holder's display name; a hot seat's own name when it was given one (hotSeatNames).",
+  })
+  displayName: string | null;
   @Field({ description: 'Played by the creator from the same screen (their token).' }) @ApiProperty() hotSeat: boolean;
   @Field(() => ComputerLevelEnum, {
     nullable: true,
@@ -200,6 +209,14 @@ export class GameView {
   })
   @ApiProperty(apiRef('AdviceSetting'))
   advice: string;
+  @Field(() => ID, { nullable: true, description: 'The finished game this one is a rematch of; null when none.' })
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The finished game this one is a rematch of; null when none.',
+  })
+  rematchOf: string | null;
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) organizerSeed: string | null;
   @Field({ description: 'SHA-256 (hex) of the server seed, published at creation.' }) @ApiProperty() commitment: string;
   @Field({ description: 'Hash of the last event.' }) @ApiProperty() chainHead: string;

@@ -12,6 +12,8 @@ import {
   IsObject,
   IsOptional,
   IsString,
+  Length,
+  Matches,
   Max,
   MaxLength,
   Min,
@@ -24,6 +26,7 @@ import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
 import { apiRef } from '../../common/openapi/json-schema';
 import { AdviceSettingEnum, ComputerLevelEnum, RuleSetNameEnum, VisibilityEnum } from '../../common/graphql/enums';
 import { ADVICE_SETTINGS, type AdviceSetting, COMPUTER_LEVELS } from '@fairdice/core/rules/game/types';
+import { SEAT_NAME_PATTERN } from '@fairdice/core/rules/game/decide';
 import { GameOptionsInput } from '../../common/graphql/game-options';
 
 /** 1..128 visible ASCII characters (fairness/seeds.ts validateClientSeed). */
@@ -100,6 +103,28 @@ export class CreateGameInput {
   @Min(0)
   @Max(7)
   hotSeats?: number;
+
+  @Field(() => [String], {
+    nullable: true,
+    description:
+      "Names of the hot seats in seat order, one per hot seat (default: none; every hot seat then shows the creator's name). Each 1 to 40 characters with a visible one, no control characters.",
+  })
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 7,
+    description:
+      "Names of the hot seats in seat order, one per hot seat (default: none; every hot seat then shows the creator's name). Each 1 to 40 characters with a visible one, no control characters.",
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(7)
+  @IsString({ each: true })
+  @Length(1, 40, { each: true })
+  @Matches(SEAT_NAME_PATTERN, {
+    each: true,
+    message: 'hotSeatNames: each name needs a visible character and no control characters',
+  })
+  hotSeatNames?: string[];
 
   @Field(() => Int, {
     nullable: true,

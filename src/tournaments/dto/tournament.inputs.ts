@@ -20,27 +20,21 @@ import { enumOf, RuleSetNameEnum, VisibilityEnum } from '../../common/graphql/en
 import { GameOptionsInput } from '../../common/graphql/game-options';
 import { IsClientSeed } from '../../games/dto/game.inputs';
 
-export const TOURNAMENT_FORMATS = ['duplicate', 'tables'] as const;
-export const TOURNAMENT_STATUSES = ['registering', 'closed', 'running', 'finished', 'cancelled'] as const;
-export const ENTRANT_STATUSES = ['active', 'withdrawn', 'disqualified'] as const;
-export const TournamentFormatEnum = enumOf(TOURNAMENT_FORMATS);
-export const TournamentStatusEnum = enumOf(TOURNAMENT_STATUSES);
-export const EntrantStatusEnum = enumOf(ENTRANT_STATUSES);
-registerEnumType(TournamentFormatEnum, {
-  name: 'TournamentFormat',
-  description:
-    'duplicate: every entrant plays solo games fed by the same dice stream (five-dice rule sets); tables: entrants are drawn into multiplayer tables each round (every rule set).',
-});
-registerEnumType(TournamentStatusEnum, {
-  name: 'TournamentStatus',
-  description: 'registering → closed → running → finished; or cancelled.',
-});
+// Moved to common (the players' public profiles show tournament results with the same enums).
+import { TOURNAMENT_FORMATS, TournamentFormatEnum } from '../../common/graphql/tournament-enums';
+export {
+  ENTRANT_STATUSES,
+  EntrantStatusEnum,
+  TOURNAMENT_FORMATS,
+  TOURNAMENT_STATUSES,
+  TournamentFormatEnum,
+  TournamentStatusEnum,
+} from '../../common/graphql/tournament-enums';
 export const TournamentEventTypeEnum = enumOf(TOURNAMENT_EVENT_TYPES);
 registerEnumType(TournamentEventTypeEnum, {
   name: 'TournamentEventType',
   description: "The type of an event of the tournament's stream (docs/tournaments.md §6).",
 });
-registerEnumType(EntrantStatusEnum, { name: 'EntrantStatus', description: 'active, withdrawn or disqualified.' });
 
 @InputType({ description: 'A new tournament (docs/tournaments.md).' })
 export class CreateTournamentInput {

@@ -4,6 +4,7 @@
  * the `fairdice-verify` package (packages/verifier/src/cli.ts) and the verifier page. The callers
  * supply `load` (a file, standard input or a URL) and the output streams.
  */
+import { TOURNAMENT_AUDIT_FORMAT, verifyTournamentBundle } from './tournament-verifier';
 import {
   EXIT_FAILED,
   EXIT_OK,
@@ -156,6 +157,24 @@ export async function runVerifyCommand(argv: string[], io: VerifyCommandIo, prog
   } catch (e) {
     io.err(`${program}: cannot read ${args.source}: ${(e as Error).message}`);
     return EXIT_USAGE;
+  }
+  // A whole tournament's bundle (docs/fairness.md §11): its own verifier, which stops at the first failure.
+  if (
+    typeof bundle === 'object' &&
+    bundle !== null &&
+    (bundle as { format?: unknown }).format === TOURNAMENT_AUDIT_FORMAT
+  ) {
+    const t = verifyTournamentBundle(bundle);
+    const tcode = t.ok ? EXIT_OK : EXIT_FAILED;
+    if (args.json) io.out(JSON.stringify({ exitCode: tcode, ...t }, null, 2));
+    else
+      io.out(
+        [
+          ...t.checks.map((c) => `${c.ok ? 'pass' : 'FAIL'}  ${c.name}${c.detail ? `: ${c.detail}` : ''}`),
+          t.failure ? `FAILED: ${t.failure.name}: ${t.failure.detail}` : 'VERIFIED: every check passed.',
+        ].join('\n'),
+      );
+    return tcode;
   }
   const report = verifyBundle(bundle, { heads: args.heads, commitment: args.commitment, logKey: args.logKey });
   const code = exitCodeOf(report, args.allowUnrevealed);

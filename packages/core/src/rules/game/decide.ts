@@ -223,6 +223,10 @@ function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | RuleErr
   }
   if (c.advice !== undefined && !(ADVICE_SETTINGS as readonly unknown[]).includes(c.advice))
     return ruleError('INVALID_OPTIONS', `advice must be one of ${ADVICE_SETTINGS.join(', ')}`, { option: 'advice' });
+  const badName = hotSeatNamesError(c);
+  if (badName) return badName;
+  if (c.rematchOf !== undefined && (typeof c.rematchOf !== 'string' || c.rematchOf.length === 0))
+    return ruleError('INVALID_COMMAND', 'rematchOf must be a game id');
   const family = familyById(preset.family);
   const options = family.resolveOptions(preset.options, c.options ?? {});
   if (options instanceof RuleError) return options;
@@ -241,6 +245,7 @@ function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | RuleErr
       ...(c.computerLevel !== undefined ? { computerLevel: c.computerLevel } : {}),
       ...(c.tournament ? { tournament: { ...c.tournament } } : {}),
       ...(c.advice !== undefined ? { advice: c.advice } : {}),
+      ...(c.rematchOf !== undefined ? { rematchOf: c.rematchOf } : {}),
     }),
   ];
   for (let seat = 0; seat <= c.hotSeats; seat++) {
@@ -249,6 +254,7 @@ function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | RuleErr
         playerId: c.creatorId,
         clientSeed: c.clientSeeds ? c.clientSeeds[seat] : null,
         hotSeat: seat > 0,
+        ...(seat > 0 && c.hotSeatNames !== undefined ? { name: c.hotSeatNames[seat - 1] } : {}),
       }),
     );
   }
@@ -279,6 +285,33 @@ export function computerSeatsProblem(seatCount: number, hotSeats: number, list: 
     seen.add(seat);
     if (!isComputerLevel(item.level))
       return `computer seat ${seat}: level must be optimal, standard or beginner, not ${String(item.level)}`;
+  }
+  return null;
+}
+
+/** Visible characters, none of them control or format characters: the rule of display names. */
+export const SEAT_NAME_PATTERN = /^[^\p{Cc}\p{Cf}]*[^\p{Cc}\p{Cf}\s][^\p{Cc}\p{Cf}]*$/u;
+export const SEAT_NAME_MAX_LENGTH = 40;
+
+function hotSeatNamesError(c: CreateCommand): RuleError | null {
+  if (c.hotSeatNames === undefined) return null;
+  const names: unknown = c.hotSeatNames;
+  if (!Array.isArray(names) || names.length !== c.hotSeats)
+    return ruleError('INVALID_OPTIONS', `hotSeatNames must name each of the ${c.hotSeats} hot seats, in seat order`, {
+      option: 'hotSeatNames',
+    });
+  for (const [i, name] of names.entries()) {
+    if (
+      typeof name !== 'string' ||
+      name.length < 1 ||
+      name.length > SEAT_NAME_MAX_LENGTH ||
+      !SEAT_NAME_PATTERN.test(name)
+    )
+      return ruleError(
+        'INVALID_OPTIONS',
+        `hotSeatNames[${i}] must be 1 to ${SEAT_NAME_MAX_LENGTH} characters with a visible one and no control characters`,
+        { option: 'hotSeatNames' },
+      );
   }
   return null;
 }

@@ -24,6 +24,7 @@ export const emptyGame = (id: string): GameState => ({
   turnTimeLimitSeconds: null,
   computerLevel: DEFAULT_COMPUTER_LEVEL,
   advice: 'allowed',
+  rematchOf: null,
   seats: [],
   status: 'open',
   version: 0,
@@ -57,6 +58,7 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
       next.computerLevel = (d.computerLevel as ComputerLevel | undefined) ?? DEFAULT_COMPUTER_LEVEL;
       if (d.tournament) next.tournament = { ...(d.tournament as TournamentRef) };
       next.advice = d.advice === 'forbidden' ? 'forbidden' : 'allowed';
+      next.rematchOf = typeof d.rematchOf === 'string' ? d.rematchOf : null;
       const seats: SeatState[] = [];
       for (let seat = 0; seat < seatCount; seat++)
         seats.push({
@@ -64,6 +66,7 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
           playerId: null,
           hotSeat: false,
           computer: null,
+          name: null,
           clientSeed: null,
           clientSeedGenerated: null,
         });
@@ -79,6 +82,7 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
               playerId: d.playerId as string,
               hotSeat: Boolean(d.hotSeat),
               computer: null,
+              name: typeof d.name === 'string' ? d.name : null,
               clientSeed: (d.clientSeed as string | null | undefined) ?? null,
               clientSeedGenerated: null,
             }
@@ -93,6 +97,7 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
               playerId: null,
               hotSeat: false,
               computer: d.level as ComputerLevel,
+              name: null,
               clientSeed: null,
               clientSeedGenerated: null,
             }
@@ -107,6 +112,7 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
               playerId: null,
               hotSeat: false,
               computer: null,
+              name: null,
               clientSeed: null,
               clientSeedGenerated: null,
             }

@@ -69,6 +69,35 @@ describe('game aggregate: lobby', () => {
     ]);
   });
 
+  it('hot seats carry their names in seatTaken and the seat state; rematchOf is recorded', () => {
+    const { state, events } = run(
+      emptyGame(GAME),
+      create({ seatCount: 3, hotSeats: 2, clientSeeds: undefined, hotSeatNames: ['Bea', 'Cy'], rematchOf: 'g-old' }),
+    );
+    expect(events.filter((e) => e.type === 'seatTaken').map((e) => e.data.name)).toEqual([undefined, 'Bea', 'Cy']);
+    expect(events[0].data.rematchOf).toBe('g-old');
+    expect(state.seats.map((s) => s.name)).toEqual([null, 'Bea', 'Cy']);
+    expect(state.rematchOf).toBe('g-old');
+    // Without names nothing is added to the events (older games replay unchanged).
+    const plain = run(emptyGame(GAME), create({ seatCount: 2, hotSeats: 1, clientSeeds: undefined }));
+    expect(plain.events.every((e) => !('name' in e.data) && !('rematchOf' in e.data))).toBe(true);
+    expect(plain.state.seats.map((s) => s.name)).toEqual([null, null]);
+  });
+
+  it.each([
+    [{ seatCount: 3, hotSeats: 2, hotSeatNames: ['Bea'] }, 'INVALID_OPTIONS'],
+    [{ seatCount: 2, hotSeats: 1, hotSeatNames: [''] }, 'INVALID_OPTIONS'],
+    [{ seatCount: 2, hotSeats: 1, hotSeatNames: [' '] }, 'INVALID_OPTIONS'],
+    [{ seatCount: 2, hotSeats: 1, hotSeatNames: ['a\u200bb\u0000'] }, 'INVALID_OPTIONS'],
+    [{ seatCount: 2, hotSeats: 1, hotSeatNames: ['x'.repeat(41)] }, 'INVALID_OPTIONS'],
+    [{ seatCount: 2, hotSeats: 1, hotSeatNames: [7 as never] }, 'INVALID_OPTIONS'],
+    [{ seatCount: 2, hotSeats: 1, rematchOf: '' }, 'INVALID_COMMAND'],
+  ])('create rejects hot-seat names / rematchOf %p with %s', (overrides, code) => {
+    const result = decideGame(emptyGame(GAME), create({ clientSeeds: undefined, ...overrides }), scriptedDice([]));
+    expect(result).toBeInstanceOf(RuleError);
+    expect((result as RuleError).code).toBe(code);
+  });
+
   it.each([
     [{ seatCount: 0 }, 'INVALID_OPTIONS'],
     [{ seatCount: 9 }, 'INVALID_OPTIONS'],

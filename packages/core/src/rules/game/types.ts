@@ -31,6 +31,8 @@ export interface SeatState {
   hotSeat: boolean;
   /** The level of a computer-played seat (`computerSeated`; its playerId is null); null for a player's seat or an open one. */
   computer: ComputerLevel | null;
+  /** A hot seat's own name, given at creation (null: none given; the seat shows its holder's name). */
+  name: string | null;
   /** Public entropy this seat contributes to the dice (null until someone sets it; fixed when the game starts). */
   clientSeed: string | null;
   /**
@@ -59,6 +61,8 @@ export interface GameState {
   computerLevel: ComputerLevel;
   /** `forbidden`: the service refuses advice for this game (ADVICE_FORBIDDEN). Games created before the option: allowed. */
   advice: AdviceSetting;
+  /** The finished game this one is a rematch of; null when it is none. */
+  rematchOf: string | null;
   seats: SeatState[];
   status: GameStatus;
   /** Number of events applied (the version of the last one). */
@@ -112,6 +116,14 @@ export interface CreateCommand {
   creatorId: string;
   /** How many seats after the creator's are hot seats played by the creator (0 = none). */
   hotSeats: number;
+  /**
+   * Names of the hot seats 1..hotSeats in seat order (absent: none; each hot seat shows the
+   * creator's name). When given, exactly one per hot seat: 1–40 characters with a visible one and
+   * no control or format characters (the rule of players' display names).
+   */
+  hotSeatNames?: string[];
+  /** The finished game this one is a rematch of (absent: not a rematch). */
+  rematchOf?: string;
   commitment: string;
   /**
    * Legacy (games created before seeds moved after the commitment): the organizer seed given in
