@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { api, type BoxOption, type GameView } from './api';
 import { Die, isTypingTarget } from './dice';
 import { seatName, type Act } from './game';
+import { HintPanel } from './hint';
 import { UPPER, boxName } from './util';
 
 export function FiveDiceBoard(props: { game: GameView; myTurn: boolean; act: Act; busy: boolean; readOnly?: boolean }) {
@@ -126,9 +127,10 @@ export function FiveDiceBoard(props: { game: GameView; myTurn: boolean; act: Act
               <button type="button" className="primary" onClick={roll} disabled={!canRoll}>
                 {rolled ? `Roll again (${game.rollsLeft} left)` : 'Roll'}
               </button>
-              <span className="muted hint">Keys: 1–5 hold · Space or R roll</span>
+              <span className="muted hint">Keys: 1–5 hold · Space or R roll · H hint</span>
             </div>
           )}
+          <HintPanel game={game} interactive={interactive} />
           {options?.mustSacrifice && (
             <p className="notice" role="status">
               No open box scores: you must sacrifice one (it scores 0).

@@ -120,6 +120,7 @@ function NewGame({ me }: { me: StoredPlayer }) {
   const [hotSeats, setHotSeats] = useState(0);
   const [visibility, setVisibility] = useState<'public' | 'private'>('public');
   const [limit, setLimit] = useState(0);
+  const [allowAdvice, setAllowAdvice] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
@@ -137,6 +138,7 @@ function NewGame({ me }: { me: StoredPlayer }) {
           ruleSet,
           seats,
           visibility,
+          advice: allowAdvice ? 'allowed' : 'forbidden',
           ...(hotSeats > 0 ? { hotSeats } : {}),
           ...(TIME_LIMITS[limit][1] ? { turnTimeLimitSeconds: TIME_LIMITS[limit][1] } : {}),
         },
@@ -210,6 +212,10 @@ function NewGame({ me }: { me: StoredPlayer }) {
               </option>
             ))}
           </select>
+        </label>
+        <label>
+          <input type="checkbox" checked={allowAdvice} onChange={(e) => setAllowAdvice(e.target.checked)} />
+          Allow advice (the Hint button during play)
         </label>
         {chosen && <p className="muted">{chosen.description}</p>}
         <button type="submit" disabled={busy}>

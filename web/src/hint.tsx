@@ -1,0 +1,111 @@
+/**
+ * The Hint panel of a five-dice game (button or the key H): the service's advice for the player to
+ * move (GET /v1/games/{id}/advice), the best holds or boxes with their expected final scores. A game
+ * that forbids advice says so instead of offering the button; a table still being computed (503
+ * TABLE_BUILDING) is a sentence with the wait the service gives.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { FairdiceError } from '@fairdice/client';
+import { api, sentence, unwrap, type GameView } from './api';
+import { isTypingTarget } from './dice';
+import { boxName } from './util';
+
+type Advice = NonNullable<Awaited<ReturnType<typeof fetchAdvice>>>;
+
+async function fetchAdvice(gameId: string) {
+  const view = unwrap(await api.GET('/v1/games/{id}/advice', { params: { path: { id: gameId } } }));
+  return view.fiveDice;
+}
+
+const fmt = (x: number) => x.toFixed(1);
+
+export function HintPanel(props: { game: GameView; interactive: boolean }) {
+  const { game, interactive } = props;
+  const [advice, setAdvice] = useState<Advice | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  const forbidden = game.advice === 'forbidden';
+
+  const retryTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // Advice is for one state: a new version clears it (and any retry still waiting).
+  useEffect(() => {
+    setAdvice(null);
+    setMessage(null);
+    return () => clearTimeout(retryTimer.current);
+  }, [game.version]);
+
+  const ask = async () => {
+    if (forbidden || !interactive || loading) return;
+    clearTimeout(retryTimer.current);
+    setLoading(true);
+    setMessage(null);
+    try {
+      setAdvice(await fetchAdvice(game.id));
+    } catch (err) {
+      if (err instanceof FairdiceError && err.code === 'TABLE_BUILDING') {
+        const retry = Number(err.problem.retryAfterSeconds ?? 0);
+        const wait = retry > 0 ? retry : 2;
+        setMessage(`Advice is being prepared, try again in ${wait} s. (This page asks again by itself.)`);
+        retryTimer.current = setTimeout(() => void askRef.current(), wait * 1000);
+      } else setMessage(sentence(err));
+    } finally {
+      setLoading(false);
+    }
+  };
+  const askRef = useRef(ask);
+  askRef.current = ask;
+  useEffect(() => {
+    if (!interactive || forbidden) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (isTypingTarget(e.target) || e.altKey || e.ctrlKey || e.metaKey) return;
+      if (e.key === 'h' || e.key === 'H') {
+        e.preventDefault();
+        void askRef.current();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [interactive, forbidden]);
+
+  if (!interactive) return null;
+  if (forbidden) return <p className="muted">This game does not allow advice, so there is no hint.</p>;
+  return (
+    <section className="hint" aria-label="Hint">
+      <button type="button" onClick={() => void ask()} disabled={loading}>
+        Hint (H)
+      </button>
+      {message && <p role="status">{message}</p>}
+      {advice && (
+        <div role="status">
+          <p>
+            Best move:{' '}
+            {advice.best.action === 'roll'
+              ? 'roll'
+              : advice.best.action === 'hold'
+                ? `keep ${(advice.holds[0]?.kept ?? []).join(', ') || 'nothing'} and roll`
+                : `score ${boxName(advice.best.box ?? '')}`}{' '}
+            (expected final score {fmt(advice.best.expected)})
+          </p>
+          {advice.holds.length > 0 && (
+            <ol aria-label="Best holds">
+              {advice.holds.slice(0, 3).map((h) => (
+                <li key={h.kept.join(',')}>
+                  Keep {h.kept.join(', ') || 'nothing'}: {fmt(h.expected)}
+                </li>
+              ))}
+            </ol>
+          )}
+          {advice.boxes.length > 0 && (
+            <ol aria-label="Best boxes">
+              {advice.boxes.slice(0, 3).map((b) => (
+                <li key={b.box}>
+                  {boxName(b.box)} ({b.points + b.bonus}): {fmt(b.expected)}
+                </li>
+              ))}
+            </ol>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
