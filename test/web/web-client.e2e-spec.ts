@@ -292,6 +292,37 @@ describeOnce('the web client (Chromium)', () => {
     expect((await serverGame(page)).advice).toBe('forbidden');
   });
 
+  it('a `penta` game against a standard computer seat: after my turn, the computer’s move arrives and it is my turn again', async () => {
+    const page = await newPage();
+    await register(page, 'Cai');
+    await page.getByLabel('Seats', { exact: true }).fill('2');
+    await page.getByLabel('Computer opponents').fill('1');
+    expect(await page.getByLabel('Computer level').inputValue()).toBe('standard');
+    await createGame(page, { ruleSet: 'penta' });
+    await page.getByRole('button', { name: 'Start the game' }).click();
+    for (let turn = 1; turn <= 2; turn++) {
+      await yourTurn(page).waitFor({ timeout: 60_000 });
+      await playTurnByClicks(page);
+      // The computer plays its turn on the server; the page learns of it from the stream.
+      await yourTurn(page).waitFor({ state: 'detached', timeout: 60_000 });
+    }
+    await yourTurn(page).waitFor({ timeout: 60_000 });
+    const server = await serverGame(page);
+    const computerSheet = server.fiveDice.sheets.find((s: { seat: number }) => s.seat === 1);
+    expect(computerSheet.boxes.filter((b: { points: number | null }) => b.points !== null)).toHaveLength(2);
+    // Its sheet on the page shows the same two filled boxes.
+    await page
+      .getByRole('group', { name: /^Players/ })
+      .getByRole('button')
+      .nth(1)
+      .click();
+    await page
+      .getByText(/score sheet/)
+      .filter({ hasNotText: 'Cai' })
+      .waitFor();
+    expect(await page.getByLabel(/points, filled$/).count()).toBe(2);
+  });
+
   it('a 2-player `penta` game from two browsers: each sees the other join, roll and score live', async () => {
     const ada = await newPage();
     await register(ada, 'Ada');

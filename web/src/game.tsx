@@ -209,7 +209,7 @@ function useTurnSignal(game: GameView | null, myTurn: boolean) {
 function OpenGame(props: { game: GameView; me: StoredPlayer; mySeats: number[]; act: Act; busy: boolean }) {
   const { game, me, mySeats, act, busy } = props;
   const link = `${location.origin}/#/game/${game.id}`;
-  const filled = game.seats.every((s) => s.playerId);
+  const filled = game.seats.every((s) => s.playerId || s.computer);
   const id = game.id;
   const isCreator = game.creatorId === me.id;
   return (

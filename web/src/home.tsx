@@ -121,6 +121,8 @@ function NewGame({ me }: { me: StoredPlayer }) {
   const [visibility, setVisibility] = useState<'public' | 'private'>('public');
   const [limit, setLimit] = useState(0);
   const [allowAdvice, setAllowAdvice] = useState(true);
+  const [computers, setComputers] = useState(0);
+  const [level, setLevel] = useState<'beginner' | 'standard' | 'optimal'>('standard');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
@@ -140,6 +142,10 @@ function NewGame({ me }: { me: StoredPlayer }) {
           visibility,
           advice: allowAdvice ? 'allowed' : 'forbidden',
           ...(hotSeats > 0 ? { hotSeats } : {}),
+          // The computer takes the last seats (the creator's hot seats come first).
+          ...(computers > 0
+            ? { computerSeats: Array.from({ length: computers }, (_, i) => ({ seat: seats - 1 - i, level })) }
+            : {}),
           ...(TIME_LIMITS[limit][1] ? { turnTimeLimitSeconds: TIME_LIMITS[limit][1] } : {}),
         },
       }),
@@ -196,6 +202,26 @@ function NewGame({ me }: { me: StoredPlayer }) {
             onChange={(e) => setHotSeats(Number(e.target.value))}
           />
         </label>
+        <label>
+          Computer opponents
+          <input
+            type="number"
+            min={0}
+            max={Math.max(0, seats - 1)}
+            value={computers}
+            onChange={(e) => setComputers(Number(e.target.value))}
+          />
+        </label>
+        {computers > 0 && (
+          <label>
+            Computer level
+            <select value={level} onChange={(e) => setLevel(e.target.value as typeof level)}>
+              <option value="beginner">Beginner</option>
+              <option value="standard">Standard</option>
+              <option value="optimal">Optimal</option>
+            </select>
+          </label>
+        )}
         <label>
           Visibility
           <select value={visibility} onChange={(e) => setVisibility(e.target.value as 'public' | 'private')}>
