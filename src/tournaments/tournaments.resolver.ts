@@ -7,6 +7,10 @@ import { pageRequest } from '../common/pagination/page-request';
 import { CreateTournamentInput, OrganizerSeedInput, ReasonInput, RegisterInput } from './dto/tournament.inputs';
 import { StandingsView, TournamentEventView, TournamentPage, TournamentView } from './dto/tournament.models';
 import { TournamentsService } from './tournaments.service';
+import { TournamentAuditService } from './tournament-audit.service';
+import { TournamentAuditBundleGraph } from './dto/tournament-audit.models';
+import { toAuditBundleView } from '../audit/dto/audit-bundle.types';
+import type { AuditBundle } from '@fairdice/core/fairness/audit-bundle';
 import { toTournamentEventView, toTournamentView } from './tournament-view';
 
 type Me = AuthenticatedPlayer;
@@ -15,7 +19,10 @@ type Me = AuthenticatedPlayer;
 @Resolver(() => TournamentView)
 @UseGuards(AuthGuard)
 export class TournamentsResolver {
-  constructor(private readonly service: TournamentsService) {}
+  constructor(
+    private readonly service: TournamentsService,
+    private readonly auditor: TournamentAuditService,
+  ) {}
 
   @Query(() => TournamentView, { description: 'A tournament (private: organizer and entrants only).' })
   @OptionalAuth()
@@ -52,6 +59,22 @@ export class TournamentsResolver {
   @OptionalAuth()
   async tournamentEvents(@CurrentPlayer() me: Me | null, @Args('id', { type: () => ID }) id: string) {
     return (await this.service.events(me, id)).map(toTournamentEventView);
+  }
+
+  @Query(() => TournamentAuditBundleGraph, {
+    description:
+      'The audit bundle of the whole ended tournament (docs/fairness.md §11), typed: the members of GET /v1/tournaments/{id}/audit. Once the tournament has finished or was cancelled (TOURNAMENT_NOT_ENDED before); who may read it as for the tournament.',
+  })
+  @OptionalAuth()
+  async tournamentAuditBundle(
+    @CurrentPlayer() me: Me | null,
+    @Args('tournamentId', { type: () => ID }) tournamentId: string,
+  ): Promise<TournamentAuditBundleGraph> {
+    const { bundle, gameEventTimes } = await this.auditor.bundleWithTimes(me, tournamentId);
+    return {
+      ...bundle,
+      games: (bundle.games as unknown as AuditBundle[]).map((g, i) => toAuditBundleView(g, gameEventTimes[i])),
+    };
   }
 
   @Mutation(() => TournamentView, { description: 'Create a tournament; you are its organizer.' })
