@@ -74,6 +74,7 @@ export class TournamentsResolver {
     return {
       ...bundle,
       games: (bundle.games as unknown as AuditBundle[]).map((g, i) => toAuditBundleView(g, gameEventTimes[i])),
+      standings: bundle.standings.map((r) => ({ displayName: null, ...r })),
     };
   }
 
