@@ -42,7 +42,7 @@ export async function runTournamentRoundBench(
   const entrants = opts.entrants ?? 64;
   const runs = opts.runs ?? 3;
   const db = opts.databaseUrl
-    ? { url: opts.databaseUrl, drop: async () => undefined }
+    ? { url: opts.databaseUrl, drop: () => Promise.resolve() }
     : await createBenchDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, () => undefined);
   const config = loadConfig({
     NODE_ENV: 'production',

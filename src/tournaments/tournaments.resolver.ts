@@ -1,4 +1,5 @@
 import { UseGuards } from '@nestjs/common';
+import { DomainException } from '../common/errors';
 import { Args, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
 import { GameOptions } from '../common/graphql/game-options';
 import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
@@ -9,7 +10,7 @@ import { StandingsView, TournamentEventView, TournamentPage, TournamentView } fr
 import { TournamentsService } from './tournaments.service';
 import { TournamentAuditService } from './tournament-audit.service';
 import { TournamentAuditBundleGraph } from './dto/tournament-audit.models';
-import { toAuditBundleView } from '../audit/dto/audit-bundle.types';
+import { AuditBundleView, toAuditBundleView } from '../audit/dto/audit-bundle.types';
 import type { AuditBundle } from '@fairdice/core/fairness/audit-bundle';
 import { toTournamentEventView, toTournamentView } from './tournament-view';
 
@@ -149,5 +150,34 @@ export class TournamentsResolver {
   @OptionalAuth()
   async tournamentStandingsStream(@CurrentPlayer() me: Me | null, @Args('id', { type: () => ID }) id: string) {
     return this.service.standingsStream(me, id);
+  }
+}
+
+/**
+ * The games of the typed tournament bundle, as a slice: one game's typed bundle is large, and the
+ * query cost limit counts an unsized list as 20 (src/reliability/graphql/limits.ts), so a client
+ * asks for games(offset, limit) pages of a few games each.
+ */
+@Resolver(() => TournamentAuditBundleGraph)
+export class TournamentAuditBundleResolver {
+  @ResolveField('games', () => [AuditBundleView], {
+    description:
+      "Every game's own audit bundle, typed, in the order the roundStarted events list the games: the slice from offset (default 0), at most limit (1 to 100; default all). Page with small limits to stay under the query cost limit.",
+  })
+  games(
+    @Parent() b: TournamentAuditBundleGraph,
+    @Args('offset', { type: () => Int, nullable: true }) offset?: number,
+    @Args('limit', { type: () => Int, nullable: true }) limit?: number,
+  ): AuditBundleView[] {
+    if (offset != null && (!Number.isInteger(offset) || offset < 0))
+      throw new DomainException('VALIDATION_FAILED', 'offset must be an integer ≥ 0', {
+        errors: [{ field: 'offset', problems: ['offset must be an integer ≥ 0'] }],
+      });
+    if (limit != null && (!Number.isInteger(limit) || limit < 1 || limit > 100))
+      throw new DomainException('VALIDATION_FAILED', 'limit must be an integer from 1 to 100', {
+        errors: [{ field: 'limit', problems: ['limit must be an integer from 1 to 100'] }],
+      });
+    const from = offset ?? 0;
+    return b.games.slice(from, limit == null ? undefined : from + limit);
   }
 }

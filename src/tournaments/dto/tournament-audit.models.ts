@@ -65,10 +65,16 @@ export class TournamentAuditBundleGraph {
   @Field(() => Int, { description: 'Always 1.' }) formatVersion: number;
   @Field(() => ID) tournamentId: string;
   @Field({ description: 'SHA-256 (hex) of the tournament seed, published at creation.' }) commitment: string;
-  @Field(() => String, { nullable: true, description: 'The tournament seed (hex), revealed when the tournament ended.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The tournament seed (hex), revealed when the tournament ended.',
+  })
   tournamentSeed: string | null;
   @Field(() => [TournamentBundleEventView]) events: TournamentBundleEventView[];
-  @Field(() => [AuditBundleView], { description: GAMES }) games: AuditBundleView[];
+  @Field(() => [AuditBundleView], {
+    description: `${GAMES} Typed; games(offset, limit) gives the slice from offset (default 0), at most limit (1 to 100; default all): page with small limits to stay under the query cost limit.`,
+  })
+  games: AuditBundleView[];
   @Field(() => [StandingRowView], { description: STANDINGS }) standings: StandingRowView[];
   @Field({ description: GAMES_ROOT }) gamesRoot: string;
 }
