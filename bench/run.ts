@@ -994,7 +994,7 @@ async function main(): Promise<void> {
   writeFileSync(file, report);
   log(`report: ${file.slice(ROOT.length + 1)}`);
 
-  if (opts.readme && !opts.profile && !opts.variants && opts.groupCommit === 'on') {
+  if (opts.readme && !opts.profile && !opts.variants && opts.groupCommit !== 'off') {
     const readme = join(ROOT, 'README.md');
     if (existsSync(readme)) {
       const text = readFileSync(readme, 'utf8');

@@ -1,7 +1,7 @@
 /**
  * `npm pack -w @fairdice/client` yields a tarball a third party can install and use (issue 14,
- * item 4): installed offline into an empty directory, it loads from CommonJS and from ESM, its
- * declarations type-check a consumer's code (a wrong path or body is a compile error), and the
+ * item 4): installed into an empty directory, it loads from CommonJS and from ESM, its declarations
+ * type-check a consumer's code (a wrong path or body is a compile error), and the
  * installed code plays against the real server.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -69,7 +69,9 @@ describe('@fairdice/client tarball', () => {
       join(installDir, 'package.json'),
       JSON.stringify({ name: 'integrator', version: '1.0.0', private: true }),
     );
-    run('npm', ['install', '--offline', '--no-audit', '--no-fund', join(packDir, tarball)], installDir);
+    // --prefer-offline, not --offline: a clean machine's npm cache, filled by `npm ci`, holds the
+    // tarballs but not every dependency's registry metadata, which the install may fetch.
+    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(packDir, tarball)], installDir);
     t = await createTestApp({ listen: true });
   });
   afterAll(async () => {

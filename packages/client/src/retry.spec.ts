@@ -197,7 +197,7 @@ describe('isCommand: the operations that take an Idempotency-Key', () => {
         return isCommand(method, `http://fairdice.test${path.replace('{id}', 'g1')}`);
       })
       .map(({ op }) => op);
-    expect(keyedBySdk).toHaveLength(11); // create, join, leave, seeds, start, cancel, roll, score, set-aside, bank, quit
+    expect(keyedBySdk).toHaveLength(12); // create, join, leave, seeds, start, cancel, rematch, roll, score, set-aside, bank, quit
     expect(declared).toEqual(keyedBySdk);
   });
 });
