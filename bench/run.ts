@@ -17,6 +17,8 @@
  *    REST actions, GraphQL actions, REST reads (GET /v1/games/:id), K closed-loop clients each.
  * 5. The job queue alone (bench/job-queue.bench.ts): jobs/s drained, and how long a delivery
  *    waits behind a fan-out backlog.
+ * 5b. One tournament round of 64 entrants (bench/tournament-round.bench.ts, in process on the same
+ *    database): ms from the start request to every game of round 1 created, duplicate and tables.
  * 6. Table + ratios printed, report written to bench/results/<YYYY-MM-DD>.md, and the README's
  *    Benchmarks table refreshed (between the bench:table markers).
  *
@@ -40,6 +42,7 @@ import { performance } from 'node:perf_hooks';
 import { runFairnessMicroBenchmarks } from './fairness.bench';
 import { runGameAggregateMicroBenchmarks } from './game-aggregate.bench';
 import { type JobQueueBenchResult, runJobQueueBench } from './job-queue.bench';
+import { runTournamentRoundBench, type TournamentRoundResult } from './tournament-round.bench';
 import {
   NESTED as GQL_NESTED,
   REPEATED as GQL_REPEATED,
@@ -91,7 +94,7 @@ interface Options {
   micro: boolean;
   variants: boolean;
   groupCommit: 'on' | 'off' | 'both';
-  /** Scenario ids to run (--only a,b,rest,graphql,reads,instances,jobs); null = all. */
+  /** Scenario ids to run (--only a,b,rest,graphql,reads,instances,jobs,tournament); null = all. */
   only: Set<string> | null;
   /** Report file suffix (--label perf → bench/results/<date>-perf.md). */
   label: string | null;
@@ -543,6 +546,7 @@ async function main(): Promise<void> {
   let profileSection = '';
   let serverStartupMs = 0;
   let jobQueue: JobQueueBenchResult | null = null;
+  let tournamentRound: TournamentRoundResult[] | null = null;
   /** Batch sizes per REST scenario (from the server's /metrics). */
   const batchSizes: Record<string, BatchSizes | null> = {};
   try {
@@ -829,6 +833,16 @@ async function main(): Promise<void> {
         return null;
       });
     }
+    // ---- one tournament round of 64 entrants (bench/tournament-round.bench.ts), in process
+    if (want('tournament')) {
+      log('tournament round: 64 entrants, duplicate and tables of 4, start → all games created (median of 3)');
+      tournamentRound = await runTournamentRoundBench({ entrants: 64, runs: 3, databaseUrl: db.url }).catch(
+        (err: unknown) => {
+          log(`tournament round: failed (${err instanceof Error ? err.message : String(err)}); reported as –`);
+          return null;
+        },
+      );
+    }
   } finally {
     await statsPool.end().catch(() => undefined);
     log(`database: dropping ${db.name}`);
@@ -854,6 +868,15 @@ async function main(): Promise<void> {
       target: '–',
       met: null,
       show: f0(jobQueue.deliveryWaitMs),
+    });
+  }
+  for (const t of tournamentRound ?? []) {
+    ts.push({
+      name: `(info) Tournament round, ${t.entrants} entrants, ${t.format} (${t.games} games): ms from start to all games created`,
+      value: t.medianMs,
+      target: '–',
+      met: null,
+      show: f0(t.medianMs),
     });
   }
   if (byId.has('restUnbatched')) {

@@ -23,10 +23,27 @@ function arg(name: string, fallback: number): number {
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function main(): Promise<void> {
-  const entrants = arg('entrants', 64);
-  const runs = arg('runs', 3);
-  const db = await createBenchDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, () => undefined);
+export interface TournamentRoundResult {
+  format: 'duplicate' | 'tables';
+  entrants: number;
+  games: number;
+  runs: number;
+  /** Median ms from the start request to every game of round 1 created. */
+  medianMs: number;
+}
+
+/**
+ * Runs the measure on a migrated database (databaseUrl; npm run bench passes its own), or on a
+ * fresh one created and dropped here when databaseUrl is omitted.
+ */
+export async function runTournamentRoundBench(
+  opts: { entrants?: number; runs?: number; databaseUrl?: string } = {},
+): Promise<TournamentRoundResult[]> {
+  const entrants = opts.entrants ?? 64;
+  const runs = opts.runs ?? 3;
+  const db = opts.databaseUrl
+    ? { url: opts.databaseUrl, drop: () => Promise.resolve() }
+    : await createBenchDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, () => undefined);
   const config = loadConfig({
     NODE_ENV: 'production',
     LOG_LEVEL: 'silent',
@@ -56,7 +73,7 @@ async function main(): Promise<void> {
     const organizer = await register('Organizer');
     const players = [];
     for (let i = 0; i < entrants; i++) players.push(await register(`Entrant ${i + 1}`));
-    const results: string[] = [];
+    const results: TournamentRoundResult[] = [];
     for (const format of ['duplicate', 'tables'] as const) {
       const times: number[] = [];
       let games = 0;
@@ -83,12 +100,9 @@ async function main(): Promise<void> {
         ]);
         if (Number(rows[0].n) !== games) throw new Error(`only ${rows[0].n} of ${games} games exist`);
       }
-      const ms = median(times);
-      results.push(
-        `| tournament round, ${entrants} entrants, ${format} (${games} games): start → all games created | ${ms.toFixed(0)} ms | ${(ms / games).toFixed(1)} ms/game |`,
-      );
+      results.push({ format, entrants, games, runs, medianMs: median(times) });
     }
-    console.log(`| measure | median of ${runs} | per game |\n|---|---|---|\n${results.join('\n')}`);
+    return results;
   } finally {
     await pool.end();
     await app.close();
@@ -96,7 +110,17 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+async function main(): Promise<void> {
+  const results = await runTournamentRoundBench({ entrants: arg('entrants', 64), runs: arg('runs', 3) });
+  const lines = results.map(
+    (r) =>
+      `| tournament round, ${r.entrants} entrants, ${r.format} (${r.games} games): start → all games created | ${r.medianMs.toFixed(0)} ms | ${(r.medianMs / r.games).toFixed(1)} ms/game |`,
+  );
+  console.log(`| measure | median of ${results[0]?.runs ?? 0} | per game |\n|---|---|---|\n${lines.join('\n')}`);
+}
+
+if (require.main === module)
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });

@@ -35,6 +35,11 @@ export class AuditService {
     return (await this.bundleWithTimes(TOURNAMENT_READER, gameId)).bundle;
   }
 
+  /** As bundleForTournament, with when each event was stored (GraphQL's typed events carry createdAt). */
+  bundleForTournamentWithTimes(gameId: string): Promise<{ bundle: AuditBundle; eventTimes: Map<number, Date> }> {
+    return this.bundleWithTimes(TOURNAMENT_READER, gameId);
+  }
+
   async bundle(player: AuthenticatedPlayer | null, rawId: string): Promise<AuditBundle> {
     return (await this.bundleWithTimes(player, rawId)).bundle;
   }

@@ -25,6 +25,14 @@ export class TournamentAuditService {
   ) {}
 
   async bundle(player: AuthenticatedPlayer | null, id: string): Promise<TournamentAuditBundle> {
+    return (await this.bundleWithTimes(player, id)).bundle;
+  }
+
+  /** The bundle and, per game (same order), when each of its events was stored (for GraphQL's typed events). */
+  async bundleWithTimes(
+    player: AuthenticatedPlayer | null,
+    id: string,
+  ): Promise<{ bundle: TournamentAuditBundle; gameEventTimes: Map<number, Date>[] }> {
     const t = await this.tournaments.loadFor(player, id);
     const s = t.state;
     if (s.status !== 'finished' && s.status !== 'cancelled')
@@ -34,8 +42,13 @@ export class TournamentAuditService {
       );
     const places = s.roundStates.flatMap((r) => r.games.map((g) => ({ ...g, round: r.round })));
     const games: AuditBundle[] = [];
-    for (const p of places) games.push(await this.audit.bundleForTournament(p.gameId));
-    return {
+    const gameEventTimes: Map<number, Date>[] = [];
+    for (const p of places) {
+      const { bundle, eventTimes } = await this.audit.bundleForTournamentWithTimes(p.gameId);
+      games.push(bundle);
+      gameEventTimes.push(eventTimes);
+    }
+    const bundle: TournamentAuditBundle = {
       format: TOURNAMENT_AUDIT_FORMAT,
       formatVersion: TOURNAMENT_AUDIT_FORMAT_VERSION,
       tournamentId: s.id,
@@ -61,5 +74,6 @@ export class TournamentAuditService {
         })),
       ),
     };
+    return { bundle, gameEventTimes };
   }
 }

@@ -6,14 +6,20 @@ import { AuditModule } from '../audit/audit.module';
 import { TournamentAuditService } from './tournament-audit.service';
 import { TournamentBus } from './tournament-bus';
 import { TournamentsController } from './tournaments.controller';
-import { TournamentsResolver } from './tournaments.resolver';
+import { TournamentAuditBundleResolver, TournamentsResolver } from './tournaments.resolver';
 import { TournamentsService } from './tournaments.service';
 
 /** Tournaments (docs/tournaments.md): one service, a thin REST controller and GraphQL resolver. */
 @Module({
   imports: [EventStoreModule, GamesModule, JobsModule, AuditModule],
   controllers: [TournamentsController],
-  providers: [TournamentsService, TournamentsResolver, TournamentBus, TournamentAuditService],
+  providers: [
+    TournamentsService,
+    TournamentsResolver,
+    TournamentAuditBundleResolver,
+    TournamentBus,
+    TournamentAuditService,
+  ],
   exports: [TournamentsService],
 })
 export class TournamentsModule {}

@@ -1,4 +1,5 @@
 import { UseGuards } from '@nestjs/common';
+import { DomainException } from '../common/errors';
 import { Args, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
 import { GameOptions } from '../common/graphql/game-options';
 import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
@@ -7,6 +8,10 @@ import { pageRequest } from '../common/pagination/page-request';
 import { CreateTournamentInput, OrganizerSeedInput, ReasonInput, RegisterInput } from './dto/tournament.inputs';
 import { StandingsView, TournamentEventView, TournamentPage, TournamentView } from './dto/tournament.models';
 import { TournamentsService } from './tournaments.service';
+import { TournamentAuditService } from './tournament-audit.service';
+import { TournamentAuditBundleGraph } from './dto/tournament-audit.models';
+import { AuditBundleView, toAuditBundleView } from '../audit/dto/audit-bundle.types';
+import type { AuditBundle } from '@fairdice/core/fairness/audit-bundle';
 import { toTournamentEventView, toTournamentView } from './tournament-view';
 
 type Me = AuthenticatedPlayer;
@@ -15,7 +20,10 @@ type Me = AuthenticatedPlayer;
 @Resolver(() => TournamentView)
 @UseGuards(AuthGuard)
 export class TournamentsResolver {
-  constructor(private readonly service: TournamentsService) {}
+  constructor(
+    private readonly service: TournamentsService,
+    private readonly auditor: TournamentAuditService,
+  ) {}
 
   @Query(() => TournamentView, { description: 'A tournament (private: organizer and entrants only).' })
   @OptionalAuth()
@@ -52,6 +60,23 @@ export class TournamentsResolver {
   @OptionalAuth()
   async tournamentEvents(@CurrentPlayer() me: Me | null, @Args('id', { type: () => ID }) id: string) {
     return (await this.service.events(me, id)).map(toTournamentEventView);
+  }
+
+  @Query(() => TournamentAuditBundleGraph, {
+    description:
+      'The audit bundle of the whole ended tournament (docs/fairness.md §11), typed: the members of GET /v1/tournaments/{id}/audit. Once the tournament has finished or was cancelled (TOURNAMENT_NOT_ENDED before); who may read it as for the tournament.',
+  })
+  @OptionalAuth()
+  async tournamentAuditBundle(
+    @CurrentPlayer() me: Me | null,
+    @Args('tournamentId', { type: () => ID }) tournamentId: string,
+  ): Promise<TournamentAuditBundleGraph> {
+    const { bundle, gameEventTimes } = await this.auditor.bundleWithTimes(me, tournamentId);
+    return {
+      ...bundle,
+      games: (bundle.games as unknown as AuditBundle[]).map((g, i) => toAuditBundleView(g, gameEventTimes[i])),
+      standings: bundle.standings.map((r) => ({ displayName: null, ...r })),
+    };
   }
 
   @Mutation(() => TournamentView, { description: 'Create a tournament; you are its organizer.' })
@@ -125,5 +150,34 @@ export class TournamentsResolver {
   @OptionalAuth()
   async tournamentStandingsStream(@CurrentPlayer() me: Me | null, @Args('id', { type: () => ID }) id: string) {
     return this.service.standingsStream(me, id);
+  }
+}
+
+/**
+ * The games of the typed tournament bundle, as a slice: one game's typed bundle is large, and the
+ * query cost limit counts an unsized list as 20 (src/reliability/graphql/limits.ts), so a client
+ * asks for games(offset, limit) pages of a few games each.
+ */
+@Resolver(() => TournamentAuditBundleGraph)
+export class TournamentAuditBundleResolver {
+  @ResolveField('games', () => [AuditBundleView], {
+    description:
+      "Every game's own audit bundle, typed, in the order the roundStarted events list the games: the slice from offset (default 0), at most limit (1 to 100; default all). Page with small limits to stay under the query cost limit.",
+  })
+  games(
+    @Parent() b: TournamentAuditBundleGraph,
+    @Args('offset', { type: () => Int, nullable: true }) offset?: number,
+    @Args('limit', { type: () => Int, nullable: true }) limit?: number,
+  ): AuditBundleView[] {
+    if (offset != null && (!Number.isInteger(offset) || offset < 0))
+      throw new DomainException('VALIDATION_FAILED', 'offset must be an integer ≥ 0', {
+        errors: [{ field: 'offset', problems: ['offset must be an integer ≥ 0'] }],
+      });
+    if (limit != null && (!Number.isInteger(limit) || limit < 1 || limit > 100))
+      throw new DomainException('VALIDATION_FAILED', 'limit must be an integer from 1 to 100', {
+        errors: [{ field: 'limit', problems: ['limit must be an integer from 1 to 100'] }],
+      });
+    const from = offset ?? 0;
+    return b.games.slice(from, limit == null ? undefined : from + limit);
   }
 }

@@ -5,7 +5,7 @@
  * Merkle root are recomputed after it, so only the check that the edit breaks can catch it.
  */
 import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
-import { chooseMove } from '../helpers/games';
+import { chooseMove, OPTIONS_FRAGMENT } from '../helpers/games';
 import { play, waitFor, type P } from './helpers';
 import { appendEvent } from '@fairdice/core/fairness/hash-chain';
 import { canonicalJson } from '@fairdice/core/fairness/canonical';
@@ -70,6 +70,7 @@ describe('tournament audit bundle (e2e)', () => {
   let duplicate: Bundle;
   let tables: Bundle;
   let duplicateEntrants: P[];
+  const ended: { id: string; organizer: P }[] = [];
   beforeAll(async () => {
     t = await createTestApp({ env: { JOBS_POLL_INTERVAL_MS: '50' } });
   });
@@ -93,6 +94,13 @@ describe('tournament audit bundle (e2e)', () => {
     await t.http().post(`/v1/tournaments/${id}/close`).set(organizer.auth).expect(200);
     const early = await t.http().get(`/v1/tournaments/${id}/audit`).set(organizer.auth).expect(409);
     expect(early.body.code).toBe('TOURNAMENT_NOT_ENDED');
+    const earlyGql = await gql(
+      t,
+      'query($id: ID!) { tournamentAuditBundle(tournamentId: $id) { gamesRoot } }',
+      { id },
+      organizer.token,
+    );
+    expect(earlyGql.errors?.[0]?.extensions?.code).toBe('TOURNAMENT_NOT_ENDED');
     await t.http().post(`/v1/tournaments/${id}/start`).set(organizer.auth).expect(200);
     const byId = new Map(entrants.map((e) => [e.id, e]));
     const rounds = body.rounds as number;
@@ -122,6 +130,7 @@ describe('tournament audit bundle (e2e)', () => {
       async () => (await t.http().get(`/v1/tournaments/${id}`).set(organizer.auth).expect(200)).body,
       (v: any) => v.status === 'finished',
     );
+    ended.push({ id, organizer });
     return { id, organizer, entrants };
   }
 
@@ -163,6 +172,67 @@ describe('tournament audit bundle (e2e)', () => {
     const report = verifyTournamentBundle(tables);
     expect(report.failure).toBeNull();
     expect(report.checks.map((c) => c.name)).toContain('draw 1');
+  });
+
+  it('GraphQL tournamentAuditBundle holds the REST document: rebuilt from its typed fields, it verifies', async () => {
+    const restValue = (v: unknown) => (v === 'five_dice' ? 'five-dice' : v);
+    for (const { id } of ended) {
+      const rest = (await t.http().get(`/v1/tournaments/${id}/audit`).expect(200)).body;
+      const body = await gql(
+        t,
+        `query($id: ID!) { tournamentAuditBundle(tournamentId: $id) {
+          format formatVersion tournamentId commitment tournamentSeed
+          events { version type dataJson commandJson prevHash hash }
+          games(limit: 4) {
+            format formatVersion algorithms { commitment roll eventHash } gameId status
+            ruleSet { name family version options { ...Options } } createdAt endedAt commitment organizerSeed
+            players { seat playerId displayName hotSeat clientSeed clientSeedGenerated } clientSeeds serverSeed rollCount
+            events { gameId version type seat data rollNumber command prevHash hash ... on GameStartedEvent { clientSeeds } }
+            chainHead finalStandings { rank seat playerId score quit } generatedAt
+            transparencyLog { treeHead { treeSize timestamp rootHash signature logId } entries { leafIndex leaf inclusionProof } } }
+          standings { rank entrant playerId displayName status totalScore matchPoints bestGame gamesPlayed
+            rounds { round score matchPoints games } }
+          gamesRoot } }
+        ${OPTIONS_FRAGMENT}`,
+        { id },
+      );
+      expect(body.errors).toBeUndefined();
+      const typed = body.data.tournamentAuditBundle;
+      const rebuilt = {
+        ...typed,
+        games: typed.games.map((g: any, i: number) => ({
+          ...g,
+          ruleSet: { ...g.ruleSet, family: restValue(g.ruleSet.family) },
+          events: g.events.map(({ clientSeeds: _typed, ...envelope }: any) => envelope),
+          generatedAt: rest.games[i].generatedAt,
+          // The log may grow between the two reads (other games): its proofs may differ, its leaves not.
+          transparencyLog: null,
+        })),
+      };
+      const leaves = (g: any) => g.transparencyLog.entries.map(({ leafIndex, leaf }: any) => ({ leafIndex, leaf }));
+      expect(typed.games.map(leaves)).toEqual(rest.games.map(leaves));
+      const restWithoutLogs = { ...rest, games: rest.games.map((g: any) => ({ ...g, transparencyLog: null })) };
+      expect(rebuilt).toEqual(restWithoutLogs);
+      expect(verifyTournamentBundle(rebuilt).failure).toBeNull();
+    }
+    expect(ended).toHaveLength(2);
+    // Pages of games: offset and limit slice the list in order; a bad slice is a coded error.
+    const { id } = ended[0];
+    const page = await gql(
+      t,
+      'query($id: ID!) { tournamentAuditBundle(tournamentId: $id) { games(offset: 1, limit: 1) { gameId } } }',
+      { id },
+    );
+    const rest = (await t.http().get(`/v1/tournaments/${id}/audit`).expect(200)).body;
+    expect(page.data.tournamentAuditBundle.games).toEqual([{ gameId: rest.games[1].gameId }]);
+    for (const slice of ['offset: -1', 'limit: 0', 'limit: 101']) {
+      const bad = await gql(
+        t,
+        `query($id: ID!) { tournamentAuditBundle(tournamentId: $id) { games(${slice}) { gameId } } }`,
+        { id },
+      );
+      expect(bad.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+    }
   });
 
   it('rejects a swapped die in one game, naming the game', () => {
