@@ -10,15 +10,15 @@ export const SSE_HEARTBEAT_MS = 15_000;
 export const ACCESS_REVOKED_EVENT = 'access-revoked';
 
 /**
- * Writes a game's events as Server-Sent Events (`id: <version>`, `event: <type>`, `data: <json>`)
- * until the stream ends or the client goes away, with a comment heartbeat. When access is
- * revoked the last message is `event: access-revoked` with `data: {"code":"GAME_ACCESS_REVOKED",...}`
- * (no id: resuming is pointless), then the response ends.
+ * Writes `items` as Server-Sent Events until the stream ends, `message` returns null (after
+ * writing a last message of its own) or the client goes away, with a comment heartbeat. Shared by
+ * the game event stream and the tournament standings stream.
  */
-export async function writeEventStream(
-  events: AsyncIterableIterator<StreamItem> & { close(): void },
+export async function writeSse<T>(
+  items: AsyncIterableIterator<T> & { close(): void },
   req: FastifyRequest,
   reply: FastifyReply,
+  message: (item: T) => { text: string; last: boolean },
 ): Promise<void> {
   reply.hijack();
   const raw = reply.raw;
@@ -33,26 +33,42 @@ export async function writeEventStream(
   const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), SSE_HEARTBEAT_MS);
   const stop = () => {
     clearInterval(heartbeat);
-    events.close();
+    items.close();
   };
   req.raw.on('close', stop);
   raw.on('close', stop);
   try {
-    for await (const e of events) {
-      if (isAccessRevoked(e)) {
-        const data = {
-          code: 'GAME_ACCESS_REVOKED',
-          status: ERROR_MAP.GAME_ACCESS_REVOKED.status,
-          detail: 'You may no longer see this game; the stream ends here',
-          gameId: e.gameId,
-        };
-        raw.write(`event: ${ACCESS_REVOKED_EVENT}\ndata: ${JSON.stringify(data)}\n\n`);
-        break;
-      }
-      raw.write(`id: ${e.version}\nevent: ${e.type}\ndata: ${JSON.stringify(toEventView(e))}\n\n`);
+    for await (const item of items) {
+      const { text, last } = message(item);
+      raw.write(text);
+      if (last) break;
     }
   } finally {
     stop();
     if (!raw.writableEnded) raw.end();
   }
+}
+
+/**
+ * Writes a game's events as Server-Sent Events (`id: <version>`, `event: <type>`, `data: <json>`).
+ * When access is revoked the last message is `event: access-revoked` with
+ * `data: {"code":"GAME_ACCESS_REVOKED",...}` (no id: resuming is pointless), then the response ends.
+ */
+export function writeEventStream(
+  events: AsyncIterableIterator<StreamItem> & { close(): void },
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  return writeSse(events, req, reply, (e) => {
+    if (isAccessRevoked(e)) {
+      const data = {
+        code: 'GAME_ACCESS_REVOKED',
+        status: ERROR_MAP.GAME_ACCESS_REVOKED.status,
+        detail: 'You may no longer see this game; the stream ends here',
+        gameId: e.gameId,
+      };
+      return { text: `event: ${ACCESS_REVOKED_EVENT}\ndata: ${JSON.stringify(data)}\n\n`, last: true };
+    }
+    return { text: `id: ${e.version}\nevent: ${e.type}\ndata: ${JSON.stringify(toEventView(e))}\n\n`, last: false };
+  });
 }
