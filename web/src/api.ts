@@ -17,6 +17,8 @@ export type BoxOption = components['schemas']['BoxOptionView'];
 export type Sheet = components['schemas']['FiveDiceSheetView'];
 export type Selection = components['schemas']['SelectionView'];
 export type RuleSetName = components['schemas']['RuleSetName'];
+export type GameAnalysis = components['schemas']['GameAnalysisView'];
+export type Decision = components['schemas']['DecisionView'];
 
 const TOKEN_KEY = 'fairdice.token';
 const PLAYER_KEY = 'fairdice.player';
@@ -58,6 +60,17 @@ export function sentence(err: unknown): string {
   }
   if (err instanceof TypeError) return 'The service cannot be reached. Check your connection and try again.';
   return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * The seconds to wait before asking again when the service is still computing an advice table (503
+ * TABLE_BUILDING, or ADVICE_BUSY while too many wait; both carry retryAfterSeconds); null for any
+ * other error.
+ */
+export function tableRetrySeconds(err: unknown): number | null {
+  if (!(err instanceof FairdiceError) || (err.code !== 'TABLE_BUILDING' && err.code !== 'ADVICE_BUSY')) return null;
+  const retry = Number(err.problem.retryAfterSeconds ?? 0);
+  return retry > 0 ? retry : 2;
 }
 
 /** 16 random bytes as hex: the seed a player gives after seeing the commitment (docs/fairness.md). */

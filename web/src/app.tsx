@@ -1,5 +1,6 @@
-/** The shell: registration, a hash router (#/, #/game/<id>, #/profile, #/replay/<id>), the header. */
+/** The shell: registration, a hash router (#/, #/game/<id>, #/profile, #/replay/<id>[/<version>], #/analysis/<id>), the header. */
 import { useEffect, useState } from 'react';
+import { AnalysisPage } from './analysis';
 import { api, sentence, session, unwrap, type StoredPlayer } from './api';
 import { GamePage } from './game';
 import { Home } from './home';
@@ -28,7 +29,8 @@ export function App() {
   }, [route]);
   if (!player) return <Register onRegistered={setPlayer} />;
   const game = /^\/game\/([0-9a-f-]{36})$/.exec(route);
-  const replay = /^\/replay\/([0-9a-f-]{36})$/.exec(route);
+  const replay = /^\/replay\/([0-9a-f-]{36})(?:\/(\d+))?$/.exec(route);
+  const analysis = /^\/analysis\/([0-9a-f-]{36})$/.exec(route);
   return (
     <>
       <header className="top">
@@ -47,7 +49,9 @@ export function App() {
         {game ? (
           <GamePage key={game[1]} gameId={game[1]} me={player} />
         ) : replay ? (
-          <Replay key={replay[1]} gameId={replay[1]} me={player} />
+          <Replay key={route} gameId={replay[1]} me={player} start={replay[2] ? Number(replay[2]) : undefined} />
+        ) : analysis ? (
+          <AnalysisPage key={analysis[1]} gameId={analysis[1]} />
         ) : route === '/profile' ? (
           <Profile
             onSignOut={() => {

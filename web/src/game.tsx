@@ -11,6 +11,7 @@ import {
   type GameView,
   type StoredPlayer,
 } from './api';
+import { noAnalysis } from './analysis';
 import { describeEvent } from './describe';
 import { FarkleBoard } from './farkle';
 import { FiveDiceBoard } from './five-dice';
@@ -144,6 +145,11 @@ export function GamePage({ gameId, me }: { gameId: string; me: StoredPlayer }) {
         <FarkleBoard game={game} myTurn={myTurn} act={act} busy={busy} />
       )}
       {game.standings && <Standings game={game} me={me} />}
+      {noAnalysis(game) === null && (
+        <p>
+          <a href={`#/analysis/${game.id}`}>Analysis of this game</a>: every decision against optimal play.
+        </p>
+      )}
       {game.status === 'playing' && mySeats.length > 0 && myTurn && (
         <details className="quit">
           <summary>Leave this game</summary>

@@ -5,8 +5,7 @@
  * TABLE_BUILDING) is a sentence with the wait the service gives.
  */
 import { useEffect, useRef, useState } from 'react';
-import { FairdiceError } from '@fairdice/client';
-import { api, sentence, unwrap, type GameView } from './api';
+import { api, sentence, tableRetrySeconds, unwrap, type GameView } from './api';
 import { isTypingTarget } from './dice';
 import { boxName } from './util';
 
@@ -42,9 +41,8 @@ export function HintPanel(props: { game: GameView; interactive: boolean }) {
     try {
       setAdvice(await fetchAdvice(game.id));
     } catch (err) {
-      if (err instanceof FairdiceError && err.code === 'TABLE_BUILDING') {
-        const retry = Number(err.problem.retryAfterSeconds ?? 0);
-        const wait = retry > 0 ? retry : 2;
+      const wait = tableRetrySeconds(err);
+      if (wait !== null) {
         setMessage(`Advice is being prepared, try again in ${wait} s. (This page asks again by itself.)`);
         retryTimer.current = setTimeout(() => void askRef.current(), wait * 1000);
       } else setMessage(sentence(err));

@@ -1,5 +1,9 @@
-/** My record (per rule set), my games, and the replay of a game move by move (the state at each version). */
+/**
+ * My record (per rule set), my games (with the analysis of each finished five-dice game), and the
+ * replay of a game move by move (the state at each version; #/replay/<id>/<version> starts there).
+ */
 import { useEffect, useState } from 'react';
+import { noAnalysis } from './analysis';
 import { api, sentence, unwrap, type GameSummary, type GameView, type Me, type StoredPlayer } from './api';
 import { FarkleBoard } from './farkle';
 import { FiveDiceBoard } from './five-dice';
@@ -67,6 +71,12 @@ export function Profile({ onSignOut }: { onSignOut: () => void }) {
               <li key={g.id}>
                 {RULE_SET_TITLES[g.ruleSet]} · {new Date(g.updatedAt).toLocaleString()} ·{' '}
                 <a href={`#/game/${g.id}`}>result and audit</a> · <a href={`#/replay/${g.id}`}>replay</a>
+                {noAnalysis(g) === null && (
+                  <>
+                    {' '}
+                    · <a href={`#/analysis/${g.id}`}>analysis</a>
+                  </>
+                )}
               </li>
             ))}
           </ul>
@@ -81,8 +91,9 @@ export function Profile({ onSignOut }: { onSignOut: () => void }) {
 
 const noAct: Act = () => Promise.resolve(false);
 
-export function Replay({ gameId }: { gameId: string; me: StoredPlayer }) {
+export function Replay({ gameId, start }: { gameId: string; me: StoredPlayer; start?: number }) {
   const [last, setLast] = useState<number | null>(null);
+  const [analysable, setAnalysable] = useState(false);
   const [at, setAt] = useState(1);
   const [state, setState] = useState<GameView | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -92,10 +103,11 @@ export function Replay({ gameId }: { gameId: string; me: StoredPlayer }) {
       .then(unwrap)
       .then((g) => {
         setLast(g.version);
-        setAt(g.startedAt ? 1 : g.version);
+        setAt(start ? Math.min(Math.max(1, start), g.version) : g.startedAt ? 1 : g.version);
+        setAnalysable(noAnalysis(g) === null);
       })
       .catch((err: unknown) => setError(sentence(err)));
-  }, [gameId]);
+  }, [gameId, start]);
   useEffect(() => {
     if (last === null) return;
     api
@@ -138,6 +150,12 @@ export function Replay({ gameId }: { gameId: string; me: StoredPlayer }) {
       {state && state.dice.length > 0 && <p>Dice: {state.dice.join(' ')}</p>}
       <p>
         <a href={`#/game/${gameId}`}>Back to the game</a>
+        {analysable && (
+          <>
+            {' '}
+            · <a href={`#/analysis/${gameId}`}>Analysis</a>
+          </>
+        )}
       </p>
     </div>
   );

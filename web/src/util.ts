@@ -60,6 +60,7 @@ export const ordinal = (n: number) => `${n}${n === 1 ? 'st' : n === 2 ? 'nd' : n
 /** A seat's player name; with the seat number when one name holds several seats (hot seat). */
 export function seatName(game: GameView, seat: number): string {
   const s = game.seats[seat];
+  if (s?.computer) return s.displayName ?? `Computer (seat ${seat + 1})`;
   if (!s?.playerId) return `Open seat ${seat + 1}`;
   if (!s.displayName) return `Seat ${seat + 1}`;
   const shared = game.seats.filter((o) => o.displayName === s.displayName).length > 1;
