@@ -5,120 +5,24 @@
  * with what the server holds. Runs once per CI run (describeOnce), against PostgreSQL.
  */
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { chromium } from 'playwright-core';
-import { createTestApp, type TestApp } from '../helpers/app';
-import { ensureBuilt } from '../helpers/build';
+import type { Page } from 'playwright-core';
 import { describeOnce } from '../helpers/suites';
+import { browserSuite, createGame, gameIdOf, playTurnByClicks, register, tabTo, yourTurn } from './browser';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 jest.setTimeout(180_000);
 
-let t: TestApp;
-let base: string;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-/** Console errors and warnings, page errors and failed requests of every page: none is expected. */
-const problems: string[] = [];
-/** While a test drops the network on purpose, Chromium's own "Failed to load resource: net::…" lines are expected. */
-let droppingNetwork = false;
-/** While a test provokes an API refusal, Chromium's own "the server responded with a status of 4xx" line is expected. */
-let refusing = false;
-/** The first hint of a rule set may find its advice table still being computed (503, retried by the page). */
-let preparingAdvice = false;
-
-async function newPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (droppingNetwork && /^Failed to load resource: net::ERR_/.test(m.text())) return;
-    if (refusing && /^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) return;
-    if (preparingAdvice && /^Failed to load resource: the server responded with a status of 503/.test(m.text())) return;
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
-  });
-  page.on('requestfailed', (r) => {
-    // A stream closed by a navigation or reload is not a failure of the page.
-    // While advice is being prepared, the SDK may give up a slow attempt and ask again.
-    if (preparingAdvice && /\/advice$/.test(r.url())) return;
-    if (!/\/stream/.test(r.url())) problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
-  });
-  page.on('request', (r) => {
-    if (!r.url().startsWith(base) && !r.url().startsWith('blob:') && !r.url().startsWith('data:'))
-      problems.push(`request beyond the service: ${r.url()}`);
-  });
-  await page.goto(`${base}/`);
-  return page;
-}
-
-/** Presses Tab until `target` has the focus (keyboard only). */
-async function tabTo(page: Page, target: Locator): Promise<void> {
-  for (let i = 0; i < 80; i++) {
-    if (await target.evaluate((el) => el === el.ownerDocument.activeElement)) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`Tab never reached ${target.toString()}`);
-}
-
-async function register(page: Page, name: string): Promise<void> {
-  await page.getByLabel('Your name').fill(name);
-  await page.getByRole('button', { name: 'Start playing' }).click();
-  await page.getByRole('heading', { name: 'New game' }).waitFor();
-}
-
-async function createGame(page: Page, options: { ruleSet: string; seats?: number; hotSeats?: number }) {
-  await page.getByLabel('Rule set').selectOption(options.ruleSet);
-  if (options.seats) await page.getByLabel('Seats', { exact: true }).fill(String(options.seats));
-  if (options.hotSeats) await page.getByLabel(/Hot seats/).fill(String(options.hotSeats));
-  await page.getByRole('button', { name: 'Create game' }).click();
-  await page.getByRole('heading', { name: 'Seats' }).waitFor();
-}
-
-const gameIdOf = (page: Page) => /#\/game\/([0-9a-f-]{36})/.exec(page.url())![1];
-const tokenOf = (page: Page) =>
-  page.evaluate(() =>
-    (globalThis as unknown as { localStorage: { getItem(k: string): string } }).localStorage.getItem('fairdice.token'),
-  );
-const yourTurn = (page: Page) => page.getByText('Your turn.', { exact: true });
+const web = browserSuite();
+const { expecting, problems } = web;
+const newPage = (viewport?: { width: number; height: number }) => web.newPage(viewport);
+const serverGame = (page: Page) => web.read(page, `/v1/games/${gameIdOf(page)}`);
 const diceNames = async (page: Page) =>
   Promise.all(
     (await page.getByRole('group', { name: 'Dice' }).getByRole('button').all()).map((d) =>
       d.getAttribute('aria-label'),
     ),
   );
-
-async function serverGame(page: Page) {
-  const res = await t
-    .http()
-    .get(`/v1/games/${gameIdOf(page)}`)
-    .set('authorization', `Bearer ${await tokenOf(page)}`)
-    .expect(200);
-  return res.body;
-}
-
-/** One five-dice turn with the mouse: roll, score the first box the page offers, confirm. */
-async function playTurnByClicks(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Roll', exact: true }).click();
-  await page.getByRole('button', { name: /^Roll again/ }).waitFor();
-  await page.locator('button.box-option:not([disabled])').first().click();
-  await page.getByRole('button', { name: /^Confirm: score/ }).click();
-}
-
-beforeAll(async () => {
-  ensureBuilt();
-  t = await createTestApp({ listen: true });
-  base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-});
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await t?.close();
-});
 
 describeOnce('the web client (Chromium)', () => {
   afterEach(() => {
@@ -127,28 +31,28 @@ describeOnce('the web client (Chromium)', () => {
   });
 
   it('is served at / without shadowing the API; unknown paths stay problems', async () => {
-    const page = await t.http().get('/').expect(200);
+    const page = await web.t.http().get('/').expect(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
     const script = /src="(\/assets\/app-[^"]+\.js)"/.exec(page.text)![1];
-    const asset = await t.http().get(script).expect(200);
+    const asset = await web.t.http().get(script).expect(200);
     expect(asset.headers['content-type']).toMatch(/javascript/);
     expect(asset.headers['cache-control']).toContain('immutable');
-    await t.http().get('/assets/nope.js').expect(404);
-    const unknown = await t.http().get('/no-such-page').expect(404);
+    await web.t.http().get('/assets/nope.js').expect(404);
+    const unknown = await web.t.http().get('/no-such-page').expect(404);
     expect(unknown.body.code).toBe('ROUTE_NOT_FOUND');
-    await t.http().get('/health').expect(200);
-    await t.http().get('/verify').expect(200);
+    await web.t.http().get('/health').expect(200);
+    await web.t.http().get('/verify').expect(200);
   });
 
   it('shows an API refusal as a sentence, not as its code, and stores nothing', async () => {
     const page = await newPage({ width: 360, height: 780 });
     await page.getByLabel('Your name').fill('   ');
-    refusing = true;
+    expecting.refusing = true;
     await page.getByRole('button', { name: 'Start playing' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    refusing = false;
+    expecting.refusing = false;
     const text = await alert.innerText();
     expect(text).toMatch(/^[A-Z][^]*[.!?]$/);
     expect(text).not.toMatch(/VALIDATION_FAILED|[A-Z]+_[A-Z]+/);
@@ -261,18 +165,12 @@ describeOnce('the web client (Chromium)', () => {
     await yourTurn(page).waitFor();
     await page.getByRole('button', { name: 'Roll', exact: true }).click();
     await page.getByRole('button', { name: /^Roll again \(2 left\)/ }).waitFor();
-    preparingAdvice = true;
+    expecting.preparingAdvice = true;
     await page.keyboard.press('h');
     // The table may still be computing: the page says so and asks again by itself.
     await page.getByText(/^Best move: /).waitFor({ timeout: 180_000 });
-    preparingAdvice = false;
-    const advice = (
-      await t
-        .http()
-        .get(`/v1/games/${gameIdOf(page)}/advice`)
-        .set('authorization', `Bearer ${await tokenOf(page)}`)
-        .expect(200)
-    ).body.fiveDice;
+    expecting.preparingAdvice = false;
+    const advice = (await web.read(page, `/v1/games/${gameIdOf(page)}/advice`)).fiveDice;
     expect(await page.getByText(/^Best move: /).innerText()).toContain(advice.best.expected.toFixed(1));
     const holds = page.getByRole('list', { name: 'Best holds' }).getByRole('listitem');
     expect(await holds.first().innerText()).toBe(
@@ -362,16 +260,16 @@ describeOnce('the web client (Chromium)', () => {
       await yourTurn(ada).waitFor();
     }
     // Bob's connection drops while Ada plays a turn; when it is back, his page catches up by itself.
-    droppingNetwork = true;
+    expecting.droppingNetwork = true;
     await bob.context().setOffline(true);
-    t.app.getHttpServer().closeAllConnections(); // the streams drop
+    web.t.app.getHttpServer().closeAllConnections(); // the streams drop
     await bob.getByText('Reconnecting…').waitFor();
     await playTurnByClicks(ada);
     await ada.getByText('Waiting for Bob.').waitFor();
     await bob.context().setOffline(false);
     await bob.getByText('Live', { exact: true }).waitFor();
     await yourTurn(bob).waitFor();
-    droppingNetwork = false;
+    expecting.droppingNetwork = false;
     await playTurnByClicks(bob);
     await yourTurn(ada).waitFor();
     // Ada's roll appears on Bob's page while her turn is on.

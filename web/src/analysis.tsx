@@ -6,7 +6,16 @@
  * service gives. Farkle games have no analysis, and an unfinished game none yet: both are said, not asked.
  */
 import { useEffect, useState } from 'react';
-import { api, sentence, tableRetrySeconds, unwrap, type Decision, type GameAnalysis, type GameView } from './api';
+import {
+  adviceApi,
+  api,
+  sentence,
+  tableRetrySeconds,
+  unwrap,
+  type Decision,
+  type GameAnalysis,
+  type GameView,
+} from './api';
 import { RULE_SET_TITLES, boxName, seatName } from './util';
 
 /** The labels from best to worst (docs/advice.md: by loss in expected points). */
@@ -66,7 +75,7 @@ export function AnalysisPage({ gameId }: { gameId: string }) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const ask = async () => {
       try {
-        const a = unwrap(await api.GET('/v1/games/{id}/analysis', { params: { path: { id: gameId } } }));
+        const a = unwrap(await adviceApi.GET('/v1/games/{id}/analysis', { params: { path: { id: gameId } } }));
         if (stopped) return;
         setWaiting(null);
         setAnalysis(a);
@@ -117,6 +126,7 @@ export function AnalysisPage({ gameId }: { gameId: string }) {
       {why && <p role="status">{why}</p>}
       {waiting && <p role="status">{waiting}</p>}
       {!game && !error && <p>Loading the game…</p>}
+      {game && !why && !analysis && !waiting && !error && <p>Loading the analysis…</p>}
       {game && analysis && (
         <>
           <p>
@@ -159,20 +169,19 @@ export function AnalysisPage({ gameId }: { gameId: string }) {
             </table>
           </div>
           <div className="actions filters">
-            <label>
-              Show{' '}
-              <select value={filter} onChange={(e) => setFilter(e.target.value as Filter)}>
-                {(Object.keys(FILTERS) as Filter[]).map((f) => (
-                  <option key={f} value={f}>
-                    {FILTERS[f].text}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <label htmlFor="analysis-show">Show</label>
+            <select id="analysis-show" value={filter} onChange={(e) => setFilter(e.target.value as Filter)}>
+              {(Object.keys(FILTERS) as Filter[]).map((f) => (
+                <option key={f} value={f}>
+                  {FILTERS[f].text}
+                </option>
+              ))}
+            </select>
             {analysis.seats.length > 1 && (
-              <label>
-                Player{' '}
+              <>
+                <label htmlFor="analysis-seat">Player</label>
                 <select
+                  id="analysis-seat"
                   value={seat === null ? '' : String(seat)}
                   onChange={(e) => setSeat(e.target.value === '' ? null : Number(e.target.value))}
                 >
@@ -183,7 +192,7 @@ export function AnalysisPage({ gameId }: { gameId: string }) {
                     </option>
                   ))}
                 </select>
-              </label>
+              </>
             )}
           </div>
           <div className="table-scroll" role="region" aria-labelledby="decisions-caption" tabIndex={0}>

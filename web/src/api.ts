@@ -46,6 +46,12 @@ export const session = {
 
 const baseUrl = location.origin;
 export const api = createFairdiceClient({ baseUrl, token: () => session.token() ?? '' });
+/**
+ * The same client without the SDK's retries, for advice and analysis: the SDK would wait out a
+ * 503 TABLE_BUILDING silently (up to four attempts); asked once, the page can say that the table is
+ * being computed and ask again itself after the wait the service gives (tableRetrySeconds).
+ */
+export const adviceApi = createFairdiceClient({ baseUrl, token: () => session.token() ?? '', retry: false });
 
 /** A sentence for a person: the problem's detail (or title), never its code. */
 export function sentence(err: unknown): string {

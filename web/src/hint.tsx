@@ -5,14 +5,14 @@
  * TABLE_BUILDING) is a sentence with the wait the service gives.
  */
 import { useEffect, useRef, useState } from 'react';
-import { api, sentence, tableRetrySeconds, unwrap, type GameView } from './api';
+import { adviceApi, sentence, tableRetrySeconds, unwrap, type GameView } from './api';
 import { isTypingTarget } from './dice';
 import { boxName } from './util';
 
 type Advice = NonNullable<Awaited<ReturnType<typeof fetchAdvice>>>;
 
 async function fetchAdvice(gameId: string) {
-  const view = unwrap(await api.GET('/v1/games/{id}/advice', { params: { path: { id: gameId } } }));
+  const view = unwrap(await adviceApi.GET('/v1/games/{id}/advice', { params: { path: { id: gameId } } }));
   return view.fiveDice;
 }
 
