@@ -146,6 +146,10 @@ async function screenshots(browser: Browser, url: string, dir: string) {
     await page.goto(`${url}/#/profile`);
     await page.getByRole('table').first().waitFor();
     await shot('profile');
+    // The analysis of that game (the server warms the preset tables at start; it may still be computing).
+    await page.getByRole('link', { name: 'analysis', exact: true }).click();
+    await page.getByRole('table', { name: 'Accuracy per player' }).waitFor({ timeout: 120_000 });
+    await shot('analysis');
     await context.close();
   }
 }
