@@ -35,6 +35,7 @@ interface Decision {
   turn: number;
   kind: 'hold' | 'box';
   box: string | null;
+  loss: number;
   label: string;
 }
 
@@ -135,10 +136,12 @@ describeOnce('the web client: post-game analysis (Chromium)', () => {
     expect(['mistake', 'blunder']).toContain(server.decisions[sacrificed].label);
     const sacrificeRow = rows.nth(sacrificed);
     const cells = await sacrificeRow.getByRole('cell').allInnerTexts();
-    expect(cells.slice(0, 4)).toEqual(['Lea', '1', 'Box', expect.stringMatching(/^[1-6]( [1-6]){4}$/)]);
-    expect(cells[4]).toBe('Scored Five of a kind');
-    expect(cells[7]).toMatch(/^(Mistake|Blunder)$/);
-    expect(cells[7].toLowerCase()).toBe(server.decisions[sacrificed].label);
+    expect(cells.slice(0, 2)).toEqual(['Lea', '1']);
+    expect(cells[2]).toMatch(/^(Mistake|Blunder)$/);
+    expect(cells[2].toLowerCase()).toBe(server.decisions[sacrificed].label);
+    expect(cells[3]).toBe(server.decisions[sacrificed].loss.toFixed(2));
+    expect(cells.slice(4, 7)).toEqual(['Box', expect.stringMatching(/^[1-6]( [1-6]){4}$/), 'Scored Five of a kind']);
+    expect(cells[7]).toMatch(/^Score (?!Five of a kind)/); // the best move was another box
 
     // Keyboard: "Show" → mistakes and blunders leaves exactly the server's mistakes and blunders.
     await tabTo(page, page.getByLabel('Show', { exact: true }));

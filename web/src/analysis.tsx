@@ -201,16 +201,17 @@ export function AnalysisPage({ gameId }: { gameId: string }) {
                 Decisions: {shown.length} of {numbered.length} shown
               </caption>
               <thead>
+                {/* The verdict and loss come early: at 360 px they are visible before any scrolling. */}
                 <tr>
                   <th scope="col">#</th>
                   <th scope="col">Player</th>
                   <th scope="col">Turn</th>
+                  <th scope="col">Verdict</th>
+                  <th scope="col">Loss</th>
                   <th scope="col">Decision</th>
                   <th scope="col">Dice</th>
                   <th scope="col">Played</th>
                   <th scope="col">Best move</th>
-                  <th scope="col">Loss</th>
-                  <th scope="col">Verdict</th>
                   <th scope="col">Position</th>
                 </tr>
               </thead>
@@ -225,6 +226,8 @@ export function AnalysisPage({ gameId }: { gameId: string }) {
                     <th scope="row">{n}</th>
                     <td>{seatName(game, d.seat)}</td>
                     <td>{d.turn}</td>
+                    <td className="move-label">{LABEL_WORDS[d.label]}</td>
+                    <td>{loss(d.loss)}</td>
                     <td>
                       {d.kind === 'hold' ? `Hold (${d.rollsLeft} ${d.rollsLeft === 1 ? 'roll' : 'rolls'} left)` : 'Box'}
                     </td>
@@ -239,8 +242,6 @@ export function AnalysisPage({ gameId }: { gameId: string }) {
                       )}
                     </td>
                     <td>{best(d)}</td>
-                    <td>{loss(d.loss)}</td>
-                    <td className="move-label">{LABEL_WORDS[d.label]}</td>
                     <td>
                       {/* The state before the decision: the dice as the player saw them. */}
                       <a href={`#/replay/${gameId}/${d.version - 1}`} aria-label={`Replay decision ${n}`}>
