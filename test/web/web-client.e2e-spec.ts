@@ -440,4 +440,53 @@ describeOnce('the web client (Chromium)', () => {
     }
     expect(seen).not.toBeNull();
   });
+
+  it('Farkle Hint (H): the best set-aside and then bank or roll, valued in expected turns, as the service advises', async () => {
+    const page = await newPage();
+    await register(page, 'Hugo');
+    await createGame(page, { ruleSet: 'farkle' });
+    await page.getByRole('button', { name: 'Start the game' }).click();
+    await yourTurn(page).waitFor();
+    const selections = page.getByRole('group', { name: 'Scoring selections' }).getByRole('button');
+    // Roll until a roll scores (a farkle passes the turn back to this solo player).
+    for (let step = 0; step < 20 && !(await selections.first().isVisible()); step++) {
+      await page.getByRole('button', { name: /^Roll( \d dice| six dice)?$/ }).click();
+      await Promise.race([
+        selections.first().waitFor(),
+        page
+          .getByText(/farkled and lost/)
+          .first()
+          .waitFor(),
+      ]);
+    }
+    preparingAdvice = true;
+    await page.keyboard.press('h');
+    const hint = page.getByText(/^Best move: /);
+    await hint.waitFor({ timeout: 180_000 });
+    preparingAdvice = false;
+    const askServer = async () =>
+      (
+        await t
+          .http()
+          .get(`/v1/games/${gameIdOf(page)}/advice`)
+          .set('authorization', `Bearer ${await tokenOf(page)}`)
+          .expect(200)
+      ).body.farkle;
+    const advice = await askServer();
+    const best = advice.setAsides[0];
+    expect(await hint.innerText()).toBe(
+      `Best move: set aside ${best.faces.join(' ')} (${best.points}), then ${best.then === 'bank' ? 'bank' : 'roll on'} (${advice.best.value.toFixed(1)} expected turns to the target)`,
+    );
+
+    // Follow the hint: set that selection aside; now the hint weighs banking against rolling on.
+    await page.getByRole('button', { name: `Set aside ${best.faces.join(' ')} for ${best.points}` }).click();
+    await page.getByRole('button', { name: /^Set aside selected/ }).waitFor({ state: 'detached' });
+    await page.keyboard.press('h');
+    const bankOrRoll = page.getByRole('list', { name: 'Bank or roll' }).getByRole('listitem');
+    await bankOrRoll.first().waitFor();
+    const after = await askServer();
+    const value = (x: number | null) => (x === null ? 'not allowed' : `${x.toFixed(1)} expected turns to the target`);
+    expect(await bankOrRoll.allInnerTexts()).toEqual([`Bank: ${value(after.bank)}`, `Roll: ${value(after.roll)}`]);
+    expect(await hint.innerText()).toBe(`Best move: ${after.best.action} (${value(after.best.value)})`);
+  });
 });
