@@ -388,6 +388,42 @@ describeOnce('the web client (Chromium)', () => {
         .waitFor();
   });
 
+  it('an open game: a joiner leaves and the seat opens again live; the creator cancels and the joiner sees it; a player quits a started game', async () => {
+    const ada = await newPage();
+    await register(ada, 'Ada');
+    await createGame(ada, { ruleSet: 'penta', seats: 2 });
+    const link = await ada.locator('a.join-link').innerText();
+    const bob = await newPage();
+    await register(bob, 'Bob');
+    await bob.goto(link);
+    await bob.getByRole('button', { name: 'Join this game' }).click();
+    await ada.getByText('Seat 2: Bob').waitFor();
+    await bob.getByRole('button', { name: 'Leave', exact: true }).click();
+    await ada.getByText('Seat 2: open').waitFor();
+    expect((await serverGame(ada)).seats[1].playerId).toBeNull();
+    await bob.getByRole('button', { name: 'Join this game' }).click();
+    await ada.getByText('Seat 2: Bob').waitFor();
+    await ada.getByRole('button', { name: 'Cancel the game' }).click();
+    await bob.getByText('The creator cancelled the game.').waitFor();
+    await bob.getByText('· abandoned').waitFor();
+    expect((await serverGame(bob)).status).toBe('abandoned');
+
+    // Quitting a started game: the confirm is behind "Leave this game"; the feed and the server agree.
+    await ada.getByRole('link', { name: 'Games', exact: true }).click();
+    await ada.getByRole('heading', { name: 'New game' }).waitFor();
+    await createGame(ada, { ruleSet: 'simple' });
+    await ada.getByRole('button', { name: 'Start the game' }).click();
+    await yourTurn(ada).waitFor();
+    await ada.getByText('Leave this game').click();
+    await ada.getByRole('button', { name: 'Quit the game' }).click();
+    await ada.getByText('Ada quit.').waitFor();
+    await ada.getByText('· finished').waitFor();
+    const server = await serverGame(ada);
+    expect(server.status).toBe('finished');
+    expect(server.standings[0].quit).toBe(true);
+    await ada.getByText(/^1st: Ada · \d+ \(quit\)$/).waitFor();
+  });
+
   it('a hot-seat game: one screen, the device passes, the chips switch the sheet shown', async () => {
     const page = await newPage({ width: 360, height: 800 });
     await register(page, 'Host');
