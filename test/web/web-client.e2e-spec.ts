@@ -286,6 +286,42 @@ describeOnce('the web client (Chromium)', () => {
         .waitFor();
   });
 
+  it('an open game: a joiner leaves and the seat opens again live; the creator cancels and the joiner sees it; a player quits a started game', async () => {
+    const ada = await newPage();
+    await register(ada, 'Ada');
+    await createGame(ada, { ruleSet: 'penta', seats: 2 });
+    const link = await ada.locator('a.join-link').innerText();
+    const bob = await newPage();
+    await register(bob, 'Bob');
+    await bob.goto(link);
+    await bob.getByRole('button', { name: 'Join this game' }).click();
+    await ada.getByText('Seat 2: Bob').waitFor();
+    await bob.getByRole('button', { name: 'Leave', exact: true }).click();
+    await ada.getByText('Seat 2: open').waitFor();
+    expect((await serverGame(ada)).seats[1].playerId).toBeNull();
+    await bob.getByRole('button', { name: 'Join this game' }).click();
+    await ada.getByText('Seat 2: Bob').waitFor();
+    await ada.getByRole('button', { name: 'Cancel the game' }).click();
+    await bob.getByText('The creator cancelled the game.').waitFor();
+    await bob.getByText('· abandoned').waitFor();
+    expect((await serverGame(bob)).status).toBe('abandoned');
+
+    // Quitting a started game: the confirm is behind "Leave this game"; the feed and the server agree.
+    await ada.getByRole('link', { name: 'Games', exact: true }).click();
+    await ada.getByRole('heading', { name: 'New game' }).waitFor();
+    await createGame(ada, { ruleSet: 'simple' });
+    await ada.getByRole('button', { name: 'Start the game' }).click();
+    await yourTurn(ada).waitFor();
+    await ada.getByText('Leave this game').click();
+    await ada.getByRole('button', { name: 'Quit the game' }).click();
+    await ada.getByText('Ada quit.').waitFor();
+    await ada.getByText('· finished').waitFor();
+    const server = await serverGame(ada);
+    expect(server.status).toBe('finished');
+    expect(server.standings[0].quit).toBe(true);
+    await ada.getByText(/^1st: Ada · \d+ \(quit\)$/).waitFor();
+  });
+
   it('a hot-seat game: one screen, the device passes, the chips switch the sheet shown', async () => {
     const page = await newPage({ width: 360, height: 800 });
     await register(page, 'Host');
@@ -337,5 +373,47 @@ describeOnce('the web client (Chromium)', () => {
       if (await page.getByText(/^Hot dice!/).isVisible()) seen = 'hot dice';
     }
     expect(seen).not.toBeNull();
+  });
+
+  it('Farkle Hint (H): the best set-aside and then bank or roll, valued in expected turns, as the service advises', async () => {
+    const page = await newPage();
+    await register(page, 'Hugo');
+    await createGame(page, { ruleSet: 'farkle' });
+    await page.getByRole('button', { name: 'Start the game' }).click();
+    await yourTurn(page).waitFor();
+    const selections = page.getByRole('group', { name: 'Scoring selections' }).getByRole('button');
+    // Roll until a roll scores (a farkle passes the turn back to this solo player).
+    for (let step = 0; step < 20 && !(await selections.first().isVisible()); step++) {
+      await page.getByRole('button', { name: /^Roll( \d dice| six dice)?$/ }).click();
+      await Promise.race([
+        selections.first().waitFor(),
+        page
+          .getByText(/farkled and lost/)
+          .first()
+          .waitFor(),
+      ]);
+    }
+    expecting.preparingAdvice = true;
+    await page.keyboard.press('h');
+    const hint = page.getByText(/^Best move: /);
+    await hint.waitFor({ timeout: 180_000 });
+    expecting.preparingAdvice = false;
+    const askServer = async () => (await web.read(page, `/v1/games/${gameIdOf(page)}/advice`)).farkle;
+    const advice = await askServer();
+    const best = advice.setAsides[0];
+    expect(await hint.innerText()).toBe(
+      `Best move: set aside ${best.faces.join(' ')} (${best.points}), then ${best.then === 'bank' ? 'bank' : 'roll on'} (${advice.best.value.toFixed(1)} expected turns to the target)`,
+    );
+
+    // Follow the hint: set that selection aside; now the hint weighs banking against rolling on.
+    await page.getByRole('button', { name: `Set aside ${best.faces.join(' ')} for ${best.points}` }).click();
+    await page.getByRole('button', { name: /^Set aside selected/ }).waitFor({ state: 'detached' });
+    await page.keyboard.press('h');
+    const bankOrRoll = page.getByRole('list', { name: 'Bank or roll' }).getByRole('listitem');
+    await bankOrRoll.first().waitFor();
+    const after = await askServer();
+    const value = (x: number | null) => (x === null ? 'not allowed' : `${x.toFixed(1)} expected turns to the target`);
+    expect(await bankOrRoll.allInnerTexts()).toEqual([`Bank: ${value(after.bank)}`, `Roll: ${value(after.roll)}`]);
+    expect(await hint.innerText()).toBe(`Best move: ${after.best.action} (${value(after.best.value)})`);
   });
 });

@@ -46,7 +46,14 @@ export function describeEvent(game: GameView, event: GameEvent): string {
     case 'gameFinished':
       return 'The game is over.';
     case 'gameAbandoned':
-      return 'The game was abandoned.';
+      return d.reason === 'cancelled'
+        ? 'The creator cancelled the game.'
+        : d.reason === 'expired'
+          ? 'The game expired: it never started.'
+          : 'The game was abandoned: nobody moved for too long.';
+    case 'computerSeated':
+      // Not seatName: that already names the seat a computer's.
+      return `${seat === null || seat === undefined ? 'A seat' : `Seat ${seat + 1}`} is taken by a computer player (${String(d.level)}).`;
     default:
       return `${who}: ${(event as { type: string }).type}.`;
   }

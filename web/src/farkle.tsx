@@ -1,12 +1,13 @@
 /**
  * Farkle play: select scoring dice (each selection the server lists shows what it scores), set them
  * aside, roll the rest, bank; hot dice, the entry threshold and the last round are announced.
- * Keys: 1–6 select a die, S sets the selection aside, R rolls, B banks.
+ * Keys: 1–6 select a die, S sets the selection aside, R rolls, B banks, H asks for a hint.
  */
 import { useEffect, useRef, useState } from 'react';
 import { api, type GameView } from './api';
 import { Die, isTypingTarget } from './dice';
 import { seatName, type Act } from './game';
+import { HintPanel } from './hint';
 
 const same = (a: number[], b: number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
@@ -147,9 +148,10 @@ export function FarkleBoard(props: { game: GameView; myTurn: boolean; act: Act; 
               <button type="button" disabled={!canBank} onClick={bank}>
                 Bank {f.turnPoints}
               </button>
-              <span className="muted hint">Keys: 1–6 select · S set aside · R roll · B bank</span>
+              <span className="muted hint">Keys: 1–6 select · S set aside · R roll · B bank · H hint</span>
             </div>
           )}
+          <HintPanel game={game} interactive={interactive} />
         </div>
       )}
     </div>

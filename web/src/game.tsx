@@ -138,12 +138,12 @@ export function GamePage({ gameId, me }: { gameId: string; me: StoredPlayer }) {
         </p>
       )}
       {game.status === 'open' && <OpenGame game={game} me={me} mySeats={mySeats} act={act} busy={busy} />}
-      {game.status !== 'open' && game.family === 'five-dice' && (
-        <FiveDiceBoard game={game} myTurn={myTurn} act={act} busy={busy} />
+      {/* A game cancelled or expired before its start has no play state to show. */}
+      {game.status === 'abandoned' && !game.fiveDice && !game.farkle && (
+        <p role="status">This game ended before it started: nobody rolled.</p>
       )}
-      {game.status !== 'open' && game.family === 'farkle' && (
-        <FarkleBoard game={game} myTurn={myTurn} act={act} busy={busy} />
-      )}
+      {game.status !== 'open' && game.fiveDice && <FiveDiceBoard game={game} myTurn={myTurn} act={act} busy={busy} />}
+      {game.status !== 'open' && game.farkle && <FarkleBoard game={game} myTurn={myTurn} act={act} busy={busy} />}
       {game.standings && <Standings game={game} me={me} />}
       {noAnalysis(game) === null && (
         <p>

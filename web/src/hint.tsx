@@ -1,19 +1,22 @@
 /**
- * The Hint panel of a five-dice game (button or the key H): the service's advice for the player to
- * move (GET /v1/games/{id}/advice), the best holds or boxes with their expected final scores. A game
- * that forbids advice says so instead of offering the button; a table still being computed (503
- * TABLE_BUILDING) is a sentence with the wait the service gives.
+ * The Hint panel (button or the key H): the service's advice for the player to move
+ * (GET /v1/games/{id}/advice). Five dice: the best holds or boxes with their expected final scores.
+ * Farkle: the best set-asides and whether to bank or roll, valued in expected turns to the target
+ * (or, in the last round, the chance to beat the leader). A game that forbids advice says so instead
+ * of offering the button; a table still being computed (503 TABLE_BUILDING) is a sentence with the
+ * wait the service gives.
  */
 import { useEffect, useRef, useState } from 'react';
 import { adviceApi, sentence, tableRetrySeconds, unwrap, type GameView } from './api';
 import { isTypingTarget } from './dice';
 import { boxName } from './util';
 
-type Advice = NonNullable<Awaited<ReturnType<typeof fetchAdvice>>>;
+type Advice = Awaited<ReturnType<typeof fetchAdvice>>;
+type FiveDiceAdvice = NonNullable<Advice['fiveDice']>;
+type FarkleAdvice = NonNullable<Advice['farkle']>;
 
 async function fetchAdvice(gameId: string) {
-  const view = unwrap(await adviceApi.GET('/v1/games/{id}/advice', { params: { path: { id: gameId } } }));
-  return view.fiveDice;
+  return unwrap(await adviceApi.GET('/v1/games/{id}/advice', { params: { path: { id: gameId } } }));
 }
 
 const fmt = (x: number) => x.toFixed(1);
@@ -73,37 +76,81 @@ export function HintPanel(props: { game: GameView; interactive: boolean }) {
         Hint (H)
       </button>
       {message && <p role="status">{message}</p>}
-      {advice && (
-        <div role="status">
-          <p>
-            Best move:{' '}
-            {advice.best.action === 'roll'
-              ? 'roll'
-              : advice.best.action === 'hold'
-                ? `keep ${(advice.holds[0]?.kept ?? []).join(', ') || 'nothing'} and roll`
-                : `score ${boxName(advice.best.box ?? '')}`}{' '}
-            (expected final score {fmt(advice.best.expected)})
-          </p>
-          {advice.holds.length > 0 && (
-            <ol aria-label="Best holds">
-              {advice.holds.slice(0, 3).map((h) => (
-                <li key={h.kept.join(',')}>
-                  Keep {h.kept.join(', ') || 'nothing'}: {fmt(h.expected)}
-                </li>
-              ))}
-            </ol>
-          )}
-          {advice.boxes.length > 0 && (
-            <ol aria-label="Best boxes">
-              {advice.boxes.slice(0, 3).map((b) => (
-                <li key={b.box}>
-                  {boxName(b.box)} ({b.points + b.bonus}): {fmt(b.expected)}
-                </li>
-              ))}
-            </ol>
-          )}
-        </div>
-      )}
+      {advice?.fiveDice && <FiveDiceHint advice={advice.fiveDice} />}
+      {advice?.farkle && <FarkleHint advice={advice.farkle} />}
     </section>
+  );
+}
+
+function FiveDiceHint({ advice }: { advice: FiveDiceAdvice }) {
+  return (
+    <div role="status">
+      <p>
+        Best move:{' '}
+        {advice.best.action === 'roll'
+          ? 'roll'
+          : advice.best.action === 'hold'
+            ? `keep ${(advice.holds[0]?.kept ?? []).join(', ') || 'nothing'} and roll`
+            : `score ${boxName(advice.best.box ?? '')}`}{' '}
+        (expected final score {fmt(advice.best.expected)})
+      </p>
+      {advice.holds.length > 0 && (
+        <ol aria-label="Best holds">
+          {advice.holds.slice(0, 3).map((h) => (
+            <li key={h.kept.join(',')}>
+              Keep {h.kept.join(', ') || 'nothing'}: {fmt(h.expected)}
+            </li>
+          ))}
+        </ol>
+      )}
+      {advice.boxes.length > 0 && (
+        <ol aria-label="Best boxes">
+          {advice.boxes.slice(0, 3).map((b) => (
+            <li key={b.box}>
+              {boxName(b.box)} ({b.points + b.bonus}): {fmt(b.expected)}
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}
+
+/** Farkle values are expected turns to the target (fewer is better) or, in the last round, a chance. */
+function FarkleHint({ advice }: { advice: FarkleAdvice }) {
+  const value = (x: number | null) =>
+    x === null
+      ? 'not allowed'
+      : advice.objective === 'beatLeader'
+        ? `${(x * 100).toFixed(1)} % chance to beat the leader`
+        : `${fmt(x)} expected turns to the target`;
+  const best = advice.best;
+  const bestSetAside = best?.action === 'setAside' ? advice.setAsides[0] : undefined;
+  return (
+    <div role="status">
+      <p>
+        {best === null
+          ? 'No scoring dice: this roll is a farkle.'
+          : bestSetAside
+            ? `Best move: set aside ${bestSetAside.faces.join(' ')} (${bestSetAside.points}), then ${best.then === 'bank' ? 'bank' : 'roll on'}`
+            : `Best move: ${best.action === 'bank' ? 'bank' : 'roll'}`}
+        {best !== null && ` (${value(best.value)})`}
+      </p>
+      {advice.setAsides.length > 1 && (
+        <ol aria-label="Best set-asides">
+          {advice.setAsides.slice(0, 3).map((a) => (
+            <li key={a.dice.join(',')}>
+              {a.faces.join(' ')} ({a.points}), then {a.then === 'bank' ? 'bank' : 'roll'}: {value(a.value)}
+            </li>
+          ))}
+        </ol>
+      )}
+      {advice.dice === null && advice.turnPoints > 0 && (
+        <ul aria-label="Bank or roll">
+          <li>Bank: {value(advice.bank)}</li>
+          <li>Roll: {value(advice.roll)}</li>
+        </ul>
+      )}
+    </div>
   );
 }

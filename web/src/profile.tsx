@@ -140,12 +140,8 @@ export function Replay({ gameId, start }: { gameId: string; me: StoredPlayer; st
           </button>
         </div>
       )}
-      {state && state.status !== 'open' && state.family === 'five-dice' && (
-        <FiveDiceBoard game={state} myTurn={false} act={noAct} busy={false} readOnly />
-      )}
-      {state && state.status !== 'open' && state.family === 'farkle' && (
-        <FarkleBoard game={state} myTurn={false} act={noAct} busy={false} readOnly />
-      )}
+      {state?.fiveDice && <FiveDiceBoard game={state} myTurn={false} act={noAct} busy={false} readOnly />}
+      {state?.farkle && <FarkleBoard game={state} myTurn={false} act={noAct} busy={false} readOnly />}
       {state && state.status === 'open' && <p>Before the start: seats are being taken.</p>}
       {state && state.dice.length > 0 && <p>Dice: {state.dice.join(' ')}</p>}
       <p>
