@@ -17,6 +17,18 @@ const esmOnly = [
 ];
 
 const transform = {
+  // The web client's components (test/web/*.spec.tsx render them with react-dom/server).
+  '^.+\\.tsx$': [
+    '@swc/jest',
+    {
+      jsc: {
+        target: 'es2022',
+        parser: { syntax: 'typescript', tsx: true },
+        transform: { react: { runtime: 'automatic' } },
+      },
+      module: { type: 'commonjs' },
+    },
+  ],
   '^.+\\.ts$': [
     '@swc/jest',
     {
@@ -41,7 +53,7 @@ const transform = {
 const common = {
   transform,
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
-  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
   testEnvironment: 'node',
   // dist/ holds the build (and a copy of package.json); tests import the sources.
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/packages/[^/]+/dist/'],
@@ -50,6 +62,7 @@ const common = {
   moduleNameMapper: {
     '^@fairdice/core$': '<rootDir>/packages/core/src/index.ts',
     '^@fairdice/core/(.*)$': '<rootDir>/packages/core/src/$1',
+    '^@fairdice/client$': '<rootDir>/packages/client/src/index.ts',
   },
 };
 
@@ -58,7 +71,11 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/packages/*/src/**/*.spec.ts'],
+      testMatch: [
+        '<rootDir>/src/**/*.spec.ts',
+        '<rootDir>/packages/*/src/**/*.spec.ts',
+        '<rootDir>/test/web/**/*.spec.tsx',
+      ],
     },
     {
       ...common,

@@ -74,8 +74,7 @@ export function FarkleBoard(props: { game: GameView; myTurn: boolean; act: Act; 
       </p>
       {f.lastRoundSeats && (
         <p className="banner" role="status">
-          Last round! {f.lastRoundSeats.map((s) => seatName(game, s)).join(', ')}{' '}
-          {f.lastRoundSeats.length === 1 ? 'has' : 'have'} one more turn.
+          {lastRoundText(game, f.lastRoundSeats)}
         </p>
       )}
       {game.status === 'playing' && (
@@ -156,4 +155,12 @@ export function FarkleBoard(props: { game: GameView; myTurn: boolean; act: Act; 
       )}
     </div>
   );
+}
+
+/** `lastRoundSeats` lists who plays after the current turn; the seat on turn now is playing a last turn too. */
+function lastRoundText(game: GameView, after: number[]): string {
+  const now = game.status === 'playing' ? game.currentSeat : null;
+  if (now === null) return 'Last round!';
+  const then = after.length > 0 ? `; still to play: ${after.map((s) => seatName(game, s)).join(', ')}` : '';
+  return `Last round! ${seatName(game, now)} is playing a last turn${then}.`;
 }

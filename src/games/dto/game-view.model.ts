@@ -119,6 +119,9 @@ export class FarklePlayerView {
   @Field(() => Int) @ApiProperty() farkleStreak: number;
 }
 
+const LAST_ROUND_SEATS =
+  'Null until a player reaches the target. Then the seats that still get a last turn AFTER the turn being played now, in turn order: the current seat is not listed, so the list is empty during the final turn.';
+
 @ObjectType({ description: 'Farkle specifics.' })
 export class FarkleView {
   @Field(() => Int) @ApiProperty() target: number;
@@ -138,11 +141,8 @@ export class FarkleView {
   @Field(() => SelectionView, { nullable: true })
   @ApiProperty({ type: SelectionView, nullable: true })
   bestSelection: SelectionView | null;
-  @Field(() => [Int], {
-    nullable: true,
-    description: 'Seats still to play their last turn, once someone reached the target.',
-  })
-  @ApiProperty({ type: [Number], nullable: true })
+  @Field(() => [Int], { nullable: true, description: LAST_ROUND_SEATS })
+  @ApiProperty({ type: [Number], nullable: true, description: LAST_ROUND_SEATS })
   lastRoundSeats: number[] | null;
 }
 
