@@ -337,6 +337,8 @@ describeOnce('the web client (Chromium)', () => {
       .filter({ hasText: `${second}’s score sheet` })
       .waitFor();
     await playTurnByClicks(page);
+    // The turn has passed back (a new turn shows its own player's sheet): now choose the other one.
+    await page.getByText("Host (seat 1)'s turn: pass the device to Host (seat 1).").waitFor();
     await page.getByRole('button', { name: new RegExp(`^${second.replace(/[()]/g, '\\$&')} \\d`) }).click();
     await page.getByText(`${second}’s score sheet`).waitFor();
     await page.getByRole('button', { name: /^Host \(seat 1\) \d/ }).click();
