@@ -3,9 +3,18 @@
  * (@fairdice/client), and the game's Server-Sent Events stream. Nothing here knows the server's
  * internals; a third-party client could be written the same way.
  */
-import { createFairdiceClient, FairdiceError, gameEventStream, unwrap, type components } from '@fairdice/client';
+import {
+  createFairdiceClient,
+  FairdiceError,
+  gameEventStream,
+  tournamentStandingsStream,
+  unwrap,
+  type components,
+  type Tournament,
+  type TournamentStandings,
+} from '@fairdice/client';
 
-export { unwrap };
+export { unwrap, type Tournament, type TournamentStandings };
 
 export type GameView = components['schemas']['GameView'];
 export type GameSummary = components['schemas']['GameSummaryView'];
@@ -66,6 +75,11 @@ export function sentence(err: unknown): string {
   }
   if (err instanceof TypeError) return 'The service cannot be reached. Check your connection and try again.';
   return err instanceof Error ? err.message : String(err);
+}
+
+/** The problem's stable code (e.g. FORMAT_NOT_SUPPORTED), shown beside the sentence where a form is refused. */
+export function problemCode(err: unknown): string | null {
+  return err instanceof FairdiceError ? err.code : null;
 }
 
 /**
@@ -132,6 +146,49 @@ export async function followGame(
         onEvent(event);
       }
       return; // the game ended (gameFinished / gameAbandoned)
+    } catch (err) {
+      if (signal.aborted) return;
+      onStatus(false);
+      if (err instanceof FairdiceError && [401, 403, 404].includes(err.status)) return;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
+
+/**
+ * Follows a tournament's live standings while `signal` is not aborted: the SDK's SSE reader
+ * (reopened after a drop; every connection starts with the standings of that moment), restarted if
+ * it gives up. Returns when the standings are final (finished or cancelled) or access is refused.
+ */
+export async function followStandings(
+  tournamentId: string,
+  onStandings: (standings: TournamentStandings) => void,
+  onStatus: (live: boolean) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  while (!signal.aborted) {
+    try {
+      for await (const standings of tournamentStandingsStream({
+        baseUrl,
+        tournamentId,
+        token: session.token() ?? undefined,
+        signal,
+        maxReconnects: 1_000_000,
+        fetch: async (request) => {
+          try {
+            const response = await globalThis.fetch(request);
+            onStatus(response.ok);
+            return response;
+          } catch (err) {
+            onStatus(false);
+            throw err;
+          }
+        },
+      })) {
+        onStatus(true);
+        onStandings(standings);
+      }
+      return;
     } catch (err) {
       if (signal.aborted) return;
       onStatus(false);
