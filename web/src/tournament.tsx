@@ -45,16 +45,32 @@ export function TournamentPage({ tournamentId, me }: { tournamentId: string; me:
       setRefusal(refusalOf(err));
     }
   }, [accept, tournamentId]);
-  // Entrants registering and rounds starting show up without a reload; nothing changes once it ended.
+  const standingsVersion = useRef(-1);
+  const showStandings = useCallback((s: TournamentStandings) => {
+    if (s.version < standingsVersion.current) return; // the stream already gave newer ones
+    standingsVersion.current = s.version;
+    setStandings(s);
+  }, []);
+  // Entrants registering and rounds starting show up without a reload even where the service does
+  // not push them; standings behind the tournament are read once more. Nothing changes once it ended.
   usePolling(5000, async () => {
-    if (version.current === 0 || !t || !ended(t)) await refresh();
+    if (t && ended(t) && standingsVersion.current >= t.version) return;
+    await refresh();
+    if (standingsVersion.current >= version.current) return;
+    try {
+      showStandings(
+        unwrap(await api.GET('/v1/tournaments/{id}/standings', { params: { path: { id: tournamentId } } })),
+      );
+    } catch (err) {
+      setRefusal(refusalOf(err));
+    }
   });
   useEffect(() => {
     const controller = new AbortController();
     void followStandings(
       tournamentId,
       (s) => {
-        setStandings(s);
+        showStandings(s);
         // Standings of a newer tournament version: a round started or ended, someone registered…
         if (s.version > version.current) void refresh();
       },
@@ -62,7 +78,7 @@ export function TournamentPage({ tournamentId, me }: { tournamentId: string; me:
       controller.signal,
     );
     return () => controller.abort();
-  }, [tournamentId, refresh]);
+  }, [tournamentId, refresh, showStandings]);
 
   const run: Run = useCallback(
     async (command) => {

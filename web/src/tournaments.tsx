@@ -186,7 +186,7 @@ function NewTournament() {
         <label>
           Format
           <select value={format} onChange={(e) => setFormat(e.target.value as 'duplicate' | 'tables')}>
-            <option value="duplicate">Duplicate: everyone plays the same dice alone (five-dice rule sets)</option>
+            <option value="duplicate">Duplicate: everyone plays the same dice alone (five dice only)</option>
             <option value="tables">Tables: entrants drawn into tables each round</option>
           </select>
         </label>
