@@ -189,6 +189,13 @@ describeOnce('the web client: tournaments (Chromium)', () => {
       expect(await verdict.innerText()).toMatch(/^Verified: every seed, draw, game and result/);
       await page.getByRole('link', { name: 'Download the tournament’s audit bundle' }).waitFor();
     }
+    // A player's game page links back to the tournament.
+    await bob.getByRole('link', { name: 'Round 1, game 1' }).click();
+    await bob.getByRole('heading', { name: 'Result' }).waitFor();
+    await bob.getByText('· round 1, game 1').waitFor();
+    await bob.getByRole('link', { name: 'Back to the tournament' }).click();
+    await bob.getByRole('table', { name: /^Final standings/ }).waitFor();
+    expect(tournamentIdOf(bob)).toBe(id);
     expect(await ada.getByText(/^Tournament seed \(revealed\)/).innerText()).toContain(
       (await web.read(ada, `/v1/tournaments/${id}`)).tournamentSeed,
     );

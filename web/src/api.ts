@@ -28,6 +28,8 @@ export type Selection = components['schemas']['SelectionView'];
 export type RuleSetName = components['schemas']['RuleSetName'];
 export type GameAnalysis = components['schemas']['GameAnalysisView'];
 export type Decision = components['schemas']['DecisionView'];
+/** Which tournament, round, game and table a game belongs to (its gameCreated event says). */
+export type TournamentRef = components['schemas']['TournamentRef'];
 
 const TOKEN_KEY = 'fairdice.token';
 const PLAYER_KEY = 'fairdice.player';
