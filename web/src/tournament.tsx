@@ -278,9 +278,9 @@ function Standings({ t, standings, me }: { t: Tournament; standings: TournamentS
       ) : standings.rows.length === 0 ? (
         <p>Nobody has registered yet.</p>
       ) : (
-        <div className="table-scroll" aria-live="polite">
+        <div className="table-scroll" role="region" aria-labelledby="standings-caption" tabIndex={0} aria-live="polite">
           <table className="stats standings-table">
-            <caption>
+            <caption id="standings-caption">
               {standings.status === 'finished' ? 'Final standings' : 'Standings now'}
               {standings.live ? ' (running games counted as they stand)' : ''}
             </caption>
