@@ -171,6 +171,8 @@ export class TournamentsService implements OnModuleInit {
     return this.serialized(id, async () => {
       const t = await this.loadVisible(player, id, false);
       const out = await inTransaction(this.pool, () => this.startNow(t, player?.id ?? null));
+      // Watchers of the live standings see the start (and round 1's tables) as it happens.
+      this.bus.publish(id, out);
       return this.snapshot(out);
     });
   }

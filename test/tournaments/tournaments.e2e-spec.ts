@@ -209,13 +209,19 @@ describe('tournaments (e2e)', () => {
     ).body.id;
     for (const e of entrants) await t.http().post(`/v1/tournaments/${id}/entrants`).set(e.auth).send({}).expect(200);
     await t.http().post(`/v1/tournaments/${id}/close`).set(organizer.auth).expect(200);
-    await t.http().post(`/v1/tournaments/${id}/start`).set(organizer.auth).expect(200);
-    // Live standings over SSE, watched while the tables play.
+    // Live standings over SSE, watched from before the organizer starts and while the tables play.
     const port = (t.app.getHttpServer().address() as AddressInfo).port;
     const live = collectSse(port, `/v1/tournaments/${id}/standings/stream`);
     await waitFor(
       () => Promise.resolve(live.messages.length),
       (n) => n >= 1,
+    );
+    expect(live.messages[0].status).toBe('closed');
+    await t.http().post(`/v1/tournaments/${id}/start`).set(organizer.auth).expect(200);
+    // The organizer's start reaches the watchers without a game having moved.
+    await waitFor(
+      () => Promise.resolve(live.messages.map((m) => m.status)),
+      (statuses) => statuses.includes('running'),
     );
 
     const byNumber = new Map<number, P>();
