@@ -79,11 +79,6 @@ export function sentence(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** The problem's stable code (e.g. FORMAT_NOT_SUPPORTED), shown beside the sentence where a form is refused. */
-export function problemCode(err: unknown): string | null {
-  return err instanceof FairdiceError ? err.code : null;
-}
-
 /**
  * The seconds to wait before asking again when the service is still computing an advice table (503
  * TABLE_BUILDING, or ADVICE_BUSY while too many wait; both carry retryAfterSeconds); null for any

@@ -17,7 +17,7 @@ import {
   type TournamentStandings,
 } from './api';
 import { FORMAT_TITLES, RefusalLine, TOURNAMENT_STATUS, refusalOf, type Refusal } from './tournaments';
-import { RULE_SET_TITLES, usePolling } from './util';
+import { RULE_SET_TITLES } from './util';
 
 type Command = () => Promise<{ data?: Tournament; error?: unknown; response: Response }>;
 /** Sends a tournament command; true when the service accepted it. */
@@ -51,20 +51,9 @@ export function TournamentPage({ tournamentId, me }: { tournamentId: string; me:
     standingsVersion.current = s.version;
     setStandings(s);
   }, []);
-  // Entrants registering and rounds starting show up without a reload even where the service does
-  // not push them; standings behind the tournament are read once more. Nothing changes once it ended.
-  usePolling(5000, async () => {
-    if (t && ended(t) && standingsVersion.current >= t.version) return;
-    await refresh();
-    if (standingsVersion.current >= version.current) return;
-    try {
-      showStandings(
-        unwrap(await api.GET('/v1/tournaments/{id}/standings', { params: { path: { id: tournamentId } } })),
-      );
-    } catch (err) {
-      setRefusal(refusalOf(err));
-    }
-  });
+  // Every change of the tournament (a registration, the close, the start, a round's end) is pushed as
+  // standings of a newer version, and every (re)connection starts with the current ones: the page
+  // re-reads the tournament then, and does not poll (decision 0069).
   useEffect(() => {
     const controller = new AbortController();
     void followStandings(

@@ -1,12 +1,11 @@
 /**
  * Tournaments (#/tournaments): the public ones and mine, newest first, paged as the API pages them,
- * and a new tournament. Refusals show the sentence and the stable code (FORMAT_NOT_SUPPORTED, …).
+ * and a new tournament. Refusals are shown as sentences, as on every page.
  */
 import { useEffect, useState, type ChangeEvent } from 'react';
 import {
   api,
   notedCommitment,
-  problemCode,
   sentence,
   unwrap,
   type RuleSet,
@@ -26,24 +25,17 @@ export const TOURNAMENT_STATUS: Record<string, string> = {
 };
 export const FORMAT_TITLES: Record<string, string> = { duplicate: 'Duplicate', tables: 'Tables' };
 
-/** A refusal as a person reads it, with the code that names it for good (the docs list every code). */
+/** A refusal as a person reads it: a sentence, never the code (as on every page). */
 export interface Refusal {
   text: string;
-  code: string | null;
 }
-export const refusalOf = (err: unknown): Refusal => ({ text: sentence(err), code: problemCode(err) });
+export const refusalOf = (err: unknown): Refusal => ({ text: sentence(err) });
 
 export function RefusalLine({ refusal }: { refusal: Refusal | null }) {
   if (!refusal) return null;
   return (
     <p role="alert" className="error">
       {refusal.text}
-      {refusal.code && (
-        <>
-          {' '}
-          <code>{refusal.code}</code>
-        </>
-      )}
     </p>
   );
 }
@@ -128,7 +120,7 @@ function NewTournament() {
       try {
         overrides = JSON.parse(options) as Record<string, unknown>;
       } catch {
-        setRefusal({ text: 'The rule options are not JSON, e.g. {"target": 2000}.', code: null });
+        setRefusal({ text: 'The rule options are not JSON, e.g. {"target": 2000}.' });
         return;
       }
     }
