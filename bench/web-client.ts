@@ -150,6 +150,14 @@ async function screenshots(browser: Browser, url: string, dir: string) {
     await page.getByRole('link', { name: 'analysis', exact: true }).click();
     await page.getByRole('table', { name: 'Accuracy per player' }).waitFor({ timeout: 120_000 });
     await shot('analysis');
+    // A tournament created and entered in the page: settings, commitment, entry and standings.
+    await page.getByRole('link', { name: 'Tournaments' }).click();
+    await page.getByLabel('Name', { exact: true }).fill(width === 360 ? 'Pocket cup' : 'Winter simple open');
+    await page.getByLabel('Rule set').selectOption('simple');
+    await page.getByRole('button', { name: 'Create tournament' }).click();
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.getByRole('table', { name: /standings/i }).waitFor();
+    await shot('tournament');
     await context.close();
   }
 }

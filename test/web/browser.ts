@@ -34,6 +34,8 @@ export interface BrowserSuite {
   };
   /** A new browser context and page at `/`. */
   newPage(viewport?: { width: number; height: number }): Promise<Page>;
+  /** Another tab of `page`'s browser (the same player), opened at `href` (e.g. `#/game/<id>`). */
+  newTab(page: Page, href: string): Promise<Page>;
   /** GET `path` with the token the page holds; expects 200 and gives the body. */
   read(page: Page, path: string): Promise<any>;
 }
@@ -48,35 +50,16 @@ export function browserSuite(options: { env?: Record<string, string> } = {}): Br
     problems: [] as string[],
     expecting: { droppingNetwork: false, refusing: false, preparingAdvice: false },
     async newPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
-      const { problems, expecting, base } = suite;
       const context = await browser.newContext({ viewport });
       contexts.push(context);
-      const page = await context.newPage();
-      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-      page.on('console', (m) => {
-        const text = m.text();
-        if (expecting.droppingNetwork && /^Failed to load resource: net::ERR_/.test(text)) return;
-        if (expecting.refusing && /^Failed to load resource: the server responded with a status of 4\d\d/.test(text))
-          return;
-        if (
-          expecting.preparingAdvice &&
-          /^Failed to load resource: the server responded with a status of 503/.test(text)
-        )
-          return;
-        if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${text}`);
-      });
-      page.on('requestfailed', (r) => {
-        // A stream closed by a navigation or reload is not a failure of the page.
-        // While advice is being prepared, the SDK may give up a slow attempt and ask again.
-        if (expecting.preparingAdvice && /\/advice$/.test(r.url())) return;
-        if (!/\/stream/.test(r.url())) problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
-      });
-      page.on('request', (r) => {
-        if (!r.url().startsWith(base) && !r.url().startsWith('blob:') && !r.url().startsWith('data:'))
-          problems.push(`request beyond the service: ${r.url()}`);
-      });
-      await page.goto(`${base}/`);
+      const page = watched(await context.newPage());
+      await page.goto(`${suite.base}/`);
       return page;
+    },
+    async newTab(page: Page, href: string): Promise<Page> {
+      const tab = watched(await page.context().newPage());
+      await tab.goto(`${suite.base}/${href}`);
+      return tab;
     },
     async read(page: Page, path: string) {
       const res = await suite.t
@@ -87,6 +70,31 @@ export function browserSuite(options: { env?: Record<string, string> } = {}): Br
       return res.body;
     },
   };
+  /** Records the page's problems in `suite.problems`. */
+  function watched(page: Page): Page {
+    const { problems, expecting, base } = suite;
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('console', (m) => {
+      const text = m.text();
+      if (expecting.droppingNetwork && /^Failed to load resource: net::ERR_/.test(text)) return;
+      if (expecting.refusing && /^Failed to load resource: the server responded with a status of 4\d\d/.test(text))
+        return;
+      if (expecting.preparingAdvice && /^Failed to load resource: the server responded with a status of 503/.test(text))
+        return;
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${text}`);
+    });
+    page.on('requestfailed', (r) => {
+      // A stream closed by a navigation or reload is not a failure of the page.
+      // While advice is being prepared, the SDK may give up a slow attempt and ask again.
+      if (expecting.preparingAdvice && /\/advice$/.test(r.url())) return;
+      if (!/\/stream/.test(r.url())) problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
+    });
+    page.on('request', (r) => {
+      if (!r.url().startsWith(base) && !r.url().startsWith('blob:') && !r.url().startsWith('data:'))
+        problems.push(`request beyond the service: ${r.url()}`);
+    });
+    return page;
+  }
   beforeAll(async () => {
     ensureBuilt();
     suite.t = await createTestApp({ listen: true, env: options.env });

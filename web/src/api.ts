@@ -3,9 +3,18 @@
  * (@fairdice/client), and the game's Server-Sent Events stream. Nothing here knows the server's
  * internals; a third-party client could be written the same way.
  */
-import { createFairdiceClient, FairdiceError, gameEventStream, unwrap, type components } from '@fairdice/client';
+import {
+  createFairdiceClient,
+  FairdiceError,
+  gameEventStream,
+  tournamentStandingsStream,
+  unwrap,
+  type components,
+  type Tournament,
+  type TournamentStandings,
+} from '@fairdice/client';
 
-export { unwrap };
+export { unwrap, type Tournament, type TournamentStandings };
 
 export type GameView = components['schemas']['GameView'];
 export type GameSummary = components['schemas']['GameSummaryView'];
@@ -19,6 +28,8 @@ export type Selection = components['schemas']['SelectionView'];
 export type RuleSetName = components['schemas']['RuleSetName'];
 export type GameAnalysis = components['schemas']['GameAnalysisView'];
 export type Decision = components['schemas']['DecisionView'];
+/** Which tournament, round, game and table a game belongs to (its gameCreated event says). */
+export type TournamentRef = components['schemas']['TournamentRef'];
 
 const TOKEN_KEY = 'fairdice.token';
 const PLAYER_KEY = 'fairdice.player';
@@ -132,6 +143,49 @@ export async function followGame(
         onEvent(event);
       }
       return; // the game ended (gameFinished / gameAbandoned)
+    } catch (err) {
+      if (signal.aborted) return;
+      onStatus(false);
+      if (err instanceof FairdiceError && [401, 403, 404].includes(err.status)) return;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
+
+/**
+ * Follows a tournament's live standings while `signal` is not aborted: the SDK's SSE reader
+ * (reopened after a drop; every connection starts with the standings of that moment), restarted if
+ * it gives up. Returns when the standings are final (finished or cancelled) or access is refused.
+ */
+export async function followStandings(
+  tournamentId: string,
+  onStandings: (standings: TournamentStandings) => void,
+  onStatus: (live: boolean) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  while (!signal.aborted) {
+    try {
+      for await (const standings of tournamentStandingsStream({
+        baseUrl,
+        tournamentId,
+        token: session.token() ?? undefined,
+        signal,
+        maxReconnects: 1_000_000,
+        fetch: async (request) => {
+          try {
+            const response = await globalThis.fetch(request);
+            onStatus(response.ok);
+            return response;
+          } catch (err) {
+            onStatus(false);
+            throw err;
+          }
+        },
+      })) {
+        onStatus(true);
+        onStandings(standings);
+      }
+      return;
     } catch (err) {
       if (signal.aborted) return;
       onStatus(false);

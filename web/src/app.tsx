@@ -1,10 +1,15 @@
-/** The shell: registration, a hash router (#/, #/game/<id>, #/profile, #/replay/<id>[/<version>], #/analysis/<id>), the header. */
+/**
+ * The shell: registration, a hash router (#/, #/game/<id>, #/profile, #/replay/<id>[/<version>],
+ * #/analysis/<id>, #/tournaments, #/tournament/<id>), the header.
+ */
 import { useEffect, useState } from 'react';
 import { AnalysisPage } from './analysis';
 import { api, sentence, session, unwrap, type StoredPlayer } from './api';
 import { GamePage } from './game';
 import { Home } from './home';
 import { Profile, Replay } from './profile';
+import { TournamentPage } from './tournament';
+import { TournamentList } from './tournaments';
 
 function useRoute(): string {
   const [hash, setHash] = useState(location.hash);
@@ -31,6 +36,7 @@ export function App() {
   const game = /^\/game\/([0-9a-f-]{36})$/.exec(route);
   const replay = /^\/replay\/([0-9a-f-]{36})(?:\/(\d+))?$/.exec(route);
   const analysis = /^\/analysis\/([0-9a-f-]{36})$/.exec(route);
+  const tournament = /^\/tournament\/([0-9a-f-]{36})$/.exec(route);
   return (
     <>
       <header className="top">
@@ -39,6 +45,7 @@ export function App() {
         </a>
         <nav aria-label="Main">
           <a href="#/">Games</a>
+          <a href="#/tournaments">Tournaments</a>
           <a href="#/profile">Profile</a>
         </nav>
         <span className="me" aria-label="Signed in as">
@@ -52,6 +59,10 @@ export function App() {
           <Replay key={route} gameId={replay[1]} me={player} start={replay[2] ? Number(replay[2]) : undefined} />
         ) : analysis ? (
           <AnalysisPage key={analysis[1]} gameId={analysis[1]} />
+        ) : tournament ? (
+          <TournamentPage key={tournament[1]} tournamentId={tournament[1]} me={player} />
+        ) : route === '/tournaments' ? (
+          <TournamentList me={player} />
         ) : route === '/profile' ? (
           <Profile
             onSignOut={() => {

@@ -10,6 +10,7 @@ import {
   type GameEvent,
   type GameView,
   type StoredPlayer,
+  type TournamentRef,
 } from './api';
 import { noAnalysis } from './analysis';
 import { describeEvent } from './describe';
@@ -122,6 +123,7 @@ export function GamePage({ gameId, me }: { gameId: string; me: StoredPlayer }) {
           {game.status === 'finished' || game.status === 'abandoned' ? '' : live ? 'Live' : 'Reconnecting…'}
         </span>
       </div>
+      <TournamentOf gameId={game.id} />
       {error && (
         <p role="alert" className="error">
           {error}
@@ -323,5 +325,31 @@ function Standings({ game, me }: { game: GameView; me: StoredPlayer }) {
         ))}
       </ol>
     </section>
+  );
+}
+
+/** A tournament's game links back to it: the game's first event (gameCreated) names the tournament. */
+function TournamentOf({ gameId }: { gameId: string }) {
+  const [ref, setRef] = useState<TournamentRef | null>(null);
+  useEffect(() => {
+    api
+      .GET('/v1/games/{id}/events', { params: { path: { id: gameId }, query: { after: 0, limit: 1 } } })
+      .then(unwrap)
+      .then((page) => {
+        const created = page.items[0];
+        if (created?.type === 'gameCreated')
+          setRef((created.data as { tournament?: TournamentRef | null }).tournament ?? null);
+      })
+      .catch(() => undefined); // the game itself says what went wrong
+  }, [gameId]);
+  if (!ref) return null;
+  return (
+    <p>
+      <a href={`#/tournament/${ref.id}`}>Back to the tournament</a>{' '}
+      <span className="muted">
+        · round {ref.round}, game {ref.game + 1}
+        {ref.format === 'tables' ? `, table ${ref.table + 1}` : ''}
+      </span>
+    </p>
   );
 }

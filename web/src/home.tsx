@@ -104,7 +104,7 @@ export function Home({ me }: { me: StoredPlayer }) {
   );
 }
 
-const TIME_LIMITS: Array<[string, number | undefined]> = [
+export const TIME_LIMITS: Array<[string, number | undefined]> = [
   ['No limit', undefined],
   ['1 minute', 60],
   ['10 minutes', 600],

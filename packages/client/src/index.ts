@@ -16,5 +16,13 @@ export {
   type FairdiceMedia,
 } from './rest';
 export { resilientFetch, isCommand, newIdempotencyKey, retryAfterMs, type RetryOptions, type FetchLike } from './retry';
-export { gameEventStream, ACCESS_REVOKED_EVENT, type GameStreamOptions } from './stream';
+export {
+  gameEventStream,
+  tournamentStandingsStream,
+  ACCESS_REVOKED_EVENT,
+  STANDINGS_EVENT,
+  type GameStreamOptions,
+  type StreamOptions,
+  type TournamentStandingsStreamOptions,
+} from './stream';
 export { verifyWebhook, WebhookVerificationError, type WebhookPayload, type VerifyWebhookOptions } from './webhooks';

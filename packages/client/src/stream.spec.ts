@@ -1,6 +1,6 @@
 import { FairdiceError } from './errors';
-import { gameEventStream } from './stream';
-import type { GameEvent } from './types';
+import { gameEventStream, tournamentStandingsStream } from './stream';
+import type { GameEvent, TournamentStandings } from './types';
 
 const event = (version: number, type = 'rolled') =>
   ({ gameId: 'g1', version, type, seat: 0, data: { type } }) as unknown as GameEvent;
@@ -114,6 +114,100 @@ describe('gameEventStream (SSE)', () => {
         }),
       ),
     ).rejects.toThrow('closed 3 times without an event');
+    expect(empty.requests).toHaveLength(3);
+  });
+});
+
+describe('tournamentStandingsStream (SSE)', () => {
+  const standings = (version: number, status = 'running', totalScore = 0) =>
+    ({
+      tournamentId: 't1',
+      version,
+      status,
+      live: false,
+      rows: [{ rank: 1, entrant: 1, playerId: 'p1', displayName: 'Ada', status: 'active', totalScore }],
+    }) as unknown as TournamentStandings;
+  const standingsMessage = (s: TournamentStandings) =>
+    `id: ${s.version}\nevent: standings\ndata: ${JSON.stringify(s)}\n\n`;
+
+  async function collectStandings(iterable: AsyncIterable<TournamentStandings>) {
+    const seen: Array<[number, string, number]> = [];
+    for await (const s of iterable) seen.push([s.version, s.status, s.rows[0].totalScore]);
+    return seen;
+  }
+
+  it('yields every standings message (the same version again when live totals change), reopens a dropped connection without Last-Event-ID, ends at finished', async () => {
+    const first = standingsMessage(standings(5)) + ': keep-alive\n\n' + standingsMessage(standings(5, 'running', 12));
+    const s = server([
+      sse([first.slice(0, 25), first.slice(25)]),
+      // a reconnection starts with the standings of that moment; other named events are passed over
+      sse([
+        standingsMessage(standings(6)),
+        'event: other\ndata: {}\n\n',
+        standingsMessage(standings(7, 'finished', 30)),
+        standingsMessage(standings(8)),
+      ]),
+    ]);
+    const seen = await collectStandings(
+      tournamentStandingsStream({
+        baseUrl: 'http://f.test/',
+        tournamentId: 't1',
+        token: 'fd_t',
+        reconnectDelayMs: 0,
+        fetch: s.fetch,
+      }),
+    );
+    expect(seen).toEqual([
+      [5, 'running', 0],
+      [5, 'running', 12],
+      [6, 'running', 0],
+      [7, 'finished', 30],
+    ]);
+    expect(s.requests).toHaveLength(2);
+    expect(new URL(s.requests[0].url).pathname).toBe('/v1/tournaments/t1/standings/stream');
+    expect(s.requests[0].headers.get('authorization')).toBe('Bearer fd_t');
+    expect(s.requests[0].headers.get('accept')).toBe('text/event-stream');
+    expect(s.requests[1].headers.get('last-event-id')).toBeNull();
+  });
+
+  it('ends at cancelled standings', async () => {
+    const s = server([sse([standingsMessage(standings(3, 'cancelled'))])]);
+    expect(
+      await collectStandings(
+        tournamentStandingsStream({ baseUrl: 'http://f.test', tournamentId: 't1', fetch: s.fetch }),
+      ),
+    ).toEqual([[3, 'cancelled', 0]]);
+  });
+
+  it('a refused stream (404 TOURNAMENT_NOT_FOUND) throws the problem at once', async () => {
+    const notFound = new Response(
+      JSON.stringify({ code: 'TOURNAMENT_NOT_FOUND', status: 404, detail: 'no such tournament' }),
+      {
+        status: 404,
+        headers: { 'content-type': 'application/problem+json' },
+      },
+    );
+    const s = server([notFound]);
+    const run = collectStandings(
+      tournamentStandingsStream({ baseUrl: 'http://f.test', tournamentId: 'nope', fetch: s.fetch }),
+    );
+    await expect(run).rejects.toMatchObject({ code: 'TOURNAMENT_NOT_FOUND', status: 404 });
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('gives up after maxReconnects connections that carried no standings', async () => {
+    const empty = server([sse([': keep-alive\n\n']), sse([]), sse([])]);
+    await expect(
+      collectStandings(
+        tournamentStandingsStream({
+          baseUrl: 'http://f.test',
+          tournamentId: 't1',
+          fetch: empty.fetch,
+          reconnectDelayMs: 0,
+          maxReconnects: 2,
+        }),
+      ),
+    ).rejects.toThrow('the stream of the standings of tournament t1 closed 3 times without an event');
     expect(empty.requests).toHaveLength(3);
   });
 });

@@ -1,50 +1,118 @@
 /**
- * A game's events as an async iterable over Server-Sent Events (`GET /v1/games/{id}/stream`),
- * resumed across dropped connections with Last-Event-ID.
+ * Server-Sent Events of the fairdice API as async iterables: a game's events
+ * (`GET /v1/games/{id}/stream`, gameEventStream) and a tournament's live standings
+ * (`GET /v1/tournaments/{id}/standings/stream`, tournamentStandingsStream), both reopened after a
+ * dropped connection by one reader (readSse).
  *
- * The stream sends *named* events (`event: rolled`, `event: scored`, ...): a browser EventSource
- * delivers them only to `addEventListener(type, ...)`, never to `onmessage`. This helper reads the
- * stream with fetch instead, so it can send the Authorization header (EventSource cannot) and
- * works in Node, Deno, Bun and browsers alike.
+ * The streams send *named* events (`event: rolled`, `event: standings`, ...): a browser EventSource
+ * delivers them only to `addEventListener(type, ...)`, never to `onmessage`. This reader uses fetch
+ * instead, so it can send the Authorization header (EventSource cannot) and works in Node, Deno,
+ * Bun and browsers alike.
  *
- * - Yields every event after `after` (default: from the beginning) exactly once, in version order.
- * - A connection that ends before the game did (network, proxy, server restart) is reopened after
- *   `reconnectDelayMs` (or the server's `retry:` / Retry-After) with `Last-Event-ID: <last version>`:
- *   the server sends what was missed, then live events, without gaps or duplicates.
- * - Ends after `gameFinished` or `gameAbandoned`. Throws a FairdiceError for a refused stream
- *   (404 GAME_NOT_FOUND, 401...) and for `event: access-revoked` (code GAME_ACCESS_REVOKED: you may
- *   no longer see the game; reconnecting would be refused).
+ * - A connection that ends before the stream did (network, proxy, server restart) is reopened after
+ *   `reconnectDelayMs` (or the server's `retry:` / Retry-After).
+ * - A refused stream (404, 401...) throws a FairdiceError at once; 429 and 503 are retried.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { FairdiceError, problemOf, type Problem } from './errors';
 import { abortableSleep, retryAfterMs, type FetchLike } from './retry';
-import type { GameEvent } from './types';
+import type { GameEvent, TournamentStandings } from './types';
 
-export interface GameStreamOptions {
+/** What every stream takes besides its id. */
+export interface StreamOptions {
   baseUrl: string;
-  gameId: string;
-  /** Bearer token (needed for private games). */
+  /** Bearer token (needed for private games and tournaments). */
   token?: string;
-  /** Resume after this version (the last one you processed). */
-  after?: number;
   /** Wait before reopening a dropped connection (default 1000 ms; the server's `retry:` wins). */
   reconnectDelayMs?: number;
-  /** Consecutive failed reconnections before giving up (default 10; a received event resets the count). */
+  /** Consecutive failed reconnections before giving up (default 10; a received message resets the count). */
   maxReconnects?: number;
   signal?: AbortSignal;
   fetch?: FetchLike;
+}
+
+export interface GameStreamOptions extends StreamOptions {
+  gameId: string;
+  /** Resume after this version (the last one you processed). */
+  after?: number;
+}
+
+export interface TournamentStandingsStreamOptions extends StreamOptions {
+  tournamentId: string;
 }
 
 /** A refused connection worth retrying (429, 503). */
 class RetryableStreamError extends FairdiceError {}
 
 const TERMINAL = new Set(['gameFinished', 'gameAbandoned']);
+const ENDED_TOURNAMENT = new Set(['finished', 'cancelled']);
 export const ACCESS_REVOKED_EVENT = 'access-revoked';
+export const STANDINGS_EVENT = 'standings';
 
-export async function* gameEventStream(options: GameStreamOptions): AsyncGenerator<GameEvent, void, undefined> {
-  const fetchImpl: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
-  const url = `${options.baseUrl.replace(/\/+$/, '')}/v1/games/${encodeURIComponent(options.gameId)}/stream`;
+/**
+ * A game's events, resumed across dropped connections with Last-Event-ID.
+ *
+ * - Yields every event after `after` (default: from the beginning) exactly once, in version order:
+ *   a reopened connection sends `Last-Event-ID: <last version>` and the server sends what was
+ *   missed, then live events, without gaps or duplicates.
+ * - Ends after `gameFinished` or `gameAbandoned`. Throws a FairdiceError for a refused stream
+ *   (404 GAME_NOT_FOUND, 401...) and for `event: access-revoked` (code GAME_ACCESS_REVOKED: you may
+ *   no longer see the game; reconnecting would be refused).
+ */
+export function gameEventStream(options: GameStreamOptions): AsyncGenerator<GameEvent, void, undefined> {
   let lastVersion = options.after;
+  return readSse<GameEvent>(options, {
+    path: `/v1/games/${encodeURIComponent(options.gameId)}/stream`,
+    name: `game ${options.gameId}`,
+    lastEventId: () => (lastVersion === undefined ? undefined : String(lastVersion)),
+    read(message) {
+      if (message.event === ACCESS_REVOKED_EVENT) {
+        const data = JSON.parse(message.data) as Partial<Problem>;
+        throw new FairdiceError({ ...data, status: data.status ?? 403, code: data.code ?? 'GAME_ACCESS_REVOKED' });
+      }
+      const event = JSON.parse(message.data) as GameEvent;
+      if (lastVersion !== undefined && event.version <= lastVersion) return null; // never twice
+      lastVersion = event.version;
+      return { value: event, last: TERMINAL.has(event.type) };
+    },
+  });
+}
+
+/**
+ * A tournament's live standings: the standings now, then again whenever they change (a round ends,
+ * an entrant withdraws, a move in a running tables game: `live: true`). Each connection starts with
+ * the standings of that moment, so a reopened one misses nothing that matters.
+ * Ends after standings whose status is `finished` or `cancelled` (they change no more). Throws a
+ * FairdiceError for a refused stream (404 TOURNAMENT_NOT_FOUND, 401...).
+ */
+export function tournamentStandingsStream(
+  options: TournamentStandingsStreamOptions,
+): AsyncGenerator<TournamentStandings, void, undefined> {
+  return readSse<TournamentStandings>(options, {
+    path: `/v1/tournaments/${encodeURIComponent(options.tournamentId)}/standings/stream`,
+    name: `the standings of tournament ${options.tournamentId}`,
+    lastEventId: () => undefined,
+    read(message) {
+      if (message.event !== STANDINGS_EVENT) return null;
+      const standings = JSON.parse(message.data) as TournamentStandings;
+      return { value: standings, last: ENDED_TOURNAMENT.has(standings.status) };
+    },
+  });
+}
+
+interface SseSource<T> {
+  path: string;
+  /** For the error of a stream that keeps closing empty. */
+  name: string;
+  /** Sent as Last-Event-ID on each (re)connection; undefined: none. */
+  lastEventId(): string | undefined;
+  /** A message to yield (and whether the stream ends after it), or null to pass over it. May throw. */
+  read(message: EventSourceMessage): { value: T; last: boolean } | null;
+}
+
+async function* readSse<T>(options: StreamOptions, source: SseSource<T>): AsyncGenerator<T, void, undefined> {
+  const fetchImpl: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
+  const url = `${options.baseUrl.replace(/\/+$/, '')}${source.path}`;
   let delay = options.reconnectDelayMs ?? 1000;
   const maxReconnects = options.maxReconnects ?? 10;
   let failures = 0;
@@ -52,7 +120,8 @@ export async function* gameEventStream(options: GameStreamOptions): AsyncGenerat
   for (;;) {
     const headers = new Headers({ accept: 'text/event-stream' });
     if (options.token) headers.set('authorization', `Bearer ${options.token}`);
-    if (lastVersion !== undefined) headers.set('last-event-id', String(lastVersion));
+    const lastEventId = source.lastEventId();
+    if (lastEventId !== undefined) headers.set('last-event-id', lastEventId);
     let wait = delay;
     try {
       const response = await fetchImpl(new Request(url, { headers, signal: options.signal }));
@@ -76,30 +145,20 @@ export async function* gameEventStream(options: GameStreamOptions): AsyncGenerat
           if (done) break;
           parser.feed(value);
           while (messages.length) {
-            const message = messages.shift()!;
-            if (message.event === ACCESS_REVOKED_EVENT) {
-              const data = JSON.parse(message.data) as Partial<Problem>;
-              throw new FairdiceError({
-                ...data,
-                status: data.status ?? 403,
-                code: data.code ?? 'GAME_ACCESS_REVOKED',
-              });
-            }
-            const event = JSON.parse(message.data) as GameEvent;
-            if (lastVersion !== undefined && event.version <= lastVersion) continue; // never twice
-            lastVersion = event.version;
+            const item = source.read(messages.shift()!);
+            if (!item) continue;
             failures = 0;
             received++;
-            yield event;
-            if (TERMINAL.has(event.type)) return;
+            yield item.value;
+            if (item.last) return;
           }
         }
       } finally {
         await reader.cancel().catch(() => undefined);
       }
-      // The connection ended before the game did: reopen from the last version.
+      // The connection ended before the stream did: reopen it.
       if (received === 0 && ++failures > maxReconnects)
-        throw new Error(`the stream of game ${options.gameId} closed ${failures} times without an event`);
+        throw new Error(`the stream of ${source.name} closed ${failures} times without an event`);
     } catch (err) {
       if (err instanceof FairdiceError && !(err instanceof RetryableStreamError)) throw err;
       if (options.signal?.aborted) throw err;

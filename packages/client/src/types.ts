@@ -30,3 +30,8 @@ export type RegisteredPlayer = ResponseBody<'/v1/players', 'post'>;
 /** `GET /v1/games/{id}/audit`: the audit bundle (docs/fairness.md). */
 export type AuditBundle = ResponseBody<'/v1/games/{id}/audit', 'get'>;
 export type CreateGameInput = RequestBody<'/v1/games', 'post'>;
+/** A tournament as `GET /v1/tournaments/{id}` and every tournament command return it (docs/tournaments.md). */
+export type Tournament = ResponseBody<'/v1/tournaments/{id}', 'get'>;
+/** `GET /v1/tournaments/{id}/standings`, and each message of its SSE stream. */
+export type TournamentStandings = ResponseBody<'/v1/tournaments/{id}/standings', 'get'>;
+export type CreateTournamentInput = RequestBody<'/v1/tournaments', 'post'>;
