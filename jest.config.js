@@ -81,9 +81,6 @@ module.exports = {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-      // End-to-end hooks start apps and databases: on a loaded CI machine that can take far
-      // more than Jest's default 5 s. Suites that need more set their own.
-      testTimeout: 30_000,
       globalSetup: '<rootDir>/test/helpers/global-setup.ts',
       globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
       // Every REST response of the e2e apps is checked against openapi/openapi.json.

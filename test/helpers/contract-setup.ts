@@ -4,6 +4,11 @@
  */
 import { takeViolations } from './contract';
 
+// End-to-end hooks start apps and databases: on a loaded CI machine that can take far more than
+// Jest's default 5 s. (`testTimeout` in a project of jest.config.js is ignored: it is a global
+// option.) Suites that need more set their own.
+jest.setTimeout(30_000);
+
 const fail = (when: string) => {
   const found = takeViolations();
   if (found.length === 0) return;
