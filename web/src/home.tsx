@@ -239,7 +239,7 @@ function NewGame({ me }: { me: StoredPlayer }) {
             ))}
           </select>
         </label>
-        <label>
+        <label className="check">
           <input type="checkbox" checked={allowAdvice} onChange={(e) => setAllowAdvice(e.target.checked)} />
           Allow advice (the Hint button during play)
         </label>
