@@ -52,7 +52,7 @@ async function listed(page: Page, name: string): Promise<Locator> {
   while ((await item.count()) === 0) {
     const shown = await page.getByRole('listitem').count();
     await page.getByRole('button', { name: 'More tournaments' }).click();
-    await page.waitForFunction((n) => document.querySelectorAll('li').length > n, shown);
+    await page.getByRole('listitem').nth(shown).waitFor();
   }
   return item;
 }
