@@ -5,7 +5,7 @@ import { solveFiveDice, expectedScoreFromStart } from '@fairdice/core/rules/advi
 import { simple } from '@fairdice/core/rules/five-dice/options';
 import { farkle } from '@fairdice/core/rules/farkle/options';
 import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
-import { countEvents } from '../helpers/games';
+import { countCreatedBy } from '../helpers/games';
 import { AdviceTablesService } from '../../src/advice/advice-tables.service';
 
 // Cheap rules for fast tables: `simple` without the upper bonus solves in a fraction of a second.
@@ -66,7 +66,7 @@ describe('advice: game option, game advice, stateless advisers, post-game analys
     });
 
     it('refuses a value it does not know, storing nothing', async () => {
-      const before = await countEvents(t);
+      const before = await countCreatedBy(t, ada.id);
       const res = await t
         .http()
         .post('/v1/games')
@@ -81,7 +81,7 @@ describe('advice: game option, game advice, stateless advisers, post-game analys
         ada.token,
       );
       expect(g.errors?.[0].extensions?.code).toBe('VALIDATION_FAILED');
-      expect(await countEvents(t)).toBe(before);
+      expect(await countCreatedBy(t, ada.id)).toEqual(before);
     });
 
     it('a game that forbids advice answers ADVICE_FORBIDDEN over both transports', async () => {

@@ -9,7 +9,7 @@ import { deriveDice } from '@fairdice/core/fairness/derivation';
 import { verifyBundle } from '@fairdice/core/fairness/verifier';
 import { familyById } from '@fairdice/core/rules/registry';
 import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
-import { playToEnd, poolOf, restClient } from '../helpers/games';
+import { countCreatedBy, countEvents, playToEnd, restClient } from '../helpers/games';
 
 jest.setTimeout(120_000);
 
@@ -19,7 +19,6 @@ describe('entropy order: seeds after the commitment', () => {
   let bob: { id: string; token: string };
   let eve: { id: string; token: string };
   const auth = (token: string) => ({ authorization: `Bearer ${token}` });
-  const countEvents = async () => Number((await poolOf(t).query('SELECT count(*) AS n FROM game_events')).rows[0].n);
   const audit = async (id: string) => (await t.http().get(`/v1/games/${id}/audit`).expect(200)).body;
 
   beforeAll(async () => {
@@ -161,10 +160,10 @@ describe('entropy order: seeds after the commitment', () => {
       return (token ? r.set(auth(token)) : r).send(body as object);
     };
     async function rejects(req: () => PromiseLike<{ status: number; body: any }>, status: number, code: string) {
-      const before = await countEvents();
+      const before = await countEvents(t, gameId);
       const res = await req();
       expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
-      expect(await countEvents()).toBe(before);
+      expect(await countEvents(t, gameId)).toBe(before);
     }
 
     it.each<[Record<string, unknown>, string]>([
@@ -201,7 +200,8 @@ describe('entropy order: seeds after the commitment', () => {
     });
 
     it('seeds in the create request: SEED_BEFORE_COMMITMENT, no game created', async () => {
-      const games = async () => Number((await poolOf(t).query('SELECT count(*) AS n FROM games')).rows[0].n);
+      // Ada's games only: other test files share the database.
+      const games = async () => (await countCreatedBy(t, ada.id)).games;
       const before = await games();
       for (const body of [
         { ruleSet: 'simple', seats: 2, clientSeed: 'early' },

@@ -165,6 +165,20 @@ export async function countEvents(t: TestApp, gameId?: string): Promise<number> 
   return rows[0].n;
 }
 
+/**
+ * The games one player created and their events: what a refused create must leave unchanged. Scoped
+ * to the player because other test files write to the same database at the same time.
+ */
+export async function countCreatedBy(t: TestApp, playerId: string): Promise<{ games: number; events: number }> {
+  const { rows } = await poolOf(t).query(
+    `SELECT count(DISTINCT g.id)::int AS games, count(e.*)::int AS events
+       FROM games g LEFT JOIN game_events e ON e.game_id = g.id
+      WHERE g.creator_id = $1`,
+    [playerId],
+  );
+  return { games: rows[0].games, events: rows[0].events };
+}
+
 /** The state replayed from every stored event of the game (the truth). */
 export async function replayFromDb(t: TestApp, gameId: string): Promise<GameState> {
   const events = await t.app.get(EventStore).readEventsUpTo(gameId, 2_147_483_647);

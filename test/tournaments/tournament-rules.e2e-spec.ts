@@ -342,15 +342,53 @@ describe('tournaments: visibility and bad input (e2e)', () => {
     const organizer = await registerPlayer(t, 'Org2');
     const players = await Promise.all([1, 2, 3].map((i) => registerPlayer(t, `P${i}`)));
     const base = { name: 'Cup', ruleSet: 'penta', format: 'duplicate', maxEntrants: 2, rounds: 1 };
-    // Jobs of the earlier tests' games may finish meanwhile (rows leave async_jobs, the newest
-    // included): for that table, "nothing stored" means no row newer than the newest before.
+    // Other test files share the database, and this app's job runner (jobs enabled) also runs
+    // their due jobs: the tables those jobs write are counted only for what this test owns (the
+    // organizer's tournaments and their games, games these players created, and jobs naming
+    // any of those). Every other table counts whole.
+    const BACKGROUND = [
+      'async_jobs',
+      'games',
+      'game_seats',
+      'game_events',
+      'tournament_events',
+      'transparency_log_leaves',
+      'webhook_deliveries',
+    ];
+    const people = [organizer.id, ...players.map((p) => p.id)];
     const snapshot = async () => {
-      const { async_jobs: _jobs, ...counts } = await rowCounts(pool);
-      const { rows } = await pool.query('SELECT coalesce(max(id), 0)::text AS id FROM async_jobs');
-      return { counts, lastJob: rows[0].id as string };
+      const all = await rowCounts(pool);
+      const counts = Object.fromEntries(Object.entries(all).filter(([table]) => !BACKGROUND.includes(table)));
+      const { rows } = await pool.query(
+        `WITH mine AS (SELECT id FROM tournaments WHERE organizer_id = $1),
+              their_games AS (SELECT id FROM games WHERE tournament_id IN (SELECT id FROM mine) OR creator_id = ANY($2::uuid[]))
+         SELECT (SELECT count(*)::int FROM their_games) AS games,
+                (SELECT count(*)::int FROM game_seats WHERE game_id IN (SELECT id FROM their_games)) AS seats,
+                (SELECT count(*)::int FROM game_events WHERE game_id IN (SELECT id FROM their_games)) AS game_events,
+                (SELECT count(*)::int FROM tournament_events WHERE tournament_id IN (SELECT id FROM mine)) AS tournament_events,
+                (SELECT count(*)::int FROM transparency_log_leaves WHERE game_id IN (SELECT id FROM their_games)) AS leaves,
+                (SELECT count(*)::int FROM webhook_deliveries WHERE game_id IN (SELECT id FROM their_games)) AS deliveries,
+                (SELECT coalesce(max(id), 0)::text FROM async_jobs) AS last_job`,
+        [organizer.id, people],
+      );
+      const { last_job: lastJob, ...owned } = rows[0];
+      return { counts: { ...counts, ...owned }, lastJob: lastJob as string };
     };
+    // A job this test could cause names one of its tournaments or games (key or payload).
     const jobsAddedSince = async (lastJob: string) =>
-      Number((await pool.query('SELECT count(*)::int AS n FROM async_jobs WHERE id > $1', [lastJob])).rows[0].n);
+      Number(
+        (
+          await pool.query(
+            `SELECT count(*)::int AS n FROM async_jobs j
+              WHERE j.id > $1 AND EXISTS (
+                SELECT 1 FROM (SELECT id FROM tournaments WHERE organizer_id = $2
+                               UNION SELECT id FROM games WHERE creator_id = ANY($3::uuid[])
+                                  OR tournament_id IN (SELECT id FROM tournaments WHERE organizer_id = $2)) x
+                 WHERE j.key LIKE '%' || x.id::text || '%' OR j.payload::text LIKE '%' || x.id::text || '%')`,
+            [lastJob, organizer.id, people],
+          )
+        ).rows[0].n,
+      );
     const refused = async (send: () => Promise<any>, status: number, code: string) => {
       const before = await snapshot();
       const res = await send();
