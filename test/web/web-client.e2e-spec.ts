@@ -17,6 +17,26 @@ const web = browserSuite();
 const { expecting, problems } = web;
 const newPage = (viewport?: { width: number; height: number }) => web.newPage(viewport);
 const serverGame = (page: Page) => web.read(page, `/v1/games/${gameIdOf(page)}`);
+
+/**
+ * Rolls with the page's Roll button and waits for the page to show the outcome: the scoring
+ * selections, or (a farkle) the Roll button usable again for the next turn of a seat this page holds.
+ * It first waits for the server to have the roll: until then the page's state is the one before the
+ * click, whose enabled Roll button or earlier "farkled" line would be read as this roll's outcome.
+ */
+async function rollFarkle(page: Page): Promise<'scores' | 'farkle'> {
+  const roll = /^Roll( \d dice| six dice)?$/;
+  const selections = page.getByRole('group', { name: 'Scoring selections' }).getByRole('button');
+  const before = (await serverGame(page)).version as number;
+  await page.getByRole('button', { name: roll }).click();
+  for (let i = 0; i < 300 && ((await serverGame(page)).version as number) <= before; i++)
+    await page.waitForTimeout(100);
+  await Promise.race([
+    selections.first().waitFor(),
+    page.getByRole('button', { name: roll, disabled: false }).waitFor(),
+  ]);
+  return (await selections.first().isVisible()) ? 'scores' : 'farkle';
+}
 const diceNames = async (page: Page) =>
   Promise.all(
     (await page.getByRole('group', { name: 'Dice' }).getByRole('button').all()).map((d) =>
@@ -356,12 +376,8 @@ describeOnce('the web client (Chromium)', () => {
       .waitFor();
     let seen: 'hot dice' | 'farkle' | null = null;
     for (let step = 0; step < 60 && !seen; step++) {
-      await page.getByRole('button', { name: /^Roll( \d dice| six dice)?$/ }).click();
       // Either the roll scores (selections offered) or it is a farkle and the turn passes.
-      const selections = page.getByRole('group', { name: 'Scoring selections' }).getByRole('button');
-      const farkled = page.getByText(/farkled and lost/).first();
-      await Promise.race([selections.first().waitFor(), farkled.waitFor()]);
-      if (await farkled.isVisible()) {
+      if ((await rollFarkle(page)) === 'farkle') {
         seen = 'farkle';
         break;
       }
@@ -385,16 +401,8 @@ describeOnce('the web client (Chromium)', () => {
     await yourTurn(page).waitFor();
     const selections = page.getByRole('group', { name: 'Scoring selections' }).getByRole('button');
     // Roll until a roll scores (a farkle passes the turn back to this solo player).
-    for (let step = 0; step < 20 && !(await selections.first().isVisible()); step++) {
-      await page.getByRole('button', { name: /^Roll( \d dice| six dice)?$/ }).click();
-      await Promise.race([
-        selections.first().waitFor(),
-        page
-          .getByText(/farkled and lost/)
-          .first()
-          .waitFor(),
-      ]);
-    }
+    for (let step = 0; step < 20 && (await rollFarkle(page)) === 'farkle'; step++);
+    await selections.first().waitFor();
     expecting.preparingAdvice = true;
     await page.keyboard.press('h');
     const hint = page.getByText(/^Best move: /);
