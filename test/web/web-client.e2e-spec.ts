@@ -218,13 +218,15 @@ describeOnce('the web client (Chromium)', () => {
     expect(await page.getByLabel('Computer level').inputValue()).toBe('standard');
     await createGame(page, { ruleSet: 'penta' });
     await page.getByRole('button', { name: 'Start the game' }).click();
-    for (let turn = 1; turn <= 2; turn++) {
-      await yourTurn(page).waitFor({ timeout: 60_000 });
-      await playTurnByClicks(page);
-      // The computer plays its turn on the server; the page learns of it from the stream.
-      await yourTurn(page).waitFor({ state: 'detached', timeout: 60_000 });
-    }
     await yourTurn(page).waitFor({ timeout: 60_000 });
+    for (let turn = 1; turn <= 2; turn++) {
+      await playTurnByClicks(page);
+      // The computer plays its turn on the server; the page learns of it from the stream, and my
+      // next turn begins: the plain Roll button is usable only at the start of a turn of mine.
+      // (Not "Your turn." going away and back: the computer can move before the page draws the gap.)
+      await page.getByRole('button', { name: 'Roll', exact: true, disabled: false }).waitFor({ timeout: 60_000 });
+    }
+    await yourTurn(page).waitFor();
     const server = await serverGame(page);
     const computerSheet = server.fiveDice.sheets.find((s: { seat: number }) => s.seat === 1);
     expect(computerSheet.boxes.filter((b: { points: number | null }) => b.points !== null)).toHaveLength(2);
