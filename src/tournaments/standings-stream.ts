@@ -3,6 +3,10 @@
  * snapshot whenever the tournament's stream changes or, while a tables round runs, one of the
  * round's games moves. A duplicate round's games are not watched: their scores stay secret until
  * the round ends (docs/tournaments.md §5). Snapshots are recomputed after a short coalescing tick.
+ *
+ * Snapshots leave in the order their computations began, never older after newer: a running
+ * round's snapshot reads every live game and can finish after a later one (the round's end, the
+ * tournament's finish) that reads none; such a stale snapshot is dropped, not sent last.
  */
 import type { GameEventBus } from '../games/game-event-bus';
 import type { LoadedTournament } from '../event-store/tournament-store.service';
@@ -17,6 +21,9 @@ export class StandingsStream implements AsyncIterableIterator<StandingsSnapshot>
   private watchedRound = 0;
   private pending = false;
   private current: LoadedTournament;
+  /** Computations begun, and the newest of them whose snapshot was pushed. */
+  private begun = 0;
+  private pushedUpTo = 0;
 
   constructor(
     private readonly service: TournamentsService,
@@ -30,13 +37,24 @@ export class StandingsStream implements AsyncIterableIterator<StandingsSnapshot>
   async start(): Promise<this> {
     this.unsubs.push(
       this.tournaments.subscribe(this.current.row.id, (t) => {
+        // Publications of two commands may cross: never go back to an older version.
+        if (t.state.version < this.current.state.version) return;
         this.current = t;
         this.refresh();
       }),
     );
     this.watchGames();
-    this.push(await this.service.standingsOf(this.current));
+    await this.snapshot();
     return this;
+  }
+
+  /** Computes the standings of the tournament as it is now and pushes them unless a newer one was. */
+  private async snapshot(): Promise<void> {
+    const seq = ++this.begun;
+    const snap = await this.service.standingsOf(this.current);
+    if (seq < this.pushedUpTo) return;
+    this.pushedUpTo = seq;
+    this.push(snap);
   }
 
   private watchGames(): void {
@@ -54,10 +72,7 @@ export class StandingsStream implements AsyncIterableIterator<StandingsSnapshot>
       this.pending = false;
       if (this.closed) return;
       this.watchGames();
-      this.service.standingsOf(this.current).then(
-        (snap) => this.push(snap),
-        () => undefined,
-      );
+      this.snapshot().catch(() => undefined);
     });
   }
 

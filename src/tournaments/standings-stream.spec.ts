@@ -1,0 +1,76 @@
+import type { LoadedTournament } from '../event-store/tournament-store.service';
+import { InProcessGameEventBus } from '../games/game-event-bus';
+import { StandingsStream } from './standings-stream';
+import { TournamentBus } from './tournament-bus';
+import type { StandingsSnapshot, TournamentsService } from './tournaments.service';
+
+const tournament = (version: number, status: string) =>
+  ({
+    row: { id: 't1' },
+    state: { id: 't1', version, status, format: 'tables', roundStates: [] },
+  }) as unknown as LoadedTournament;
+
+/** A service whose standings computations finish when the test says so, in any order. */
+function slowService() {
+  const calls: Array<{ t: LoadedTournament; finish: () => void }> = [];
+  const service = {
+    standingsOf: (t: LoadedTournament) =>
+      new Promise<StandingsSnapshot>((resolve) => {
+        const snap = { tournamentId: 't1', version: t.state.version, status: t.state.status } as StandingsSnapshot;
+        calls.push({ t, finish: () => resolve(snap) });
+      }),
+  } as unknown as TournamentsService;
+  return { service, calls };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+const flush = async () => {
+  for (let i = 0; i < 3; i++) await tick();
+};
+
+describe('StandingsStream', () => {
+  it('never sends an older snapshot after a newer one, whatever order the computations finish in', async () => {
+    const { service, calls } = slowService();
+    const bus = new TournamentBus();
+    const started = new StandingsStream(service, bus, new InProcessGameEventBus(), tournament(1, 'closed')).start();
+    calls[0].finish();
+    const stream = await started;
+
+    bus.publish('t1', tournament(2, 'running'));
+    await flush(); // the running snapshot's computation begins (slow: it reads live games)
+    bus.publish('t1', tournament(3, 'finished'));
+    await flush();
+    expect(calls.map((c) => c.t.state.version)).toEqual([1, 2, 3]);
+    calls[2].finish(); // the finished snapshot is ready first
+    await flush();
+    calls[1].finish(); // then the stale running one
+    await flush();
+
+    const sent: Array<{ version: number; status: string }> = [];
+    await stream.return(); // closes; what was queued is still read first
+    for await (const s of { [Symbol.asyncIterator]: () => ({ next: () => stream.next() }) }) sent.push(s);
+    expect(sent.map((s) => [s.version, s.status])).toEqual([
+      [1, 'closed'],
+      [3, 'finished'],
+    ]);
+  });
+
+  it('keeps both snapshots when they finish in order, and ignores a publication older than the one it has', async () => {
+    const { service, calls } = slowService();
+    const bus = new TournamentBus();
+    const started = new StandingsStream(service, bus, new InProcessGameEventBus(), tournament(1, 'closed')).start();
+    calls[0].finish();
+    const stream = await started;
+    bus.publish('t1', tournament(2, 'running'));
+    await flush();
+    calls[1].finish();
+    await flush();
+    bus.publish('t1', tournament(1, 'closed')); // crossed with the newer one: dropped
+    await flush();
+    expect(calls).toHaveLength(2);
+    const first = await stream.next();
+    const second = await stream.next();
+    expect([first.value?.version, second.value?.version]).toEqual([1, 2]);
+    stream.close();
+  });
+});
