@@ -28,13 +28,18 @@ const flush = async () => {
   for (let i = 0; i < 3; i++) await tick();
 };
 
+/** A stream over the slow service, its first snapshot (version 1, closed) already sent. */
+async function openStream() {
+  const { service, calls } = slowService();
+  const bus = new TournamentBus();
+  const started = new StandingsStream(service, bus, new InProcessGameEventBus(), tournament(1, 'closed')).start();
+  calls[0].finish();
+  return { stream: await started, bus, calls };
+}
+
 describe('StandingsStream', () => {
   it('never sends an older snapshot after a newer one, whatever order the computations finish in', async () => {
-    const { service, calls } = slowService();
-    const bus = new TournamentBus();
-    const started = new StandingsStream(service, bus, new InProcessGameEventBus(), tournament(1, 'closed')).start();
-    calls[0].finish();
-    const stream = await started;
+    const { stream, bus, calls } = await openStream();
 
     bus.publish('t1', tournament(2, 'running'));
     await flush(); // the running snapshot's computation begins (slow: it reads live games)
@@ -56,11 +61,7 @@ describe('StandingsStream', () => {
   });
 
   it('keeps both snapshots when they finish in order, and ignores a publication older than the one it has', async () => {
-    const { service, calls } = slowService();
-    const bus = new TournamentBus();
-    const started = new StandingsStream(service, bus, new InProcessGameEventBus(), tournament(1, 'closed')).start();
-    calls[0].finish();
-    const stream = await started;
+    const { stream, bus, calls } = await openStream();
     bus.publish('t1', tournament(2, 'running'));
     await flush();
     calls[1].finish();
