@@ -25,10 +25,24 @@ export const firstRollOnly = (view: any): Move => {
   return { action: 'score', body: { box: best.box } };
 };
 
-export async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
+/**
+ * Reads until `done` holds, failing after `timeoutMs` with what it waited for and the last value
+ * read (an unbounded loop turned a missed signal into a silent CI hang).
+ */
+export async function waitFor<T>(
+  read: () => Promise<T>,
+  done: (v: T) => boolean,
+  what = 'a condition',
+  timeoutMs = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await read();
     if (done(v)) return v;
+    if (Date.now() > deadline) {
+      const last = JSON.stringify(v)?.slice(0, 500);
+      throw new Error(`waitFor: no ${what} within ${timeoutMs} ms; last value read: ${last}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
 }
