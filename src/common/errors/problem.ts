@@ -51,7 +51,10 @@ const statusToCode = (status: number): ErrorCode => {
   }
 };
 
-/** Is this a failure to reach PostgreSQL (refused, reset, terminated, pool timeout)? */
+/**
+ * Is this a failure to reach PostgreSQL's primary (refused, reset, terminated, pool timeout, or a
+ * session that landed on a standby during a failover: 25006, read-only)?
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
   let current: any = error;
@@ -69,6 +72,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
         '57P01',
         '57P02',
         '57P03',
+        // read_only_sql_transaction: during a failover a connection can reach a node still in
+        // recovery (just promoted, or a stale route); retried, the command reaches the primary.
+        '25006',
         '08000',
         '08001',
         '08003',
