@@ -19,6 +19,7 @@
  * reachable and 200 after. The unavailability windows are printed (first failed to first
  * successful command after the loss).
  */
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import pino from 'pino';
@@ -36,6 +37,50 @@ const FAILOVERS = Number(process.env.FAIRDICE_FAULTS_FAILOVERS ?? 5);
 const ACKS_BETWEEN_FAULTS = 40;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Reads a game's SSE stream as a client does: on a dropped connection it reconnects with
+ * Last-Event-ID; it ends at the stream's end after `gameFinished`. Collects the versions (ids).
+ */
+function watchStream(base: string, gameId: string, token: string) {
+  const versions: number[] = [];
+  let reconnects = 0;
+  let finished = false;
+  const done = (async () => {
+    while (!finished) {
+      const last = versions.at(-1) ?? 0;
+      await new Promise<void>((resolve) => {
+        const req = http.get(
+          `${base}/v1/games/${gameId}/stream?after=${last}`,
+          { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } },
+          (res) => {
+            let buffer = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => {
+              buffer += chunk;
+              let i: number;
+              while ((i = buffer.indexOf('\n\n')) >= 0) {
+                const message = buffer.slice(0, i);
+                buffer = buffer.slice(i + 2);
+                const id = /^id: (\d+)$/m.exec(message)?.[1];
+                if (id) versions.push(Number(id));
+                if (/^event: (gameFinished|gameAbandoned)$/m.test(message)) finished = true;
+              }
+            });
+            res.on('end', resolve);
+            res.on('error', resolve);
+          },
+        );
+        req.on('error', () => resolve());
+      });
+      if (!finished) {
+        reconnects++;
+        await sleep(200);
+      }
+    }
+  })();
+  return { versions, done, reconnects: () => reconnects };
+}
 
 interface Ack {
   gameId: string;
@@ -131,6 +176,36 @@ describe('high availability: Patroni, a synchronous standby and HAProxy, under l
     }
   }
 
+  /** Games followed over SSE on one instance while moved through the other, across the faults. */
+  const watched: Array<{ gameId: string; finalVersion: number; versions: number[]; reconnects: number }> = [];
+  async function watcher(): Promise<void> {
+    const player = await send(bases[1], null, 'POST', '/v1/players', { displayName: 'Watcher' });
+    const token = player.body.token as string;
+    while (!stopLoad) {
+      const created = await send(bases[1], token, 'POST', '/v1/games', { ruleSet: 'penta', seats: 1 });
+      const stream = watchStream(bases[0], created.body.id, token);
+      const started = await send(bases[1], token, 'POST', `/v1/games/${created.body.id}/start`);
+      let view = started.body;
+      acks.push({ gameId: view.id, key: started.key, version: view.version });
+      // Paced, so that one game spans a fault.
+      while (view.status === 'playing') {
+        await sleep(100);
+        const move = chooseMove(view);
+        const res = await send(bases[1], token, 'POST', `/v1/games/${view.id}/${move.action}`, move.body);
+        if (res.status !== 200) throw new Error(`watcher ${move.action}: ${res.status} ${JSON.stringify(res.body)}`);
+        acks.push({ gameId: view.id, key: res.key, version: res.body.version });
+        view = res.body;
+      }
+      await Promise.race([stream.done, sleep(60_000)]);
+      watched.push({
+        gameId: view.id,
+        finalVersion: view.version,
+        versions: [...stream.versions],
+        reconnects: stream.reconnects(),
+      });
+    }
+  }
+
   const moreAcks = (n: number) => {
     const target = acks.length + n;
     return waitFor(() => acks.length >= target, 120_000, `${n} more acknowledged commands`);
@@ -169,7 +244,7 @@ describe('high availability: Patroni, a synchronous standby and HAProxy, under l
     pool = new Pool({ connectionString: url, max: 2, connectionTimeoutMillis: 2000 });
     pool.on('error', () => undefined);
     pool.on('connect', (c) => c.on('error', () => undefined));
-    load = Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i))).then(() => undefined);
+    load = Promise.all([...Array.from({ length: CLIENTS }, (_, i) => client(i)), watcher()]).then(() => undefined);
     // A failing client must fail the test at once, not when the load is awaited.
     load.catch(() => undefined);
     await moreAcks(ACKS_BETWEEN_FAULTS);
@@ -269,6 +344,18 @@ describe('high availability: Patroni, a synchronous standby and HAProxy, under l
     const keys = acks.map((a) => a.key);
     const stored = await pool.query<{ key: string }>(`SELECT key FROM idempotency_records WHERE key = ANY($1)`, [keys]);
     expect(stored.rows).toHaveLength(keys.length);
+
+    // --- push streams carried on: every watched game's stream gave each version once, in order
+    expect(watched.length).toBeGreaterThan(0);
+    for (const w of watched) {
+      expect({ gameId: w.gameId, versions: w.versions }).toEqual({
+        gameId: w.gameId,
+        versions: Array.from({ length: w.finalVersion }, (_, i) => i + 1),
+      });
+    }
+    console.log(
+      `[failover] ${watched.length} games followed over SSE on the other instance: every event delivered once, in order; stream reconnects ${watched.reduce((n, w) => n + w.reconnects, 0)}`,
+    );
 
     // --- every finished game's audit bundle verifies: hash chain, dice, rules
     const finished = await pool.query<{ id: string }>(
