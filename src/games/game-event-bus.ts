@@ -12,6 +12,22 @@ export abstract class GameEventBus {
   abstract publish(gameId: string, events: readonly StoredEvent[]): void;
   /** Returns the unsubscribe function. */
   abstract subscribe(gameId: string, listener: GameEventListener): () => void;
+
+  /**
+   * Change signals of other aggregates (tournaments) between instances, on the bus's one LISTEN
+   * session. `signal` is sent after the change committed; each instance's `onSignal` handler gets
+   * the payload, and `onResync` runs after the session came back (signals sent meanwhile are
+   * lost). On one instance (the in-process bus) there is no other instance to tell.
+   */
+  signal(channel: string, payload: string): void {
+    void channel;
+    void payload;
+  }
+  onSignal(channel: string, handler: (payload: string) => void, onResync: () => void): void {
+    void channel;
+    void handler;
+    void onResync;
+  }
 }
 
 @Injectable()

@@ -1,4 +1,4 @@
-import type { LoadedTournament } from '../event-store/tournament-store.service';
+import type { LoadedTournament, TournamentStore } from '../event-store/tournament-store.service';
 import { InProcessGameEventBus } from '../games/game-event-bus';
 import { StandingsStream } from './standings-stream';
 import { TournamentBus } from './tournament-bus';
@@ -31,8 +31,10 @@ const flush = async () => {
 /** A stream over the slow service, its first snapshot (version 1, closed) already sent. */
 async function openStream() {
   const { service, calls } = slowService();
-  const bus = new TournamentBus();
-  const started = new StandingsStream(service, bus, new InProcessGameEventBus(), tournament(1, 'closed')).start();
+  const games = new InProcessGameEventBus();
+  // One instance: the store is read only for other instances' signals, which never come here.
+  const bus = new TournamentBus(games, {} as TournamentStore);
+  const started = new StandingsStream(service, bus, games, tournament(1, 'closed')).start();
   calls[0].finish();
   return { stream: await started, bus, calls };
 }

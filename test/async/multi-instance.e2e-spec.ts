@@ -2,13 +2,15 @@
  * Several instances on ONE PostgreSQL: two server processes (`node dist/src/main.js`) on two
  * ports. A subscriber on instance A receives a move made through instance B within one second
  * (LISTEN/NOTIFY); every turn deadline fires exactly once although both instances run the job
- * worker; and a pending deadline still fires after every instance was restarted.
+ * worker; a tournament's change made through A reaches a standings stream on B without waiting for a
+ * move; and a pending deadline still fires after every instance was restarted.
  *
  * Needs a real PostgreSQL (DATABASE_URL=postgresql://... when running jest) and `npm run build`.
  * Skipped on the embedded database: PGlite is ONE session, where a NOTIFY reaches only the
  * connection that sent it, so several instances cannot push to each other (docs/async.md).
  */
 import { existsSync } from 'node:fs';
+import http from 'node:http';
 import { Pool } from 'pg';
 import { eventsOf, timeoutBatches, waitFor } from './helpers';
 import { api, type Instance, main, startInstance, subscribe } from './instances';
@@ -21,6 +23,26 @@ if (!onPostgres) {
   console.warn(
     '[async] multi-instance test skipped: it needs a real PostgreSQL (set DATABASE_URL); the embedded PGlite is one session and cannot carry LISTEN/NOTIFY between processes',
   );
+}
+
+/** The `data:` messages of a tournament's live standings (SSE) on one instance. */
+function streamStandings(i: Instance, id: string): { messages: any[]; close(): void } {
+  const messages: any[] = [];
+  const req = http.get(`${i.base}/v1/tournaments/${id}/standings/stream`, (res) => {
+    let buffer = '';
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      buffer += chunk;
+      let n: number;
+      while ((n = buffer.indexOf('\n\n')) >= 0) {
+        const data = /^data: (.*)$/m.exec(buffer.slice(0, n))?.[1];
+        buffer = buffer.slice(n + 2);
+        if (data) messages.push(JSON.parse(data));
+      }
+    });
+  });
+  req.on('error', () => undefined);
+  return { messages, close: () => req.destroy() };
 }
 
 /** 'deadline fired' log lines of a game, across instances: version -> number of firings. */
@@ -108,6 +130,33 @@ function firings(instances: Instance[], gameId: string): Map<number, number> {
       );
     } finally {
       sub.close();
+    }
+  });
+
+  it("a tournament's change made through A reaches a standings stream on B at once (no later move needed)", async () => {
+    const organizer = await api(a, 'POST', '/v1/players', undefined, { displayName: 'Organizer' });
+    const entrant = await api(a, 'POST', '/v1/players', undefined, { displayName: 'Entrant' });
+    const t = await api(a, 'POST', '/v1/tournaments', organizer.token, {
+      name: 'Across instances',
+      ruleSet: 'penta',
+      format: 'duplicate',
+      maxEntrants: 4,
+      rounds: 1,
+    });
+    const live = streamStandings(b, t.id);
+    try {
+      await waitFor(() => live.messages.length >= 1, 10_000, 'the first standings on B');
+      expect(live.messages[0].status).toBe('registering');
+      // Each change is a tournament command on A; no game moves anywhere.
+      await api(a, 'POST', `/v1/tournaments/${t.id}/entrants`, entrant.token, {});
+      const registered = await api(a, 'GET', `/v1/tournaments/${t.id}`, organizer.token);
+      await waitFor(() => live.messages.some((m) => m.version === registered.version), 10_000, 'the registration on B');
+      await api(a, 'POST', `/v1/tournaments/${t.id}/close`, organizer.token, {});
+      await waitFor(() => live.messages.some((m) => m.status === 'closed'), 10_000, 'the closing on B');
+      await api(a, 'POST', `/v1/tournaments/${t.id}/cancel`, organizer.token, { reason: 'test over' });
+      await waitFor(() => live.messages.some((m) => m.status === 'cancelled'), 10_000, 'the cancellation on B');
+    } finally {
+      live.close();
     }
   });
 

@@ -45,6 +45,8 @@ export class PostgresGameEventBus extends InProcessGameEventBus implements OnMod
   private readonly chains = new Map<string, Promise<void>>();
   /** True when LISTEN/NOTIFY is in use. */
   listening = false;
+  /** Other channels on the same session (GameEventBus.onSignal), by channel. */
+  private readonly signalHandlers = new Map<string, { handler: (payload: string) => void; onResync: () => void }>();
 
   constructor(
     @Inject(DATABASE_OPTIONS) private readonly db: DatabaseOptions,
@@ -123,10 +125,13 @@ export class PostgresGameEventBus extends InProcessGameEventBus implements OnMod
     client.on('error', onFailure);
     client.on('end', () => onFailure());
     client.on('notification', (n) => {
-      if (n.channel === GAME_EVENTS_CHANNEL && n.payload) this.onSignal(n.payload);
+      if (!n.payload) return;
+      if (n.channel === GAME_EVENTS_CHANNEL) this.onGameSignal(n.payload);
+      else this.signalHandlers.get(n.channel)?.handler(n.payload);
     });
     await client.connect();
     await client.query(`LISTEN ${GAME_EVENTS_CHANNEL}`);
+    for (const channel of this.signalHandlers.keys()) await client.query(`LISTEN ${channel}`);
     if (this.closing) {
       await client.end().catch(() => undefined);
       return;
@@ -135,6 +140,23 @@ export class PostgresGameEventBus extends InProcessGameEventBus implements OnMod
     this.reconnectDelayMs = 100;
     // Notifications sent while we were not listening are gone: catch up every followed game.
     for (const gameId of this.counts.keys()) this.catchUp(gameId, null);
+    for (const { onResync } of this.signalHandlers.values()) onResync();
+  }
+
+  override signal(channel: string, payload: string): void {
+    if (!this.listening) return;
+    this.pool
+      .query('SELECT pg_notify($1, $2)', [channel, payload])
+      .catch((err) => this.logger.warn(`NOTIFY ${channel} failed: ${(err as Error).message}`));
+  }
+
+  override onSignal(channel: string, handler: (payload: string) => void, onResync: () => void): void {
+    // A constant of ours, used as an SQL identifier in LISTEN.
+    if (!/^[a-z_]+$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+    this.signalHandlers.set(channel, { handler, onResync });
+    this.client?.query(`LISTEN ${channel}`).catch((err) => {
+      this.logger.warn(`LISTEN ${channel} failed: ${(err as Error).message}`);
+    });
   }
 
   private reconnectSoon(): void {
@@ -152,7 +174,7 @@ export class PostgresGameEventBus extends InProcessGameEventBus implements OnMod
   }
 
   /** '<gameId>:<version>[,<gameId>:<version>...]' (one entry per game of the batch). */
-  private onSignal(payload: string): void {
+  private onGameSignal(payload: string): void {
     for (const entry of payload.split(',')) this.onEntry(entry);
   }
 
