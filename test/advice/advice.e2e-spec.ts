@@ -371,6 +371,9 @@ describe('advice: game option, game advice, stateless advisers, post-game analys
       ['negative rolls left', { rollsLeft: -1 }, 400, 'VALIDATION_FAILED'],
       ['dice with rollsLeft 3', { rollsLeft: 3 }, 400, 'VALIDATION_FAILED'],
       ['no dice with rolls made', { dice: undefined }, 400, 'VALIDATION_FAILED'],
+      // null is not "omitted": it used to answer 200 for another position (rollsLeft 3).
+      ['dice null with rolls made', { dice: null }, 400, 'VALIDATION_FAILED'],
+      ['dice null with rollsLeft 3', { dice: null, rollsLeft: 3 }, 400, 'VALIDATION_FAILED'],
       ['an unknown rule set', { ruleSet: 'yatzy' }, 400, 'VALIDATION_FAILED'],
       ['a Farkle rule set', { ruleSet: 'farkle' }, 400, 'VALIDATION_FAILED'],
       ['an unknown option', { options: { jokers: 'none' } }, 400, 'INVALID_OPTIONS'],
@@ -415,6 +418,27 @@ describe('advice: game option, game advice, stateless advisers, post-game analys
         input: { ...body, dice: [1, 2, 3, 4, 9] },
       });
       expect(dice.errors?.[0].extensions?.code).toBe('VALIDATION_FAILED');
+      const nullDice = await gql(
+        t,
+        `{ fiveDiceAdvice(input: { ruleSet: simple, dice: null, rollsLeft: 2 }) { rollsLeft } }`,
+      );
+      expect(nullDice.errors?.[0].extensions?.code).toBe('VALIDATION_FAILED');
+    });
+  });
+
+  describe('the stateless Farkle advisor, before its table exists', () => {
+    it('refuses an invalid body with 400, not 503 TABLE_BUILDING, and queues nothing', async () => {
+      // Options no test builds: their table does not exist, so only validation can answer.
+      const before = tables.status();
+      for (const body of [
+        { options: { target: 9500 }, banked: 0, turnPoints: 0, dice: null },
+        { options: { target: 9500 }, banked: 0, turnPoints: 100, dice: null, diceLeft: 3 },
+        { options: { target: 9500 }, banked: 0, turnPoints: 100, diceLeft: null },
+      ]) {
+        const res = await t.http().post('/v1/advice/farkle').set(ada.auth).send(body);
+        expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+      }
+      expect(tables.status()).toMatchObject({ queued: before.queued, building: before.building });
     });
   });
 
@@ -467,6 +491,7 @@ describe('advice: game option, game advice, stateless advisers, post-game analys
       ['turn points not a multiple of 50', { turnPoints: 120 }, 400, 'INVALID_POSITION'],
       ['a die out of range', { dice: [1, 5, 7] }, 400, 'VALIDATION_FAILED'],
       ['seven dice', { dice: [1, 1, 1, 1, 1, 1, 1] }, 400, 'VALIDATION_FAILED'],
+      ['dice null', { dice: null }, 400, 'VALIDATION_FAILED'],
       ['dice and diceLeft', { diceLeft: 3 }, 400, 'VALIDATION_FAILED'],
       ['diceLeft out of range', { dice: undefined, turnPoints: 100, diceLeft: 7 }, 400, 'VALIDATION_FAILED'],
       ['bank or roll without turn points', { dice: undefined, diceLeft: 3 }, 400, 'INVALID_POSITION'],
