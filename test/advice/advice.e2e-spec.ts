@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { solveFiveDice, expectedScoreFromStart } from '@fairdice/core/rules/advice';
@@ -26,7 +26,7 @@ describe('advice: game option, game advice, stateless advisers, post-game analys
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'fairdice-advice-e2e-'));
-    t = await createTestApp({ env: { ADVICE_CACHE_DIR: dir } });
+    t = await createTestApp({ env: { ADVICE_CACHE_DIR: dir, ADVICE_CUSTOM_BUILDS_PER_HOUR: '3' } });
     tables = t.app.get(AdviceTablesService);
     ada = await registerPlayer(t, 'Ada');
     bob = await registerPlayer(t, 'Bob');
@@ -105,6 +105,8 @@ describe('advice: game option, game advice, stateless advisers, post-game analys
       const g = await gql(
         t,
         `{ fiveDiceAdvice(input: { ruleSet: simple, options: { upperBonusPoints: 0, upperBonusThreshold: 40 }, rollsLeft: 3 }) { rollsLeft } }`,
+        {},
+        ada.token, // a new table for custom options is built for a signed-in player only
       );
       expect(g.errors?.[0].extensions).toMatchObject({ code: 'TABLE_BUILDING', status: 503 });
       expect(g.errors?.[0].extensions?.retryAfter).toBeGreaterThanOrEqual(1);
@@ -423,6 +425,61 @@ describe('advice: game option, game advice, stateless advisers, post-game analys
         `{ fiveDiceAdvice(input: { ruleSet: simple, dice: null, rollsLeft: 2 }) { rollsLeft } }`,
       );
       expect(nullDice.errors?.[0].extensions?.code).toBe('VALIDATION_FAILED');
+    });
+  });
+
+  describe('the stateless advisers: new tables for custom options (issue 24, item 6)', () => {
+    const opening = (upperBonusThreshold: number) => ({
+      ruleSet: 'simple',
+      options: { upperBonusPoints: 0, upperBonusThreshold },
+      rollsLeft: 3,
+    });
+    const files = () => readdirSync(dir).filter((f) => f.endsWith('.fdot'));
+
+    it('refuses an anonymous caller a table that is not built yet: 401 UNAUTHENTICATED, nothing queued or written', async () => {
+      const before = { status: tables.status(), files: files() };
+      const rest = await t.http().post('/v1/advice/five-dice').send(opening(33));
+      expect({ status: rest.status, code: rest.body.code }).toEqual({ status: 401, code: 'UNAUTHENTICATED' });
+      const farkleRest = await t
+        .http()
+        .post('/v1/advice/farkle')
+        .send({ options: { target: 8500 }, banked: 0, turnPoints: 0, dice: [1, 5, 2, 2, 2, 6] });
+      expect(farkleRest.body.code).toBe('UNAUTHENTICATED');
+      const g = await gql(
+        t,
+        `{ fiveDiceAdvice(input: { ruleSet: simple, options: { upperBonusPoints: 0, upperBonusThreshold: 33 }, rollsLeft: 3 }) { rollsLeft } }`,
+      );
+      expect(g.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+      expect(tables.status()).toMatchObject({ queued: before.status.queued, building: before.status.building });
+      expect(files()).toEqual(before.files);
+      // A preset needs no token.
+      await tables.whenReady(simple);
+      await t.http().post('/v1/advice/five-dice').send({ ruleSet: 'simple', rollsLeft: 3 }).expect(200);
+    }, 60_000);
+
+    it("builds a signed-in player's tables within ADVICE_CUSTOM_BUILDS_PER_HOUR, then 429 ADVICE_BUILD_LIMITED with Retry-After", async () => {
+      for (const threshold of [34, 35, 36]) {
+        const res = await t.http().post('/v1/advice/five-dice').set(bob.auth).send(opening(threshold));
+        expect(res.body.code).toBe('TABLE_BUILDING');
+      }
+      const limited = await t.http().post('/v1/advice/five-dice').set(bob.auth).send(opening(37));
+      expect(limited.status).toBe(429);
+      expect(limited.body.code).toBe('ADVICE_BUILD_LIMITED');
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(3000);
+      const g = await gql(
+        t,
+        `{ fiveDiceAdvice(input: { ruleSet: simple, options: { upperBonusPoints: 0, upperBonusThreshold: 37 }, rollsLeft: 3 }) { rollsLeft } }`,
+        {},
+        bob.token,
+      );
+      expect(g.errors?.[0].extensions).toMatchObject({ code: 'ADVICE_BUILD_LIMITED', status: 429 });
+      // The tables paid for are built and served (to anyone, once built); the refused one is not on disk.
+      await tables.whenReady({ ...simple, upperBonusPoints: 0, upperBonusThreshold: 34 });
+      await t.http().post('/v1/advice/five-dice').send(opening(34)).expect(200);
+      await Promise.all(
+        [35, 36].map((n) => tables.whenReady({ ...simple, upperBonusPoints: 0, upperBonusThreshold: n })),
+      );
+      expect(existsSync(tables.cacheFile({ ...simple, upperBonusPoints: 0, upperBonusThreshold: 37 }))).toBe(false);
     });
   });
 
