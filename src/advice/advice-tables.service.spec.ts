@@ -162,7 +162,7 @@ describe('AdviceTablesService', () => {
       // A restart with a smaller bound deletes the oldest files down to it.
       service({ ADVICE_CACHE_MAX_BYTES: String(Math.floor(1.5 * size)) });
       expect(fdot()).toEqual([name(bonusOf(16))]);
-    });
+    }, 30_000); // seven small solves one after the other
 
     it('keeps at most ADVICE_MEMORY_TABLES tables in memory, five-dice and Farkle together', async () => {
       const tables = service({ ADVICE_MEMORY_TABLES: '1' });
@@ -200,25 +200,40 @@ describe('AdviceTablesService', () => {
       expect(thrown(() => tables.forAdvisor('farkle', farkleTo(4500), ada)).code).toBe('TABLE_BUILDING');
       // Asking again for a table being built costs nothing.
       expect(thrown(() => tables.forAdvisor('five-dice', small(40), ada)).code).toBe('TABLE_BUILDING');
+      await Promise.all([tables.whenReady(small(40)), tables.whenReady(farkleTo(4500), 'farkle')]);
       const limited = thrown(() => tables.forAdvisor('five-dice', small(41), ada));
       expect(limited.code).toBe('ADVICE_BUILD_LIMITED');
       const retryAfter = Number(limited.headers?.['retry-after']);
       expect(retryAfter).toBeGreaterThan(3500);
       expect(retryAfter).toBeLessThanOrEqual(3600);
       expect(limited.details).toMatchObject({ retryAfterSeconds: retryAfter, limit: 2 });
-      expect(tables.status().queued + tables.status().building).toBe(2);
+      expect(tables.status()).toMatchObject({ queued: 0, building: 0 });
       // Another player has a budget of their own.
       expect(thrown(() => tables.forAdvisor('five-dice', small(41), { playerId: 'bob' })).code).toBe('TABLE_BUILDING');
       await tables.whenReady(small(41));
       // Once built, ada is served the table her budget could not pay for.
       expect(tables.forAdvisor('five-dice', small(41), ada)).toBe(await tables.whenReady(small(41)));
-      await tables.whenReady(small(40));
-      expect(existsSync(tables.cacheFile(small(42)))).toBe(false);
+    });
+
+    it('lets a player have two custom builds queued or building at once (one player cannot fill the queue)', async () => {
+      const tables = service({ ADVICE_WORKERS: '1' });
+      thrown(() => tables.forAdvisor('five-dice', small(45), ada));
+      thrown(() => tables.forAdvisor('five-dice', small(46), ada));
+      const limited = thrown(() => tables.forAdvisor('five-dice', small(47), ada));
+      expect(limited.code).toBe('ADVICE_BUILD_LIMITED');
+      expect(limited.details).toMatchObject({ limit: 2 });
+      expect(Number(limited.headers?.['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(tables.status()).toMatchObject({ queued: 1, building: 1 });
+      await tables.whenReady(small(45));
+      expect(thrown(() => tables.forAdvisor('five-dice', small(47), ada)).code).toBe('TABLE_BUILDING');
+      await Promise.all([tables.whenReady(small(46)), tables.whenReady(small(47))]);
+      expect(existsSync(tables.cacheFile(small(48)))).toBe(false);
     });
 
     it('serves the presets and games in progress before custom builds: a worker is kept for them', async () => {
       const tables = service({ ADVICE_WORKERS: '2', ADVICE_CUSTOM_BUILDS_PER_HOUR: '10' });
-      for (const threshold of [50, 51, 52]) thrown(() => tables.forAdvisor('five-dice', small(threshold), ada));
+      for (const threshold of [50, 51, 52])
+        thrown(() => tables.forAdvisor('five-dice', small(threshold), { playerId: `p${threshold}` }));
       // Two workers, but custom builds hold one at most.
       expect(tables.status()).toMatchObject({ building: 1, queued: 2 });
       expect(thrown(() => tables.forAdvisor('five-dice', simple, anonymous)).code).toBe('TABLE_BUILDING');
@@ -230,7 +245,7 @@ describe('AdviceTablesService', () => {
       const tables = service({ ADVICE_WORKERS: '1' });
       const order: string[] = [];
       const custom = [60, 61, 62].map((threshold) => {
-        thrown(() => tables.forAdvisor('five-dice', small(threshold), ada));
+        thrown(() => tables.forAdvisor('five-dice', small(threshold), { playerId: `p${threshold}` }));
         return tables.whenReady(small(threshold)).then(() => order.push(`custom ${threshold}`));
       });
       // Asked with the game's priority (computer seats, game advice): ahead of 61 and 62.

@@ -34,6 +34,8 @@ interface Entry {
   priority: boolean;
   /** The five-dice table's cache file (null for Farkle). */
   file: string | null;
+  /** The player whose budget paid for this custom build (null: a preset's, a game's, or already cached). */
+  paidBy: string | null;
 }
 
 /** Who asks the stateless advisers for a table: the player, or null when anonymous. */
@@ -64,6 +66,8 @@ const LOAD_SECONDS = 1;
 const BUDGET_WINDOW_MS = 3_600_000;
 /** Players whose build budget is remembered at most (the oldest window is forgotten first). */
 const BUDGET_PLAYERS = 100_000;
+/** A player's custom builds queued or building at once at most: one player cannot fill the custom queue. */
+export const CUSTOM_BUILDS_IN_FLIGHT = 2;
 
 /** JSON with object keys sorted at every level: equal options, equal text. */
 const canonical = (value: unknown): string =>
@@ -184,6 +188,16 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
     const now = Date.now();
     const budget = this.budgets.get(caller.playerId);
     const used = budget && budget.resetAt > now ? budget : { count: 0, resetAt: now + BUDGET_WINDOW_MS };
+    const pending = [...this.entries.values()].filter((e) => e.paidBy === caller.playerId);
+    if (pending.length >= CUSTOM_BUILDS_IN_FLIGHT) {
+      const retryAfterSeconds = Math.min(...pending.map((e) => this.retryAfter(e)));
+      throw new DomainException(
+        'ADVICE_BUILD_LIMITED',
+        `You have ${pending.length} advice tables being computed; ask for another when one is ready, in about ${retryAfterSeconds} s`,
+        { retryAfterSeconds, limit: CUSTOM_BUILDS_IN_FLIGHT },
+        { 'retry-after': String(retryAfterSeconds) },
+      );
+    }
     if (used.count >= this.config.ADVICE_CUSTOM_BUILDS_PER_HOUR) {
       const retryAfterSeconds = Math.max(1, Math.ceil((used.resetAt - now) / 1000));
       throw new DomainException(
@@ -194,7 +208,7 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
       );
     }
     // Charged once the build is queued: a refusal (ADVICE_BUSY) costs nothing.
-    this.ensure(kind, options, false);
+    this.ensure(kind, options, false).paidBy = caller.playerId;
     this.budgets.set(caller.playerId, { count: used.count + 1, resetAt: used.resetAt });
     return this.get(kind, options, false);
   }
@@ -292,7 +306,7 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
     ready.catch(() => undefined);
     const file = kind === 'five-dice' ? this.cacheFile(options as FiveDiceOptions) : null;
     const cached = file !== null && existsSync(file);
-    const entry: Entry = { kind, key, options, status: 'queued', ready, settle, cached, priority, file };
+    const entry: Entry = { kind, key, options, status: 'queued', ready, settle, cached, priority, file, paidBy: null };
     this.entries.set(key, entry);
     queue.push(entry);
     this.pump();
