@@ -1,12 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deserializeSolution, expectedScoreFromStart, expectedTurns, solveFiveDice } from '@fairdice/core/rules/advice';
 import type { FiveDiceOptions } from '@fairdice/core/rules/five-dice';
 import { farkle } from '@fairdice/core/rules/farkle/options';
+import { simple } from '@fairdice/core/rules/five-dice/options';
 import { loadConfig } from '../config/config';
 import { DomainException } from '../common/errors';
-import { AdviceTablesService } from './advice-tables.service';
+import { AdviceTablesService, PRESET_TABLE_OPTIONS } from './advice-tables.service';
 
 // Small option sets (no upper bonus, no joker, no extra bonus) solve in a fraction of a second.
 const small = (threshold: number): FiveDiceOptions => ({
@@ -15,6 +16,11 @@ const small = (threshold: number): FiveDiceOptions => ({
   upperBonusThreshold: threshold,
   upperBonusPoints: 0,
 });
+
+/** A Farkle option set (cheaper than the preset: a lower target) the advisor models. */
+const farkleTo = (target: number) => ({ ...farkle, target });
+/** Five-dice option sets whose tables all have the same size: only the bonus points differ (the attack of issue 24). */
+const bonusOf = (points: number): FiveDiceOptions => ({ ...small(5), upperBonusPoints: points });
 
 const thrown = (fn: () => unknown): DomainException => {
   try {
@@ -126,5 +132,139 @@ describe('AdviceTablesService', () => {
     const on = service({ ADVICE_WARM_PRESETS: 'true', ADVICE_WORKERS: '1' });
     on.onApplicationBootstrap(); // returns at once
     expect(on.status()).toMatchObject({ building: 1, queued: 3 });
+  });
+
+  describe('bounds (issue 24, item 6)', () => {
+    const fdot = () => readdirSync(dir).filter((f) => f.endsWith('.fdot'));
+    const bytesOnDisk = () => fdot().reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
+    const ada = { playerId: 'ada' };
+    const anonymous = { playerId: null };
+
+    it('keeps the custom tables on disk within ADVICE_CACHE_MAX_BYTES, deleting the least recently used file', async () => {
+      await service().whenReady(bonusOf(10));
+      const size = statSync(service().cacheFile(bonusOf(10))).size;
+      rmSync(service().cacheFile(bonusOf(10)));
+      const bound = Math.floor(2.5 * size); // room for two tables
+      const tables = service({ ADVICE_CACHE_MAX_BYTES: String(bound) });
+      await tables.whenReady(bonusOf(11));
+      await tables.whenReady(bonusOf(12));
+      tables.fiveDice(bonusOf(11)); // used again: bonusOf(12) is now the least recently used
+      await tables.whenReady(bonusOf(13));
+      expect(bytesOnDisk()).toBeLessThanOrEqual(bound);
+      const name = (options: FiveDiceOptions) => tables.cacheFile(options).slice(dir.length + 1);
+      expect(fdot().sort()).toEqual([name(bonusOf(11)), name(bonusOf(13))].sort());
+      for (const points of [14, 15, 16]) {
+        await tables.whenReady(bonusOf(points));
+        expect(bytesOnDisk()).toBeLessThanOrEqual(bound);
+      }
+      expect(fdot().sort()).toEqual([name(bonusOf(15)), name(bonusOf(16))].sort());
+      expect(tables.status().diskBytes).toBe(bytesOnDisk());
+      // A restart with a smaller bound deletes the oldest files down to it.
+      service({ ADVICE_CACHE_MAX_BYTES: String(Math.floor(1.5 * size)) });
+      expect(fdot()).toEqual([name(bonusOf(16))]);
+    }, 30_000); // seven small solves one after the other
+
+    it('keeps at most ADVICE_MEMORY_TABLES tables in memory, five-dice and Farkle together', async () => {
+      const tables = service({ ADVICE_MEMORY_TABLES: '1' });
+      await tables.whenReady(small(20));
+      await tables.whenReady(farkleTo(3000), 'farkle');
+      await tables.whenReady(small(21));
+      await tables.whenReady(farkleTo(3500), 'farkle');
+      expect(tables.status().ready).toBe(1);
+      // The dropped Farkle table is asked for again: it is built again, not served from nowhere.
+      expect(thrown(() => tables.farkle(farkleTo(3000))).code).toBe('TABLE_BUILDING');
+    });
+
+    it('refuses an anonymous caller a new table for custom options (UNAUTHENTICATED), queues and writes nothing, but serves what exists', async () => {
+      const tables = service();
+      const refused = thrown(() => tables.forAdvisor('five-dice', small(30), anonymous));
+      expect(refused.code).toBe('UNAUTHENTICATED');
+      expect(thrown(() => tables.forAdvisor('farkle', farkleTo(4000), anonymous)).code).toBe('UNAUTHENTICATED');
+      expect(tables.status()).toMatchObject({ queued: 0, building: 0, ready: 0 });
+      expect(existsSync(tables.cacheFile(small(30)))).toBe(false);
+      // A preset is built for anyone; a custom table already built (in memory or on disk) is served.
+      expect(thrown(() => tables.forAdvisor('five-dice', simple, anonymous)).code).toBe('TABLE_BUILDING');
+      const built = await tables.whenReady(small(31));
+      expect(tables.forAdvisor('five-dice', small(31), anonymous)).toBe(built);
+      const restarted = service();
+      expect(thrown(() => restarted.forAdvisor('five-dice', small(31), anonymous)).code).toBe('TABLE_BUILDING');
+      await restarted.whenReady(small(31)); // read back from disk
+      expect(expectedScoreFromStart(restarted.forAdvisor('five-dice', small(31), anonymous))).toBe(
+        expectedScoreFromStart(built),
+      );
+    });
+
+    it("refuses a player's custom builds past ADVICE_CUSTOM_BUILDS_PER_HOUR with 429 ADVICE_BUILD_LIMITED and Retry-After", async () => {
+      const tables = service({ ADVICE_CUSTOM_BUILDS_PER_HOUR: '2' });
+      expect(thrown(() => tables.forAdvisor('five-dice', small(40), ada)).code).toBe('TABLE_BUILDING');
+      expect(thrown(() => tables.forAdvisor('farkle', farkleTo(4500), ada)).code).toBe('TABLE_BUILDING');
+      // Asking again for a table being built costs nothing.
+      expect(thrown(() => tables.forAdvisor('five-dice', small(40), ada)).code).toBe('TABLE_BUILDING');
+      await Promise.all([tables.whenReady(small(40)), tables.whenReady(farkleTo(4500), 'farkle')]);
+      const limited = thrown(() => tables.forAdvisor('five-dice', small(41), ada));
+      expect(limited.code).toBe('ADVICE_BUILD_LIMITED');
+      const retryAfter = Number(limited.headers?.['retry-after']);
+      expect(retryAfter).toBeGreaterThan(3500);
+      expect(retryAfter).toBeLessThanOrEqual(3600);
+      expect(limited.details).toMatchObject({ retryAfterSeconds: retryAfter, limit: 2 });
+      expect(tables.status()).toMatchObject({ queued: 0, building: 0 });
+      // Another player has a budget of their own.
+      expect(thrown(() => tables.forAdvisor('five-dice', small(41), { playerId: 'bob' })).code).toBe('TABLE_BUILDING');
+      await tables.whenReady(small(41));
+      // Once built, ada is served the table her budget could not pay for.
+      expect(tables.forAdvisor('five-dice', small(41), ada)).toBe(await tables.whenReady(small(41)));
+    });
+
+    it('lets a player have two custom builds queued or building at once (one player cannot fill the queue)', async () => {
+      const tables = service({ ADVICE_WORKERS: '1' });
+      thrown(() => tables.forAdvisor('five-dice', small(45), ada));
+      thrown(() => tables.forAdvisor('five-dice', small(46), ada));
+      const limited = thrown(() => tables.forAdvisor('five-dice', small(47), ada));
+      expect(limited.code).toBe('ADVICE_BUILD_LIMITED');
+      expect(limited.details).toMatchObject({ limit: 2 });
+      expect(Number(limited.headers?.['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(tables.status()).toMatchObject({ queued: 1, building: 1 });
+      await tables.whenReady(small(45));
+      expect(thrown(() => tables.forAdvisor('five-dice', small(47), ada)).code).toBe('TABLE_BUILDING');
+      await Promise.all([tables.whenReady(small(46)), tables.whenReady(small(47))]);
+      expect(existsSync(tables.cacheFile(small(48)))).toBe(false);
+    });
+
+    it('serves the presets and games in progress before custom builds: a worker is kept for them', async () => {
+      const tables = service({ ADVICE_WORKERS: '2', ADVICE_CUSTOM_BUILDS_PER_HOUR: '10' });
+      for (const threshold of [50, 51, 52])
+        thrown(() => tables.forAdvisor('five-dice', small(threshold), { playerId: `p${threshold}` }));
+      // Two workers, but custom builds hold one at most.
+      expect(tables.status()).toMatchObject({ building: 1, queued: 2 });
+      expect(thrown(() => tables.forAdvisor('five-dice', simple, anonymous)).code).toBe('TABLE_BUILDING');
+      expect(tables.status()).toMatchObject({ building: 2, queued: 2 }); // the preset started at once
+      await Promise.all([50, 51, 52].map((threshold) => tables.whenReady(small(threshold))));
+    });
+
+    it('with one worker, a game in progress goes before the custom builds queued earlier', async () => {
+      const tables = service({ ADVICE_WORKERS: '1' });
+      const order: string[] = [];
+      const custom = [60, 61, 62].map((threshold) => {
+        thrown(() => tables.forAdvisor('five-dice', small(threshold), { playerId: `p${threshold}` }));
+        return tables.whenReady(small(threshold)).then(() => order.push(`custom ${threshold}`));
+      });
+      // Asked with the game's priority (computer seats, game advice): ahead of 61 and 62.
+      expect(thrown(() => tables.fiveDice(small(63))).code).toBe('TABLE_BUILDING');
+      const game = tables.whenReady(small(63)).then(() => order.push('game'));
+      await Promise.all([...custom, game]);
+      expect(order).toEqual(['custom 60', 'game', 'custom 61', 'custom 62']);
+    });
+
+    it('never drops the presets from memory or their files from disk', async () => {
+      const tables = service({ ADVICE_MEMORY_TABLES: '1', ADVICE_CACHE_MAX_BYTES: '1' });
+      const preset = PRESET_TABLE_OPTIONS[1];
+      const table = await tables.whenReady(preset);
+      await tables.whenReady(small(70));
+      await tables.whenReady(small(71));
+      expect(tables.fiveDice(preset)).toBe(table);
+      expect(existsSync(tables.cacheFile(preset))).toBe(true);
+      expect(existsSync(tables.cacheFile(small(70)))).toBe(false);
+      expect(fdot()).toEqual([tables.cacheFile(preset).slice(dir.length + 1)]);
+    }, 60_000); // a preset's table: seconds of CPU
   });
 });

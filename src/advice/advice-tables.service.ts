@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { optionsFingerprint, type FarkleSolution, type FiveDiceSolution } from '@fairdice/core/rules/advice';
 import type { FiveDiceOptions } from '@fairdice/core/rules/five-dice';
 import type { FarkleOptions } from '@fairdice/core/rules/farkle';
@@ -29,8 +30,17 @@ interface Entry {
   startedAt?: number;
   /** A cached file existed when the entry was made: loading takes about a second, not a solve. */
   cached: boolean;
-  /** Set on every use; the least recently used table leaves memory first. */
-  usedAt: number;
+  /** A preset's table (pinned in memory and on disk) or one a game in progress needs: served before custom builds. */
+  priority: boolean;
+  /** The five-dice table's cache file (null for Farkle). */
+  file: string | null;
+  /** The player whose budget paid for this custom build (null: a preset's, a game's, or already cached). */
+  paidBy: string | null;
+}
+
+/** Who asks the stateless advisers for a table: the player, or null when anonymous. */
+export interface AdviceCaller {
+  playerId: string | null;
 }
 
 interface Slot {
@@ -44,12 +54,20 @@ export interface AdviceTablesStatus {
   queued: number;
   building: number;
   ready: number;
+  /** Bytes of custom tables' files in the cache directory (the presets' files are not counted). */
+  diskBytes: number;
 }
 
 /** Seconds a build is assumed to take before one has been measured (a five-dice solve under load). */
 const DEFAULT_BUILD_SECONDS = 20;
 /** Seconds assumed for reading a cached table back (measured: 0.05–0.25 s). */
 const LOAD_SECONDS = 1;
+/** The window of ADVICE_CUSTOM_BUILDS_PER_HOUR. */
+const BUDGET_WINDOW_MS = 3_600_000;
+/** Players whose build budget is remembered at most (the oldest window is forgotten first). */
+const BUDGET_PLAYERS = 100_000;
+/** A player's custom builds queued or building at once at most: one player cannot fill the custom queue. */
+export const CUSTOM_BUILDS_IN_FLIGHT = 2;
 
 /** JSON with object keys sorted at every level: equal options, equal text. */
 const canonical = (value: unknown): string =>
@@ -64,6 +82,8 @@ const canonical = (value: unknown): string =>
 export const PRESET_TABLE_OPTIONS: readonly FiveDiceOptions[] = [penta, simple, bonus];
 /** @deprecated The first name of PRESET_TABLE_OPTIONS (kept for code written against it). */
 export const FIVE_DICE_PRESETS = PRESET_TABLE_OPTIONS;
+/** The Farkle preset's options: its table is pinned like the five-dice presets'. */
+export const FARKLE_PRESET_OPTIONS: FarkleOptions = farkle;
 
 /**
  * The solved advice tables (docs/advice.md "Tables"): five-dice tables per option set and the
@@ -74,13 +94,25 @@ export const FIVE_DICE_PRESETS = PRESET_TABLE_OPTIONS;
 @Injectable()
 export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('AdviceTables');
+  /** Tables queued or building, and the presets' ready tables (pinned: never dropped). */
   private readonly entries = new Map<string, Entry>();
-  private readonly queue: Entry[] = [];
+  /** Other ready tables, at most ADVICE_MEMORY_TABLES: the least recently used leaves memory first. */
+  private readonly memory: LRUCache<string, Entry>;
+  /** Custom tables' files on disk by size, at most ADVICE_CACHE_MAX_BYTES: the least recently used is deleted. */
+  private readonly disk: LRUCache<string, number>;
+  /** New custom tables built per player in the current hour (ADVICE_CUSTOM_BUILDS_PER_HOUR). */
+  private readonly budgets = new LRUCache<string, { count: number; resetAt: number }>({ max: BUDGET_PLAYERS });
+  /** Presets and games in progress go first; custom builds wait behind them. */
+  private readonly priorityQueue: Entry[] = [];
+  private readonly customQueue: Entry[] = [];
   private readonly slots: Slot[] = [];
   private readonly workerCount: number;
+  /** Workers custom builds may hold at once: one is kept for presets and games when there are two or more. */
+  private readonly customWorkers: number;
   private readonly queueMax: number;
-  private readonly memoryTables: number;
   private readonly cacheDir: string;
+  private readonly presetKeys: ReadonlySet<string>;
+  private readonly presetFiles: ReadonlySet<string>;
   private nextJobId = 1;
   private closed = false;
   /** Last measured seconds per kind and source, for Retry-After. */
@@ -88,34 +120,97 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     this.workerCount = config.ADVICE_WORKERS ?? Math.min(2, availableParallelism());
+    this.customWorkers = Math.max(1, this.workerCount - 1);
     this.queueMax = config.ADVICE_QUEUE_MAX;
-    this.memoryTables = config.ADVICE_MEMORY_TABLES;
     this.cacheDir = resolve(config.ADVICE_CACHE_DIR);
+    this.presetKeys = new Set([
+      ...PRESET_TABLE_OPTIONS.map((o) => this.key('five-dice', o)),
+      this.key('farkle', FARKLE_PRESET_OPTIONS),
+    ]);
+    this.presetFiles = new Set(PRESET_TABLE_OPTIONS.map((o) => this.cacheFile(o)));
+    this.memory = new LRUCache<string, Entry>({ max: config.ADVICE_MEMORY_TABLES });
+    this.disk = new LRUCache<string, number>({
+      maxSize: config.ADVICE_CACHE_MAX_BYTES,
+      sizeCalculation: (bytes) => Math.max(1, bytes),
+      // Only an eviction deletes the file (a set or delete of the same file keeps it).
+      dispose: (_bytes, file, reason) => {
+        if (reason === 'evict') this.removeFile(file);
+      },
+    });
+    this.indexDisk();
   }
 
   /** Start-up: the presets are queued in the background; start-up and requests never wait for them. */
   onApplicationBootstrap(): void {
     if (!this.config.ADVICE_WARM_PRESETS) return;
-    for (const options of PRESET_TABLE_OPTIONS) this.ensure('five-dice', options);
-    this.ensure('farkle', farkle);
+    for (const options of PRESET_TABLE_OPTIONS) this.ensure('five-dice', options, true);
+    this.ensure('farkle', FARKLE_PRESET_OPTIONS, true);
   }
 
   async onModuleDestroy(): Promise<void> {
     this.closed = true;
     const closing = new DomainException('ADVICE_BUSY', 'The service is shutting down', { retryAfterSeconds: 5 });
     for (const entry of this.entries.values()) if (entry.status !== 'ready') entry.settle.reject(closing);
-    this.queue.length = 0;
+    this.priorityQueue.length = 0;
+    this.customQueue.length = 0;
     await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
   }
 
-  /** The five-dice table for `options`, or throws TABLE_BUILDING (it is then queued) or ADVICE_BUSY. */
+  /**
+   * The five-dice table for `options` for a game in progress (or a finished one's analysis), or
+   * throws TABLE_BUILDING (it is then queued, ahead of custom builds) or ADVICE_BUSY.
+   */
   fiveDice(options: FiveDiceOptions): FiveDiceSolution {
     return this.get('five-dice', options);
   }
 
-  /** The Farkle table for `options`, or throws TABLE_BUILDING (it is then queued) or ADVICE_BUSY. */
+  /** The Farkle table for `options` for a game, or throws TABLE_BUILDING (it is then queued) or ADVICE_BUSY. */
   farkle(options: FarkleOptions): FarkleSolution {
     return this.get('farkle', options);
+  }
+
+  /**
+   * The table for the stateless advisers (docs/advice.md "Custom options"). A preset's table, or one
+   * already in memory, building or cached on disk, is served to anyone. A new table for other
+   * options is built only for a signed-in player (anonymous: 401 UNAUTHENTICATED, nothing queued)
+   * within ADVICE_CUSTOM_BUILDS_PER_HOUR (429 ADVICE_BUILD_LIMITED with Retry-After), behind the
+   * presets' and games' tables. Throws TABLE_BUILDING while it builds, as `get`.
+   */
+  forAdvisor<K extends Kind>(kind: K, options: OptionsOf<K>, caller: AdviceCaller): Solution<K> {
+    const key = this.key(kind, options);
+    const known = this.presetKeys.has(key) || this.lookup(key) !== undefined || this.onDisk(kind, options);
+    if (known) return this.get(kind, options, false);
+    if (caller.playerId === null)
+      throw new DomainException(
+        'UNAUTHENTICATED',
+        'Advice for options outside the presets needs a table to be computed: sign in (a bearer token) to have it built',
+      );
+    const now = Date.now();
+    const budget = this.budgets.get(caller.playerId);
+    const used = budget && budget.resetAt > now ? budget : { count: 0, resetAt: now + BUDGET_WINDOW_MS };
+    const pending = [...this.entries.values()].filter((e) => e.paidBy === caller.playerId);
+    if (pending.length >= CUSTOM_BUILDS_IN_FLIGHT) {
+      const retryAfterSeconds = Math.min(...pending.map((e) => this.retryAfter(e)));
+      throw new DomainException(
+        'ADVICE_BUILD_LIMITED',
+        `You have ${pending.length} advice tables being computed; ask for another when one is ready, in about ${retryAfterSeconds} s`,
+        { retryAfterSeconds, limit: CUSTOM_BUILDS_IN_FLIGHT },
+        { 'retry-after': String(retryAfterSeconds) },
+      );
+    }
+    if (used.count >= this.config.ADVICE_CUSTOM_BUILDS_PER_HOUR) {
+      const retryAfterSeconds = Math.max(1, Math.ceil((used.resetAt - now) / 1000));
+      throw new DomainException(
+        'ADVICE_BUILD_LIMITED',
+        `You may have ${this.config.ADVICE_CUSTOM_BUILDS_PER_HOUR} new advice tables built per hour for custom options; retry in ${retryAfterSeconds} s`,
+        { retryAfterSeconds, limit: this.config.ADVICE_CUSTOM_BUILDS_PER_HOUR },
+        { 'retry-after': String(retryAfterSeconds) },
+      );
+    }
+    // Charged once the build is queued: a refusal (ADVICE_BUSY) costs nothing.
+    this.ensure(kind, options, false).paidBy = caller.playerId;
+    this.budgets.set(caller.playerId, { count: used.count + 1, resetAt: used.resetAt });
+    return this.get(kind, options, false);
   }
 
   /** The table once built: for background jobs (computer seats) that may wait. Rejects with ADVICE_BUSY when the queue is full. */
@@ -125,8 +220,9 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
     options: FiveDiceOptions | FarkleOptions,
     kind: Kind = 'five-dice',
   ): Promise<FiveDiceSolution | FarkleSolution> {
-    const entry = this.ensure(kind, options);
-    entry.usedAt = Date.now();
+    // Waiting does not move a queued custom build up (only a game's or a preset's request does).
+    const entry = this.lookup(this.key(kind, options)) ?? this.ensure(kind, options, true);
+    this.touch(entry);
     return entry.ready;
   }
 
@@ -136,18 +232,20 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
   }
 
   status(): AdviceTablesStatus {
-    const all = [...this.entries.values()];
+    const all = [...this.entries.values(), ...this.memory.values()];
     return {
       workers: this.slots.length,
       queued: all.filter((e) => e.status === 'queued').length,
       building: all.filter((e) => e.status === 'building').length,
       ready: all.filter((e) => e.status === 'ready').length,
+      diskBytes: this.disk.calculatedSize,
     };
   }
 
-  get<K extends Kind>(kind: K, options: OptionsOf<K>): Solution<K> {
-    const entry = this.ensure(kind, options);
-    entry.usedAt = Date.now();
+  /** The table, or throws TABLE_BUILDING (then queued; `priority`: ahead of custom builds) or ADVICE_BUSY. */
+  get<K extends Kind>(kind: K, options: OptionsOf<K>, priority = true): Solution<K> {
+    const entry = this.ensure(kind, options, priority);
+    this.touch(entry);
     if (entry.status === 'ready') return entry.solution as Solution<K>;
     const retryAfterSeconds = this.retryAfter(entry);
     throw new DomainException(
@@ -162,12 +260,38 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
     return kind === 'five-dice' ? optionsFingerprint(options as FiveDiceOptions) : `farkle ${canonical(options)}`;
   }
 
-  /** The entry for these options, queued for a worker if it is not known yet. */
-  private ensure(kind: Kind, options: FiveDiceOptions | FarkleOptions): Entry {
+  private lookup(key: string): Entry | undefined {
+    return this.entries.get(key) ?? this.memory.get(key);
+  }
+
+  private onDisk(kind: Kind, options: FiveDiceOptions | FarkleOptions): boolean {
+    return kind === 'five-dice' && existsSync(this.cacheFile(options as FiveDiceOptions));
+  }
+
+  /** A use: the table's file becomes the most recently used on disk (memory's LRU is bumped by lookup). */
+  private touch(entry: Entry): void {
+    if (entry.file && this.disk.has(entry.file)) this.disk.get(entry.file);
+  }
+
+  /**
+   * The entry for these options, queued for a worker if it is not known yet. A priority request
+   * for a table queued as a custom build moves it up to the priority queue.
+   */
+  private ensure(kind: Kind, options: FiveDiceOptions | FarkleOptions, priority: boolean): Entry {
     const key = this.key(kind, options);
-    const known = this.entries.get(key);
-    if (known) return known;
-    if (this.closed || this.queue.length >= this.queueMax) {
+    priority ||= this.presetKeys.has(key);
+    const known = this.lookup(key);
+    if (known) {
+      if (priority && !known.priority && known.status === 'queued') {
+        this.customQueue.splice(this.customQueue.indexOf(known), 1);
+        this.priorityQueue.push(known);
+        known.priority = true;
+        this.pump();
+      }
+      return known;
+    }
+    const queue = priority ? this.priorityQueue : this.customQueue;
+    if (this.closed || queue.length >= this.queueMax) {
       const retryAfterSeconds = Math.max(1, Math.ceil(this.buildSeconds['five-dice']));
       throw new DomainException(
         'ADVICE_BUSY',
@@ -180,33 +304,40 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
     const ready = new Promise<FiveDiceSolution | FarkleSolution>((resolve, reject) => (settle = { resolve, reject }));
     // A rejection nobody awaits is not an error: `get` callers see the state, not the promise.
     ready.catch(() => undefined);
-    const cached = kind === 'five-dice' && existsSync(this.cacheFile(options as FiveDiceOptions));
-    const entry: Entry = { kind, key, options, status: 'queued', ready, settle, usedAt: Date.now(), cached };
+    const file = kind === 'five-dice' ? this.cacheFile(options as FiveDiceOptions) : null;
+    const cached = file !== null && existsSync(file);
+    const entry: Entry = { kind, key, options, status: 'queued', ready, settle, cached, priority, file, paidBy: null };
     this.entries.set(key, entry);
-    this.queue.push(entry);
+    queue.push(entry);
     this.pump();
     return entry;
   }
 
-  /** Hands queued tables to idle workers (starting workers up to ADVICE_WORKERS). */
+  /**
+   * Hands queued tables to idle workers (starting workers up to ADVICE_WORKERS): priority tables
+   * first; custom builds hold at most `customWorkers` workers, so one stays free for the others.
+   */
   private pump(): void {
-    while (this.queue.length > 0 && !this.closed) {
+    while (!this.closed) {
+      const customBusy = this.slots.filter((s) => s.job && !s.job.entry.priority).length;
+      const queue =
+        this.priorityQueue.length > 0
+          ? this.priorityQueue
+          : this.customQueue.length > 0 && customBusy < this.customWorkers
+            ? this.customQueue
+            : null;
+      if (!queue) return;
       let slot = this.slots.find((s) => s.job === null);
       if (!slot && this.slots.length < this.workerCount) slot = this.spawn();
       if (!slot) return;
-      const entry = this.queue.shift()!;
+      const entry = queue.shift()!;
       entry.status = 'building';
       entry.startedAt = Date.now();
       const id = this.nextJobId++;
       slot.job = { id, entry };
       const job: TableJob =
         entry.kind === 'five-dice'
-          ? {
-              id,
-              kind: 'five-dice',
-              options: entry.options as FiveDiceOptions,
-              file: this.cacheFile(entry.options as FiveDiceOptions),
-            }
+          ? { id, kind: 'five-dice', options: entry.options as FiveDiceOptions, file: entry.file }
           : { id, kind: 'farkle', options: entry.options as FarkleOptions };
       slot.worker.postMessage(job);
     }
@@ -242,11 +373,16 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
       if (result.kind === 'five-dice') {
         if (result.source === 'solved') this.buildSeconds['five-dice'] = result.ms / 1000;
         if (result.writeError) this.logger.warn(`advice table not cached (${entry.key}): ${result.writeError}`);
+        else if (entry.file) this.cached(entry.file, result.bytes);
         this.logger.log(
           `advice table ${result.source === 'disk' ? 'loaded' : 'solved'} in ${Math.round(result.ms)} ms (${entry.key})`,
         );
       } else this.buildSeconds.farkle = result.ms / 1000;
-      this.evict();
+      // The presets stay in `entries` for good; any other table moves to the bounded memory LRU.
+      if (!this.presetKeys.has(entry.key)) {
+        this.entries.delete(entry.key);
+        this.memory.set(entry.key, entry);
+      }
     }
     this.pump();
   }
@@ -264,11 +400,52 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
     this.pump();
   }
 
-  /** Keeps at most ADVICE_MEMORY_TABLES five-dice tables in memory (a dropped one reloads from disk). */
-  private evict(): void {
-    const ready = [...this.entries.values()].filter((e) => e.status === 'ready' && e.kind === 'five-dice');
-    ready.sort((a, b) => a.usedAt - b.usedAt);
-    for (const entry of ready.slice(0, Math.max(0, ready.length - this.memoryTables))) this.entries.delete(entry.key);
+  /** A custom table's file was written or read: it counts against ADVICE_CACHE_MAX_BYTES (older files may go). */
+  private cached(file: string, bytes: number): void {
+    if (this.presetFiles.has(file)) return;
+    this.disk.set(file, bytes);
+    // A file larger than the whole bound is not kept (lru-cache refuses it without an eviction).
+    if (!this.disk.has(file)) this.removeFile(file);
+  }
+
+  private removeFile(file: string): void {
+    try {
+      rmSync(file, { force: true });
+    } catch (error) {
+      this.logger.warn(`advice cache file not removed (${file}): ${String(error)}`);
+    }
+  }
+
+  /**
+   * At start-up: the custom tables' files already in the cache directory, oldest first, so that the
+   * bound holds from the start (a smaller ADVICE_CACHE_MAX_BYTES deletes the oldest), and the
+   * temporary files of a write a crash interrupted.
+   */
+  private indexDisk(): void {
+    let names: string[];
+    try {
+      names = readdirSync(this.cacheDir);
+    } catch {
+      return; // No directory yet: the first write makes it.
+    }
+    const files: Array<{ file: string; bytes: number; mtime: number }> = [];
+    for (const name of names) {
+      const file = join(this.cacheDir, name);
+      try {
+        if (name.endsWith('.tmp')) {
+          // Another instance sharing the directory may be writing it: only an old one is a leftover.
+          if (Date.now() - statSync(file).mtimeMs > 3_600_000) rmSync(file, { force: true });
+          continue;
+        }
+        if (!name.endsWith('.fdot') || this.presetFiles.has(file)) continue;
+        const stat = statSync(file);
+        files.push({ file, bytes: stat.size, mtime: stat.mtimeMs });
+      } catch {
+        // Removed meanwhile (another instance): nothing to count.
+      }
+    }
+    files.sort((a, b) => a.mtime - b.mtime);
+    for (const { file, bytes } of files) this.cached(file, bytes);
   }
 
   /** Seconds until the table is probably ready: its build's remainder, plus the builds queued before it. */
@@ -276,9 +453,12 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
     const per = entry.cached ? LOAD_SECONDS : this.buildSeconds[entry.kind];
     let seconds: number;
     if (entry.status === 'building') seconds = per - (Date.now() - (entry.startedAt ?? Date.now())) / 1000;
-    else {
-      const ahead = this.queue.indexOf(entry);
+    else if (entry.priority) {
+      const ahead = this.priorityQueue.indexOf(entry);
       seconds = per * (Math.floor(Math.max(0, ahead) / Math.max(1, this.workerCount)) + 1);
+    } else {
+      const ahead = this.priorityQueue.length + this.customQueue.indexOf(entry);
+      seconds = per * (Math.floor(Math.max(0, ahead) / this.customWorkers) + 1);
     }
     return Math.min(120, Math.max(1, Math.ceil(seconds)));
   }

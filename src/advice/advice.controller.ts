@@ -75,7 +75,7 @@ export class AdviceController {
   @ApiOperation({
     summary: 'Optimal five-dice advice for a sheet, dice and rolls left (no game)',
     description:
-      'The stateless advisor: the sheet (filled boxes and extra bonus), the dice and the rolls left, under a rule set and its option overrides.',
+      'The stateless advisor: the sheet (filled boxes and extra bonus), the dice and the rolls left, under a rule set and its option overrides. Options outside the presets whose table is not built yet: the build needs a bearer token (401 UNAUTHENTICATED without) and counts against ADVICE_CUSTOM_BUILDS_PER_HOUR (429 ADVICE_BUILD_LIMITED with Retry-After).',
   })
   @ApiOkResponse({ type: FiveDiceAdviceView })
   @ApiProblems(
@@ -84,11 +84,12 @@ export class AdviceController {
     'INVALID_OPTIONS',
     'INVALID_SHEET',
     'UNKNOWN_BOX',
+    'ADVICE_BUILD_LIMITED',
     'TABLE_BUILDING',
     'ADVICE_BUSY',
   )
-  fiveDice(@Body() input: FiveDiceAdviceInput): FiveDiceAdviceView {
-    return this.advice.fiveDiceAdvice(input);
+  fiveDice(@CurrentPlayer() me: AuthenticatedPlayer | null, @Body() input: FiveDiceAdviceInput): FiveDiceAdviceView {
+    return this.advice.fiveDiceAdvice(input, { playerId: me?.id ?? null });
   }
 
   @Post('advice/farkle')
@@ -97,7 +98,7 @@ export class AdviceController {
   @ApiOperation({
     summary: 'Farkle advice for a banked total, turn points and a roll or the dice left (no game)',
     description:
-      'With dice: which scoring dice to set aside, then bank or roll. Without dice (after a set-aside): bank or roll the dice left. With lastRound: the end-game adjustment (maximise the chance to finish above the leader).',
+      'With dice: which scoring dice to set aside, then bank or roll. Without dice (after a set-aside): bank or roll the dice left. With lastRound: the end-game adjustment (maximise the chance to finish above the leader). Custom options whose table is not built yet: as POST /v1/advice/five-dice (token required, per-player budget).',
   })
   @ApiOkResponse({ type: FarkleAdviceView })
   @ApiProblems(
@@ -106,10 +107,11 @@ export class AdviceController {
     'INVALID_OPTIONS',
     'INVALID_POSITION',
     'ADVICE_UNSUPPORTED',
+    'ADVICE_BUILD_LIMITED',
     'TABLE_BUILDING',
     'ADVICE_BUSY',
   )
-  farkle(@Body() input: FarkleAdviceInput): FarkleAdviceView {
-    return this.advice.farkleAdvice(input);
+  farkle(@CurrentPlayer() me: AuthenticatedPlayer | null, @Body() input: FarkleAdviceInput): FarkleAdviceView {
+    return this.advice.farkleAdvice(input, { playerId: me?.id ?? null });
   }
 }

@@ -36,18 +36,18 @@ export class AdviceResolver {
 
   @Query(() => FiveDiceAdviceView, {
     description:
-      'Optimal five-dice advice for a sheet, dice and rolls left (no game). Same as POST /v1/advice/five-dice.',
+      'Optimal five-dice advice for a sheet, dice and rolls left (no game). Same as POST /v1/advice/five-dice (a new table for custom options needs a token and counts against a per-player budget: ADVICE_BUILD_LIMITED).',
   })
   @OptionalAuth()
-  fiveDiceAdvice(@Args('input') input: FiveDiceAdviceInput) {
-    return this.advice.fiveDiceAdvice(input);
+  fiveDiceAdvice(@CurrentPlayer() me: AuthenticatedPlayer | null, @Args('input') input: FiveDiceAdviceInput) {
+    return this.advice.fiveDiceAdvice(input, { playerId: me?.id ?? null });
   }
 
   @Query(() => FarkleAdviceView, {
     description: 'Farkle advice for a position (no game). Same as POST /v1/advice/farkle.',
   })
   @OptionalAuth()
-  farkleAdvice(@Args('input') input: FarkleAdviceInput) {
-    return this.advice.farkleAdvice(input);
+  farkleAdvice(@CurrentPlayer() me: AuthenticatedPlayer | null, @Args('input') input: FarkleAdviceInput) {
+    return this.advice.farkleAdvice(input, { playerId: me?.id ?? null });
   }
 }

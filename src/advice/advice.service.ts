@@ -32,7 +32,7 @@ import { emptyGame, evolveGame, type GameEvent, type GameState } from '@fairdice
 import { DomainException } from '../common/errors';
 import { GamesService } from '../games/games.service';
 import type { AuthenticatedPlayer } from '../players/players.types';
-import { AdviceTablesService } from './advice-tables.service';
+import { AdviceTablesService, type AdviceCaller } from './advice-tables.service';
 import type {
   DecisionView,
   FarkleAdviceInput,
@@ -76,7 +76,8 @@ export class AdviceService {
 
   // ------------------------------------------------------------------ stateless advisers
 
-  fiveDiceAdvice(input: FiveDiceAdviceInput): FiveDiceAdviceView {
+  /** `caller`: who asks (a table for custom options is built only for a signed-in player, within a budget). */
+  fiveDiceAdvice(input: FiveDiceAdviceInput, caller: AdviceCaller): FiveDiceAdviceView {
     const options = resolveOptions<FiveDiceOptions>(RULE_SETS[input.ruleSet as 'penta'], input.options);
     const sheet = checkedSheet(input.filled ?? [], input.extraBonus ?? 0, options);
     if (input.dice === undefined && input.rollsLeft !== 3)
@@ -88,14 +89,14 @@ export class AdviceService {
         errors: [{ field: 'rollsLeft', problems: ['rollsLeft must be 0, 1 or 2 with dice'] }],
       });
     return this.fiveDiceFor(
-      this.tables.fiveDice(options),
+      this.tables.forAdvisor('five-dice', options, caller),
       sheet,
       (input.dice as Die[] | undefined) ?? null,
       input.rollsLeft,
     );
   }
 
-  farkleAdvice(input: FarkleAdviceInput): FarkleAdviceView {
+  farkleAdvice(input: FarkleAdviceInput, caller: AdviceCaller): FarkleAdviceView {
     const options = resolveOptions<FarkleOptions>(RULE_SETS.farkle, input.options);
     supportedFarkle(options);
     for (const field of ['banked', 'turnPoints'] as const)
@@ -124,6 +125,7 @@ export class AdviceService {
       (input.dice as Die[] | undefined) ?? null,
       input.diceLeft ?? null,
       leader,
+      caller,
     );
   }
 
@@ -222,6 +224,8 @@ export class AdviceService {
     roll: Die[] | null,
     diceLeft: number | null,
     leader: number | null,
+    /** The stateless advisor's caller; null for a game's player to move (the game's table has priority). */
+    caller: AdviceCaller | null = null,
   ): FarkleAdviceView {
     const base = { banked, turnPoints, dice: roll };
     if (leader !== null && leader >= banked) {
@@ -265,7 +269,9 @@ export class AdviceService {
         roll: wins ? null : rollChance,
       };
     }
-    const solution: FarkleSolution = this.tables.farkle(options);
+    const solution: FarkleSolution = caller
+      ? this.tables.forAdvisor('farkle', options, caller)
+      : this.tables.farkle(options);
     if (roll !== null) {
       const list = adviseSetAside(solution, { banked, turnPoints }, roll).map((a) => ({
         dice: a.dice,

@@ -184,8 +184,12 @@ export const configSchema = z.object({
   ADVICE_WORKERS: positiveInt('ADVICE_WORKERS').optional(),
   /** Tables waiting for a worker at most; beyond that a request for a new table gets 503 ADVICE_BUSY. */
   ADVICE_QUEUE_MAX: positiveInt('ADVICE_QUEUE_MAX').default(16),
-  /** Five-dice tables kept in memory at most (about 6.3 MB each; the least recently used is dropped and reloaded from disk). */
+  /** Tables kept in memory at most besides the presets' (five-dice about 6.3 MB each, Farkle 2.2 MB; the least recently used is dropped and reloaded from disk or solved again). */
   ADVICE_MEMORY_TABLES: positiveInt('ADVICE_MEMORY_TABLES').default(8),
+  /** Bytes of custom (non-preset) table files in ADVICE_CACHE_DIR at most; the least recently used file is deleted first. The presets' files are kept outside this bound. */
+  ADVICE_CACHE_MAX_BYTES: positiveInt('ADVICE_CACHE_MAX_BYTES').default(256 * 1024 * 1024),
+  /** New tables a player may have built per hour for options outside the presets (the stateless advisers); past it, 429 ADVICE_BUILD_LIMITED. Anonymous callers get preset and already-built tables only. */
+  ADVICE_CUSTOM_BUILDS_PER_HOUR: positiveInt('ADVICE_CUSTOM_BUILDS_PER_HOUR').default(10),
   /** Build (or load) the three presets' tables in the background at start-up. Default: on, except NODE_ENV=test. */
   ADVICE_WARM_PRESETS: booleanFlag.optional(),
   // --- keys (docs/operations.md "Keys"; required whenever DATABASE_URL is set) ---

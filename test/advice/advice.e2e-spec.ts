@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { solveFiveDice, expectedScoreFromStart } from '@fairdice/core/rules/advice';
@@ -26,7 +26,7 @@ describe('advice: game option, game advice, stateless advisers, post-game analys
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'fairdice-advice-e2e-'));
-    t = await createTestApp({ env: { ADVICE_CACHE_DIR: dir } });
+    t = await createTestApp({ env: { ADVICE_CACHE_DIR: dir, ADVICE_CUSTOM_BUILDS_PER_HOUR: '3' } });
     tables = t.app.get(AdviceTablesService);
     ada = await registerPlayer(t, 'Ada');
     bob = await registerPlayer(t, 'Bob');
@@ -105,6 +105,8 @@ describe('advice: game option, game advice, stateless advisers, post-game analys
       const g = await gql(
         t,
         `{ fiveDiceAdvice(input: { ruleSet: simple, options: { upperBonusPoints: 0, upperBonusThreshold: 40 }, rollsLeft: 3 }) { rollsLeft } }`,
+        {},
+        ada.token, // a new table for custom options is built for a signed-in player only
       );
       expect(g.errors?.[0].extensions).toMatchObject({ code: 'TABLE_BUILDING', status: 503 });
       expect(g.errors?.[0].extensions?.retryAfter).toBeGreaterThanOrEqual(1);
@@ -371,6 +373,9 @@ describe('advice: game option, game advice, stateless advisers, post-game analys
       ['negative rolls left', { rollsLeft: -1 }, 400, 'VALIDATION_FAILED'],
       ['dice with rollsLeft 3', { rollsLeft: 3 }, 400, 'VALIDATION_FAILED'],
       ['no dice with rolls made', { dice: undefined }, 400, 'VALIDATION_FAILED'],
+      // null is not "omitted": it used to answer 200 for another position (rollsLeft 3).
+      ['dice null with rolls made', { dice: null }, 400, 'VALIDATION_FAILED'],
+      ['dice null with rollsLeft 3', { dice: null, rollsLeft: 3 }, 400, 'VALIDATION_FAILED'],
       ['an unknown rule set', { ruleSet: 'yatzy' }, 400, 'VALIDATION_FAILED'],
       ['a Farkle rule set', { ruleSet: 'farkle' }, 400, 'VALIDATION_FAILED'],
       ['an unknown option', { options: { jokers: 'none' } }, 400, 'INVALID_OPTIONS'],
@@ -415,6 +420,80 @@ describe('advice: game option, game advice, stateless advisers, post-game analys
         input: { ...body, dice: [1, 2, 3, 4, 9] },
       });
       expect(dice.errors?.[0].extensions?.code).toBe('VALIDATION_FAILED');
+      const nullDice = await gql(
+        t,
+        `{ fiveDiceAdvice(input: { ruleSet: simple, dice: null, rollsLeft: 2 }) { rollsLeft } }`,
+      );
+      expect(nullDice.errors?.[0].extensions?.code).toBe('VALIDATION_FAILED');
+    });
+  });
+
+  describe('the stateless advisers: new tables for custom options (issue 24, item 6)', () => {
+    const opening = (upperBonusThreshold: number) => ({
+      ruleSet: 'simple',
+      options: { upperBonusPoints: 0, upperBonusThreshold },
+      rollsLeft: 3,
+    });
+    const files = () => readdirSync(dir).filter((f) => f.endsWith('.fdot'));
+
+    it('refuses an anonymous caller a table that is not built yet: 401 UNAUTHENTICATED, nothing queued or written', async () => {
+      const before = { status: tables.status(), files: files() };
+      const rest = await t.http().post('/v1/advice/five-dice').send(opening(33));
+      expect({ status: rest.status, code: rest.body.code }).toEqual({ status: 401, code: 'UNAUTHENTICATED' });
+      const farkleRest = await t
+        .http()
+        .post('/v1/advice/farkle')
+        .send({ options: { target: 8500 }, banked: 0, turnPoints: 0, dice: [1, 5, 2, 2, 2, 6] });
+      expect(farkleRest.body.code).toBe('UNAUTHENTICATED');
+      const g = await gql(
+        t,
+        `{ fiveDiceAdvice(input: { ruleSet: simple, options: { upperBonusPoints: 0, upperBonusThreshold: 33 }, rollsLeft: 3 }) { rollsLeft } }`,
+      );
+      expect(g.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+      expect(tables.status()).toMatchObject({ queued: before.status.queued, building: before.status.building });
+      expect(files()).toEqual(before.files);
+      // A preset needs no token.
+      await tables.whenReady(simple);
+      await t.http().post('/v1/advice/five-dice').send({ ruleSet: 'simple', rollsLeft: 3 }).expect(200);
+    }, 60_000);
+
+    it("builds a signed-in player's tables within ADVICE_CUSTOM_BUILDS_PER_HOUR, then 429 ADVICE_BUILD_LIMITED with Retry-After", async () => {
+      for (const threshold of [34, 35, 36]) {
+        const res = await t.http().post('/v1/advice/five-dice').set(bob.auth).send(opening(threshold));
+        expect(res.body.code).toBe('TABLE_BUILDING');
+        // One at a time: a player may have two builds in flight (CUSTOM_BUILDS_IN_FLIGHT).
+        await tables.whenReady({ ...simple, upperBonusPoints: 0, upperBonusThreshold: threshold });
+      }
+      const limited = await t.http().post('/v1/advice/five-dice').set(bob.auth).send(opening(37));
+      expect(limited.status).toBe(429);
+      expect(limited.body.code).toBe('ADVICE_BUILD_LIMITED');
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(3000);
+      const g = await gql(
+        t,
+        `{ fiveDiceAdvice(input: { ruleSet: simple, options: { upperBonusPoints: 0, upperBonusThreshold: 37 }, rollsLeft: 3 }) { rollsLeft } }`,
+        {},
+        bob.token,
+      );
+      expect(g.errors?.[0].extensions).toMatchObject({ code: 'ADVICE_BUILD_LIMITED', status: 429 });
+      // The tables paid for are served (to anyone, once built); the refused one is not on disk.
+      await t.http().post('/v1/advice/five-dice').send(opening(34)).expect(200);
+      expect(existsSync(tables.cacheFile({ ...simple, upperBonusPoints: 0, upperBonusThreshold: 37 }))).toBe(false);
+    });
+  });
+
+  describe('the stateless Farkle advisor, before its table exists', () => {
+    it('refuses an invalid body with 400, not 503 TABLE_BUILDING, and queues nothing', async () => {
+      // Options no test builds: their table does not exist, so only validation can answer.
+      const before = tables.status();
+      for (const body of [
+        { options: { target: 9500 }, banked: 0, turnPoints: 0, dice: null },
+        { options: { target: 9500 }, banked: 0, turnPoints: 100, dice: null, diceLeft: 3 },
+        { options: { target: 9500 }, banked: 0, turnPoints: 100, diceLeft: null },
+      ]) {
+        const res = await t.http().post('/v1/advice/farkle').set(ada.auth).send(body);
+        expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+      }
+      expect(tables.status()).toMatchObject({ queued: before.queued, building: before.building });
     });
   });
 
@@ -467,6 +546,7 @@ describe('advice: game option, game advice, stateless advisers, post-game analys
       ['turn points not a multiple of 50', { turnPoints: 120 }, 400, 'INVALID_POSITION'],
       ['a die out of range', { dice: [1, 5, 7] }, 400, 'VALIDATION_FAILED'],
       ['seven dice', { dice: [1, 1, 1, 1, 1, 1, 1] }, 400, 'VALIDATION_FAILED'],
+      ['dice null', { dice: null }, 400, 'VALIDATION_FAILED'],
       ['dice and diceLeft', { diceLeft: 3 }, 400, 'VALIDATION_FAILED'],
       ['diceLeft out of range', { dice: undefined, turnPoints: 100, diceLeft: 7 }, 400, 'VALIDATION_FAILED'],
       ['bank or roll without turn points', { dice: undefined, diceLeft: 3 }, 400, 'INVALID_POSITION'],

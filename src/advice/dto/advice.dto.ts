@@ -11,12 +11,20 @@ import {
   IsOptional,
   Max,
   Min,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { BoxIdEnum, enumOf, GameFamilyEnum, RuleSetNameEnum } from '../../common/graphql/enums';
 import { FarkleOptionsInput, FiveDiceOptionsInput } from '../../common/graphql/game-options';
 import { apiRef } from '../../common/openapi/json-schema';
 import { FilledBoxInput } from '../../scoring/dto/scoring.dto';
+
+/**
+ * Optional, but not nullable: a field whose absence means something (no roll yet, no dice left
+ * given) must be left out, never null (null used to be read as "absent" and advised on another
+ * position). @IsOptional would let null through.
+ */
+const OmitOrGive = () => ValidateIf((_object, value) => value !== undefined);
 
 // ------------------------------------------------------------------ enums
 
@@ -153,7 +161,7 @@ export class FiveDiceAdviceInput {
 
   @Field(() => [Int], { nullable: true, description: 'Five dice, 1 to 6; omit before the first roll (rollsLeft 3).' })
   @ApiPropertyOptional({ type: [Number], minItems: 5, maxItems: 5, example: [3, 3, 3, 5, 5] })
-  @IsOptional()
+  @OmitOrGive()
   @IsArray()
   @ArrayMinSize(5)
   @ArrayMaxSize(5)
@@ -291,7 +299,7 @@ export class FarkleAdviceInput {
     description: 'The roll (1-6 dice, faces 1-6): advise which dice to set aside.',
   })
   @ApiPropertyOptional({ type: [Number], minItems: 1, maxItems: 6, example: [1, 5, 2, 2, 2, 6] })
-  @IsOptional()
+  @OmitOrGive()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(6)
@@ -305,7 +313,7 @@ export class FarkleAdviceInput {
     description: 'Without dice: the dice the next roll would throw (1-6; 6 after hot dice): advise bank or roll.',
   })
   @ApiPropertyOptional({ minimum: 1, maximum: 6 })
-  @IsOptional()
+  @OmitOrGive()
   @IsInt()
   @Min(1)
   @Max(6)

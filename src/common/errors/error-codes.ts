@@ -39,6 +39,7 @@ export const SERVICE_ERROR_CODES = [
   'TOURNAMENT_NOT_FOUND',
   'TABLE_BUILDING',
   'ADVICE_BUSY',
+  'ADVICE_BUILD_LIMITED',
   'ADVICE_FORBIDDEN',
   'ADVICE_UNSUPPORTED',
   'INVALID_SHEET',
@@ -139,6 +140,10 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   INVALID_CURSOR: { status: 400, title: 'The page cursor is not valid for this list' },
   TABLE_BUILDING: { status: 503, title: 'The advice table for these rules is being computed; retry after Retry-After' },
   ADVICE_BUSY: { status: 503, title: 'Too many advice tables are being computed; retry after Retry-After' },
+  ADVICE_BUILD_LIMITED: {
+    status: 429,
+    title: 'You asked for too many new advice tables for custom options; retry after Retry-After',
+  },
   ADVICE_FORBIDDEN: { status: 403, title: 'This game forbids advice' },
   ADVICE_UNSUPPORTED: { status: 422, title: 'The advisor does not cover these rules' },
   INVALID_SHEET: { status: 400, title: 'No game can produce this score sheet' },

@@ -134,6 +134,7 @@ const RETRY_AFTER_CODES: ErrorCode[] = [
   'IDEMPOTENCY_IN_PROGRESS',
   'TABLE_BUILDING',
   'ADVICE_BUSY',
+  'ADVICE_BUILD_LIMITED',
 ];
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });

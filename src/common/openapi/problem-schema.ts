@@ -74,7 +74,7 @@ export const PROBLEM_SCHEMAS: Record<string, JsonSchema> = {
       known: arrayOf(str(), 'INVALID_COMMAND: the known commands.'),
       limit: int('RATE_LIMITED: the limit per minute.'),
       retryAfterSeconds: int(
-        'RATE_LIMITED: seconds until the window ends; TABLE_BUILDING, ADVICE_BUSY: seconds until the table is probably ready (as Retry-After).',
+        'RATE_LIMITED, ADVICE_BUILD_LIMITED: seconds until the window ends; TABLE_BUILDING, ADVICE_BUSY: seconds until the table is probably ready (as Retry-After).',
       ),
       ruleSet: str('FORMAT_NOT_SUPPORTED: the rule set.'),
       format: str('FORMAT_NOT_SUPPORTED: the format asked.'),
