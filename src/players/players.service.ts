@@ -109,10 +109,12 @@ export class PlayersService {
    * added to the solo record, and a win against oneself means nothing). A game with a computer
    * seat is never solo (it has two seats or more) and, like a hot-seat game, does not count
    * toward wins and losses against players: its result goes to the computer* counters instead.
+   * A duplicate tournament game counts only once its round has ended (`seedSealed` cleared): until
+   * then its score would tell the other entrants about the shared dice (docs/tournaments.md §4).
    */
   async stats(playerId: string): Promise<RuleSetStats[]> {
     const games = await this.prisma.game.findMany({
-      where: { status: 'finished', seats: { some: { playerId } } },
+      where: { status: 'finished', seedSealed: false, seats: { some: { playerId } } },
       select: {
         ruleSet: true,
         seatCount: true,

@@ -9,7 +9,7 @@ export interface TournamentLeaderboardEntry {
   rank: number;
   playerId: string;
   displayName: string;
-  /** Finished tournaments ranked first in. */
+  /** Finished tournaments ranked first in, alone (a shared first place is no win). */
   wins: number;
   /** Finished tournaments ranked first to third in. */
   podiums: number;
@@ -59,7 +59,8 @@ export async function tournamentLeaderboard(
         bestRank: row.rank,
       };
       line.tournamentsPlayed++;
-      if (row.rank === 1) line.wins++;
+      // A shared first place is a tie, not a win (the brief reports equal totals as a tie).
+      if (row.rank === 1 && !row.tied) line.wins++;
       if (row.rank <= 3) line.podiums++;
       line.bestRank = Math.min(line.bestRank, row.rank);
       lines.set(row.playerId, line);

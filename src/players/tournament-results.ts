@@ -8,6 +8,8 @@ export interface TournamentResult {
   format: string;
   /** Rank in the final standings (docs/tournaments.md §4: the system and its tie-breaks). */
   rank: number;
+  /** Another entrant has the same rank. */
+  tied: boolean;
   /** How many entrants the standings rank. */
   entrants: number;
   totalScore: number;
@@ -61,6 +63,7 @@ export async function tournamentResults(query: Query, playerId: string): Promise
       ruleSet: t.rule_set,
       format: t.format,
       rank: mine.rank,
+      tied: mine.tied,
       entrants: standings.length,
       totalScore: mine.totalScore,
       matchPoints: mine.matchPoints,

@@ -190,7 +190,7 @@ describe('tournament audit bundle (e2e)', () => {
             events { gameId version type seat data rollNumber command prevHash hash ... on GameStartedEvent { clientSeeds } }
             chainHead finalStandings { rank seat playerId score quit } generatedAt
             transparencyLog { treeHead { treeSize timestamp rootHash signature logId } entries { leafIndex leaf inclusionProof } } }
-          standings { rank entrant playerId displayName status totalScore matchPoints bestGame gamesPlayed
+          standings { rank tied entrant playerId displayName status totalScore matchPoints bestGame gamesPlayed
             rounds { round score matchPoints games } }
           gamesRoot } }
         ${OPTIONS_FRAGMENT}`,
@@ -358,12 +358,17 @@ describe('tournament audit bundle (e2e)', () => {
     } while (cursor);
     expect(new Set(lines.map((l) => l.playerId)).size).toBe(lines.length);
     // This file's two finished tournaments of simple (3 + 4 entrants, different players).
-    const rows = [...duplicate.standings, ...tables.standings] as Array<{ playerId: string; rank: number }>;
+    const rows = [...duplicate.standings, ...tables.standings] as Array<{
+      playerId: string;
+      rank: number;
+      tied: boolean;
+    }>;
     for (const row of rows) {
       const line = lines.find((l) => l.playerId === row.playerId);
       expect(line).toMatchObject({
         tournamentsPlayed: 1,
-        wins: row.rank === 1 ? 1 : 0,
+        // A shared first place is no win (decision 0073).
+        wins: row.rank === 1 && !row.tied ? 1 : 0,
         podiums: row.rank <= 3 ? 1 : 0,
         bestRank: row.rank,
       });

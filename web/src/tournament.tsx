@@ -286,7 +286,7 @@ function Standings({ t, standings, me }: { t: Tournament; standings: TournamentS
             <tbody>
               {standings.rows.map((r) => (
                 <tr key={r.playerId} className={r.playerId === me.id ? 'me-row' : undefined}>
-                  <td>{r.rank}</td>
+                  <td>{r.tied ? `${r.rank}=` : r.rank}</td>
                   <th scope="row">
                     {r.displayName ?? `Entrant ${r.entrant}`}
                     {r.status !== 'active' ? ` (${r.status})` : ''}

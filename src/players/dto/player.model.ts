@@ -70,9 +70,12 @@ export class TournamentResultView {
   @Field(() => TournamentFormatEnum)
   @ApiProperty({ enum: TOURNAMENT_FORMATS, enumName: 'TournamentFormat' })
   format: string;
-  @Field(() => Int, { description: 'Rank in the final standings.' })
-  @ApiProperty({ description: 'Rank in the final standings.' })
+  @Field(() => Int, { description: 'Rank in the final standings (shared when tied).' })
+  @ApiProperty({ description: 'Rank in the final standings (shared when tied).' })
   rank: number;
+  @Field({ description: 'Another entrant has the same rank (shown as "1=").' })
+  @ApiProperty({ description: 'Another entrant has the same rank (shown as "1=").' })
+  tied: boolean;
   @Field(() => Int, { description: 'Entrants ranked.' })
   @ApiProperty({ description: 'Entrants ranked.' })
   entrants: number;
@@ -140,8 +143,8 @@ export class TournamentLeaderboardEntryView {
   rank: number;
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) playerId: string;
   @Field() @ApiProperty() displayName: string;
-  @Field(() => Int, { description: 'Tournaments ranked first in.' })
-  @ApiProperty({ description: 'Tournaments ranked first in.' })
+  @Field(() => Int, { description: 'Tournaments ranked first in, alone (a shared first place is no win).' })
+  @ApiProperty({ description: 'Tournaments ranked first in, alone (a shared first place is no win).' })
   wins: number;
   @Field(() => Int, { description: 'Tournaments ranked first to third in.' })
   @ApiProperty({ description: 'Tournaments ranked first to third in.' })

@@ -126,7 +126,12 @@ export class StandingRoundView {
 
 @ObjectType({ description: 'One line of the standings (order and tie-breaks: docs/tournaments.md §4).' })
 export class StandingRowView {
-  @Field(() => Int) @ApiProperty() rank: number;
+  @Field(() => Int, { description: 'Shared by entrants equal on every ranking key (1, 1, 3).' })
+  @ApiProperty({ description: 'Shared by entrants equal on every ranking key (1, 1, 3).' })
+  rank: number;
+  @Field({ description: 'Another entrant has the same rank (shown as "1=").' })
+  @ApiProperty({ description: 'Another entrant has the same rank (shown as "1=").' })
+  tied: boolean;
   @Field(() => Int) @ApiProperty() entrant: number;
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) playerId: string;
   @Field(() => String, { nullable: true }) @ApiProperty(nullableString) displayName: string | null;

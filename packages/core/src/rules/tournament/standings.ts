@@ -8,8 +8,10 @@
  * the others at the table.
  *
  * Order: duplicate: total score, then match points; tables: match points, then total score;
- * then (both) the best single game, then the entrant number (earlier registration first).
- * Disqualified entrants come last (in the same order among themselves).
+ * then (both) the best single game. Entrants equal on all of these share a rank (standard
+ * competition ranking: 1, 1, 3; `tied` is set on each of them) and are listed by entrant number.
+ * Equal totals are a tie, as the brief reports them: registration order breaks no tie.
+ * Disqualified entrants come last (ranked after everyone else, in the same way among themselves).
  */
 import type { EntrantStatus, GameResult, TournamentState } from './types';
 
@@ -22,7 +24,10 @@ export interface StandingRound {
 }
 
 export interface StandingRow {
+  /** 1 + the number of entrants ranked strictly ahead (equal entrants share it). */
   rank: number;
+  /** Another entrant has the same rank. */
+  tied: boolean;
   entrant: number;
   playerId: string;
   status: EntrantStatus;
@@ -42,6 +47,7 @@ export function computeStandings(state: TournamentState, live: readonly GameResu
   for (const e of state.entrants) {
     rows.set(e.number, {
       rank: 0,
+      tied: false,
       entrant: e.number,
       playerId: e.playerId,
       status: e.status,
@@ -89,14 +95,20 @@ export function computeStandings(state: TournamentState, live: readonly GameResu
   }
   const primary = (r: StandingRow) =>
     state.format === 'duplicate' ? [r.totalScore, r.matchPoints] : [r.matchPoints, r.totalScore];
-  const sorted = [...rows.values()].sort((a, b) => {
+  /** Negative when a ranks ahead of b, 0 when they are equal (a tie). */
+  const ahead = (a: StandingRow, b: StandingRow) => {
     const dq = Number(a.status === 'disqualified') - Number(b.status === 'disqualified');
     if (dq !== 0) return dq;
     const ka = [...primary(a), a.bestGame];
     const kb = [...primary(b), b.bestGame];
     for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return kb[i] - ka[i];
-    return a.entrant - b.entrant;
+    return 0;
+  };
+  const sorted = [...rows.values()].sort((a, b) => ahead(a, b) || a.entrant - b.entrant);
+  sorted.forEach((r, i) => {
+    const previous = sorted[i - 1];
+    r.rank = previous && ahead(previous, r) === 0 ? previous.rank : i + 1;
+    if (previous && previous.rank === r.rank) previous.tied = r.tied = true;
   });
-  sorted.forEach((r, i) => (r.rank = i + 1));
   return sorted;
 }

@@ -134,11 +134,14 @@ describe('tournament decider', () => {
     s = run(s, { type: 'finishRound', round: 2, roundSeed: HEX, results: result(2, [200, 250, 150]) });
     s = run(s, { type: 'finish', tournamentSeed: HEX });
     // a: 400 (mp 2+2), b: 400 (mp 0+4), c: 400 (mp 4+0): all tied on total and match points; best game 250
-    // for b and c, 200 for a; then entrant number.
-    expect(computeStandings(s).map((r) => [r.rank, r.playerId, r.totalScore, r.matchPoints, r.bestGame])).toEqual([
-      [1, 'b', 400, 4, 250],
-      [2, 'c', 400, 4, 250],
-      [3, 'a', 400, 4, 200],
+    // for b and c, 200 for a. b and c are equal on every key: they share first place (a tie, listed
+    // by entrant number), and a is third.
+    expect(
+      computeStandings(s).map((r) => [r.rank, r.tied, r.playerId, r.totalScore, r.matchPoints, r.bestGame]),
+    ).toEqual([
+      [1, true, 'b', 400, 4, 250],
+      [1, true, 'c', 400, 4, 250],
+      [3, false, 'a', 400, 4, 200],
     ]);
   });
 
