@@ -18,7 +18,8 @@
  *   backlog in one queue does not hold up another; a job that ends wakes the worker to claim the
  *   next one at once; an idle worker sleeps until the next job comes due or the poll interval,
  *   whichever is sooner (the poll catches jobs written later by other instances). A game command
- *   of this instance that schedules a job due at once (EventStore.onJobDue) wakes it on commit. Failed: run_at = now() + the handler's retry delay (or an exponential default).
+ *   of this instance that schedules a job due at once (EventStore.onJobDue) wakes it on commit.
+ *   Failed: run_at = now() + the handler's retry delay (or an exponential default).
  * - Works the same on the embedded PGlite (one session: statements are serialized) and on a
  *   real PostgreSQL shared by several instances.
  */
