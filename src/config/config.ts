@@ -123,6 +123,11 @@ export const configSchema = z.object({
   DATABASE_QUERY_TIMEOUT_MS: positiveInt('DATABASE_QUERY_TIMEOUT_MS').default(10000),
   /** Start-up: how long to wait (with backoff) for an external PostgreSQL that is down, starting or full. */
   DATABASE_STARTUP_TIMEOUT_MS: positiveInt('DATABASE_STARTUP_TIMEOUT_MS').default(60000),
+  /**
+   * Readiness: /health/ready answers within this (ms) whatever the database does; a database that
+   * has not answered its ping by then makes it 503 NOT_READY.
+   */
+  READY_TIMEOUT_MS: positiveInt('READY_TIMEOUT_MS').default(1500),
   /** Readiness (/health/ready 503) when a pool connection was awaited longer than this (ms), recently or now. */
   READY_MAX_POOL_WAIT_MS: positiveInt('READY_MAX_POOL_WAIT_MS').default(1000),
   /** Readiness (/health/ready 503) when the event loop was blocked longer than this (ms) in the last seconds. */

@@ -141,6 +141,22 @@ describe('AppendBatcher', () => {
     expect(db.statements).toEqual([['a', 'b', 'c'], ['a'], ['b'], ['c']]);
   });
 
+  it('two items that touch one row twice (SQLSTATE 21000) are written one by one, both succeed', async () => {
+    const db = new FakeDb();
+    db.failNext.push(pgError('21000'));
+    const b = new AppendBatcher(db as unknown as Queryable, { windowMs: 0, maxBatch: 64, concurrency: 1 });
+    const release = b.pause();
+    const done = ['a', 'b'].map((g) =>
+      b.submit(item(g)).then(
+        () => 'ok',
+        (e: { code?: string }) => e.code,
+      ),
+    );
+    release();
+    expect(await Promise.all(done)).toEqual(['ok', 'ok']);
+    expect(db.statements).toEqual([['a', 'b'], ['a'], ['b']]);
+  });
+
   it('a connection error fails every command of the batch (no retry, nothing reported written)', async () => {
     const db = new FakeDb();
     db.failNext.push(pgError('57P01'));

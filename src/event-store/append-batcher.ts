@@ -15,7 +15,7 @@
  *   decides: it conflicts if it was decided on the state the first command replaced). So no
  *   statement writes a game twice, and concurrent batches never wait on each other's row locks.
  * - Errors: a statement error that belongs to the data (integrity, data, raise, deadlock: SQLSTATE
- *   classes 22, 23, 40, 42, P0) is retried with every item on its own, so one game's unique
+ *   classes 21, 22, 23, 40, 42, P0) is retried with every item on its own, so one game's unique
  *   violation never fails another game's append; any other error (connection lost, database
  *   shutting down, timeout) fails every command of the batch with that error (nothing of it
  *   committed, or, if the connection broke during COMMIT, the outcome is unknown to all of them,
@@ -96,8 +96,12 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
-/** SQLSTATE classes of errors caused by one item's data: retry the items one by one. */
-const PER_ITEM_ERROR = /^(22|23|40|42|P0)/;
+/**
+ * SQLSTATE classes of errors caused by one item's data: retry the items one by one. 21
+ * (cardinality: ON CONFLICT touching a row twice) means two items share a row the statement does
+ * not merge; written one by one they cannot collide.
+ */
+const PER_ITEM_ERROR = /^(21|22|23|40|42|P0)/;
 
 export class AppendBatcher {
   private queue: Pending[] = [];
@@ -324,17 +328,24 @@ export const NOTIFY_ENTRIES = 150;
  * The CTE body that writes jobs in a write statement: `from` yields the job rows as `x` (queue, key,
  * payload, delay_ms). A pending job with the same key is replaced (new run time, attempts reset,
  * revision bumped so a worker holding the old one cannot complete it).
+ *
+ * One row per key: commands of one batch may schedule the same job (two games of a tournament
+ * round ending together both schedule `tournament-progress:<id>:<round>`), and INSERT … ON
+ * CONFLICT DO UPDATE may not touch a row twice in one statement (SQLSTATE 21000, which failed the
+ * whole batch). The jobs are merged: of the rows with one key, the last in `order` (the batch's
+ * last command) is written, as if the commands had been written one after the other.
  */
-export function upsertJobsSql(from: string): string {
+export function upsertJobsSql(from: string, order = 'x.key'): string {
   return `
     INSERT INTO async_jobs (queue, key, payload, run_at)
-    SELECT x.queue, x.key, x.payload, now() + x.delay_ms * interval '1 millisecond'
+    SELECT DISTINCT ON (x.key) x.queue, x.key, x.payload, now() + x.delay_ms * interval '1 millisecond'
       FROM ${from}
      -- A fan-out job only when some webhook can receive one of its notices (most commands have none).
      WHERE x.queue <> '${FANOUT_QUEUE}' OR EXISTS (
        SELECT 1 FROM jsonb_array_elements(x.payload -> 'notices') n
          CROSS JOIN jsonb_array_elements_text(n -> 'playerIds') p
          JOIN webhooks w ON w.player_id = p::uuid AND (n ->> 'type') = ANY (w.events))
+     ORDER BY x.key, ${order}
     ON CONFLICT (key) DO UPDATE
       SET queue = EXCLUDED.queue, payload = EXCLUDED.payload, run_at = EXCLUDED.run_at, attempts = 0,
           revision = async_jobs.revision + 1, locked_by = NULL, last_error = NULL, updated_at = now()`;
@@ -395,7 +406,8 @@ st AS (
   ON CONFLICT (game_id, seat) DO UPDATE
     SET player_id = EXCLUDED.player_id, hot_seat = EXCLUDED.hot_seat, client_seed = EXCLUDED.client_seed,
         computer_level = EXCLUDED.computer_level, joined_at = now()),
-jb AS (${upsertJobsSql(`ui CROSS JOIN LATERAL jsonb_to_recordset(ui.jobs) AS ${JOB_COLUMNS}`)}),
+-- One row per job key across the batch: the last command's job (upsertJobsSql).
+jb AS (${upsertJobsSql(`ui CROSS JOIN LATERAL jsonb_to_recordset(ui.jobs) AS ${JOB_COLUMNS}`, 'ui.item_no DESC')}),
 -- The command that ends a game also drops its pending deadline, inactivity, computer and auto-score jobs.
 -- $4: those jobs' keys for the items that end a game (an index probe), kept only if the game was written.
 dj AS (

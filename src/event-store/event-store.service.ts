@@ -60,6 +60,7 @@ import {
   type Written,
   writeAppends,
 } from './append-batcher';
+import { FANOUT_QUEUE } from './async-effects';
 import { appendEvent } from '@fairdice/core/fairness/hash-chain';
 import { evolveGame, emptyGame, GameEvent, GameState } from '@fairdice/core/rules/game';
 import {
@@ -118,6 +119,8 @@ export class EventStore {
   private readonly cache: BoundedLru<CacheEntry>;
   /** Group commit of appends outside a transaction (null: APPEND_BATCHING=false). */
   readonly batcher: AppendBatcher | null;
+  /** Told after the commit of a command that scheduled a job due at once (see onJobDue). */
+  private readonly dueListeners = new Set<() => void>();
 
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
@@ -434,7 +437,20 @@ export class EventStore {
         names: seatsChanged ? null : { ...loaded.names },
       }),
     );
+    if ((update.jobs ?? []).some((j) => j.delayMs <= 0 && j.queue !== FANOUT_QUEUE))
+      afterCommit(() => this.dueListeners.forEach((listener) => listener()));
     return result;
+  }
+
+  /**
+   * `listener` runs after the commit of every append that scheduled a job due at once (a
+   * tournament round's progress, a computer seat's turn): the job queue of this instance claims it
+   * then instead of at its next poll. Fan-out jobs do not count: most are not written (no webhook
+   * receives them), and their deliveries are not waited on by anyone. Returns the unsubscribe.
+   */
+  onJobDue(listener: () => void): () => void {
+    this.dueListeners.add(listener);
+    return () => this.dueListeners.delete(listener);
   }
 
   /** Events with version > after, oldest first, at most `limit`. */

@@ -8,8 +8,6 @@ import { ApiProblems } from '../common/openapi/decorators';
 import { PG_POOL, PrismaService } from '../database/prisma.service';
 import { EventLoopMonitor, monitorPoolWaits, PoolWaitMonitor } from './load-monitor';
 
-const PING_TIMEOUT_MS = 1500;
-
 /** The process's load signals (one per application instance). */
 @Injectable()
 export class LoadSignals implements OnApplicationBootstrap, OnModuleDestroy {
@@ -27,9 +25,9 @@ export class LoadSignals implements OnApplicationBootstrap, OnModuleDestroy {
 }
 
 /**
- * Liveness (/health) and readiness (/health/ready: the database answers, no connection was
- * awaited longer than READY_MAX_POOL_WAIT_MS and the event loop was not blocked longer than
- * READY_MAX_EVENT_LOOP_DELAY_MS in the last seconds). Outside /v1 on purpose.
+ * Liveness (/health) and readiness (/health/ready: the database answers within READY_TIMEOUT_MS,
+ * no connection was awaited longer than READY_MAX_POOL_WAIT_MS and the event loop was not blocked
+ * longer than READY_MAX_EVENT_LOOP_DELAY_MS in the last seconds). Outside /v1 on purpose.
  */
 @ApiTags('health')
 @Controller('health')
@@ -71,7 +69,7 @@ export class HealthController {
       additionalProperties: false,
     },
     description:
-      'The instance can take traffic: the database answers, no pool connection waited longer than READY_MAX_POOL_WAIT_MS and the event loop was not blocked longer than READY_MAX_EVENT_LOOP_DELAY_MS recently. Body: `{ status: "ok", info, error, details }` with each check.',
+      'The instance can take traffic: the database answers within READY_TIMEOUT_MS, no pool connection waited longer than READY_MAX_POOL_WAIT_MS and the event loop was not blocked longer than READY_MAX_EVENT_LOOP_DELAY_MS recently. Body: `{ status: "ok", info, error, details }` with each check.',
   })
   @ApiServiceUnavailableResponse({
     description:
@@ -118,18 +116,30 @@ export class HealthController {
     return this.pingDatabase(waitMs);
   }
 
+  /**
+   * The ping is bounded by READY_TIMEOUT_MS however the database behaves (accepts and never
+   * answers, a pool slot that never frees): readiness is for a balancer, which must get a prompt
+   * 503, not a hanging request.
+   */
   private async pingDatabase(poolWaitMs: number) {
     const session = this.indicators.check('database');
+    const timeoutMs = this.config.READY_TIMEOUT_MS;
     const started = Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+      timer.unref();
+    });
     try {
-      await Promise.race([
-        this.prisma.$queryRawUnsafe('SELECT 1'),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), PING_TIMEOUT_MS).unref()),
-      ]);
+      const outcome = await Promise.race([this.prisma.$queryRawUnsafe('SELECT 1'), timedOut]);
+      if (outcome === 'timeout')
+        return session.down({ message: 'database did not answer within READY_TIMEOUT_MS', timeoutMs, poolWaitMs });
       return session.up({ responseTimeMs: Date.now() - started, poolWaitMs });
     } catch {
       // No driver text: it could name hosts or users.
       return session.down({ message: 'database unreachable' });
+    } finally {
+      clearTimeout(timer);
     }
   }
 }

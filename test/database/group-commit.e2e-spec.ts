@@ -209,6 +209,45 @@ describe('group commit of appends', () => {
     expect(reused.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
 
+  it('two commands of one batch that schedule the same job are both written, the job once (the last one)', async () => {
+    // As two games of a tournament round ending together, which both schedule the round's progress
+    // job: one key twice in one INSERT … ON CONFLICT DO UPDATE failed the whole batch (SQLSTATE 21000).
+    const ids = await startedGames(2);
+    const key = `gc-shared:${ids[0]}`;
+    const loaded = await Promise.all(ids.map(async (id) => (await store.load(id))!));
+    const update = (n: number) => ({
+      status: loaded[n].state.status,
+      currentSeat: 0,
+      currentPlayerId: player.id,
+      standings: null,
+      started: false,
+      finished: false,
+      seats: [],
+      // A queue no worker serves: the row stays to be looked at.
+      jobs: [{ queue: 'gc-test', key, payload: { from: ids[n] }, delayMs: 0 }],
+    });
+    const before = await scrape();
+    const outcomes = await gathered(2, () =>
+      Promise.all(
+        loaded.map((l, n) =>
+          store.append(l, [], update(n)).then(
+            () => 'written',
+            (e: { code?: string; message?: string }) => e.code ?? e.message,
+          ),
+        ),
+      ),
+    );
+    const after = await scrape();
+    expect(outcomes).toEqual(['written', 'written']);
+    expect(batches(before, after)).toEqual({ count: 1, commands: 2 });
+    const { rows } = await poolOf(t).query<{ payload: { from: string } }>(
+      'SELECT payload FROM async_jobs WHERE key = $1',
+      [key],
+    );
+    expect(rows).toEqual([{ payload: { from: ids[1] } }]);
+    await poolOf(t).query('DELETE FROM async_jobs WHERE key = $1', [key]);
+  });
+
   it("one game's unique violation does not fail the other games of its batch", async () => {
     const [bad, ...good] = await startedGames(3);
     const pool = poolOf(t);

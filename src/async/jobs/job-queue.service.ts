@@ -17,7 +17,9 @@
  * - Throughput: up to CONCURRENCY jobs run at once; each queue gets an equal share of a claim, so a
  *   backlog in one queue does not hold up another; a job that ends wakes the worker to claim the
  *   next one at once; an idle worker sleeps until the next job comes due or the poll interval,
- *   whichever is sooner (the poll catches jobs written later by other instances). Failed: run_at = now() + the handler's retry delay (or an exponential default).
+ *   whichever is sooner (the poll catches jobs written later by other instances). A game command
+ *   of this instance that schedules a job due at once (EventStore.onJobDue) wakes it on commit.
+ *   Failed: run_at = now() + the handler's retry delay (or an exponential default).
  * - Works the same on the embedded PGlite (one session: statements are serialized) and on a
  *   real PostgreSQL shared by several instances.
  */
@@ -28,6 +30,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Op
 import { Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { PG_POOL } from '../../database/prisma.service';
+import { EventStore } from '../../event-store/event-store.service';
 
 export interface ClaimedJob {
   id: string;
@@ -71,10 +74,14 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(PG_POOL) private readonly pool: Pool,
     @Optional() @Inject(APP_CONFIG) config?: AppConfig,
     @Optional() @Inject(METRICS) private readonly metrics?: Metrics,
+    @Optional() events?: EventStore,
   ) {
     this.pollIntervalMs = config?.JOBS_POLL_INTERVAL_MS ?? 1000;
     this.leaseSeconds = config?.JOBS_LEASE_SECONDS ?? 60;
     this.enabled = config?.JOBS_ENABLED ?? true;
+    // A command that scheduled a job due now (a tournament round's progress when its last game
+    // ends, a computer's turn) wakes the worker on its commit: no wait for the next poll.
+    events?.onJobDue(() => this.wake());
   }
 
   /** Registers the handler of a queue (call in onModuleInit; the worker starts after). */

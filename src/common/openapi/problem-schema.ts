@@ -30,8 +30,9 @@ export const PROBLEM_SCHEMAS: Record<string, JsonSchema> = {
       limitMs: int(),
       poolWaitMs: int(),
       responseTimeMs: int(),
+      timeoutMs: int(),
     },
-    { optional: ['message', 'delayMs', 'limitMs', 'poolWaitMs', 'responseTimeMs'] },
+    { optional: ['message', 'delayMs', 'limitMs', 'poolWaitMs', 'responseTimeMs', 'timeoutMs'] },
   ),
   Problem: closed(
     {

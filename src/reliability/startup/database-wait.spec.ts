@@ -1,4 +1,36 @@
-import { DatabaseStartupError, isTransientStartupError, retryUntilReady } from './database-wait';
+import net from 'node:net';
+import { DatabaseStartupError, isTransientStartupError, pingDatabase, retryUntilReady } from './database-wait';
+
+/**
+ * A PostgreSQL that lets a client log in (AuthenticationOk, ReadyForQuery) and then never answers
+ * a query, holding the connection: as a database that is stalled, or restarting behind a proxy.
+ */
+async function stalledDatabase(): Promise<{ url: string; unanswered: () => string[]; close(): Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const queries: string[] = [];
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    socket.once('data', () => {
+      // The startup message: log in at once, then stay silent whatever comes.
+      socket.write(Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 0, 0x5a, 0, 0, 0, 5, 0x49]));
+      socket.on('data', (d) => {
+        if (d[0] === 0x51) queries.push(d.subarray(5, d.length - 1).toString());
+      });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `postgresql://fairdice@127.0.0.1:${port}/fairdice`,
+    unanswered: () => [...queries],
+    close: async () => {
+      sockets.forEach((s) => s.destroy());
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
 
 const err = (code: string) => Object.assign(new Error(code), { code });
 
@@ -33,5 +65,21 @@ describe('start-up retries', () => {
     await expect(
       retryUntilReady(() => Promise.reject(err('ECONNREFUSED')), { timeoutMs: 20, initialDelayMs: 5 }),
     ).rejects.toBeInstanceOf(DatabaseStartupError);
+  });
+
+  it('a database that logs in and never answers fails the ping with a transient error (the wait goes on)', async () => {
+    const db = await stalledDatabase();
+    try {
+      const error = await pingDatabase(db.url, 200).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toMatchObject({ code: 'ETIMEDOUT' });
+      expect(isTransientStartupError(error)).toBe(true);
+      // It gave up on its own, on a query the database got and never answered (not at connect).
+      expect(db.unanswered()).toEqual(['SELECT 1']);
+    } finally {
+      await db.close();
+    }
   });
 });

@@ -94,14 +94,30 @@ function describe(error: unknown): string {
   return (error instanceof Error ? error.message : 'unknown error').slice(0, 80);
 }
 
-/** One connection and `SELECT 1`: does the database answer? */
+/**
+ * One connection and `SELECT 1`: does the database answer? The whole ping (connect, query, close)
+ * takes at most `timeoutMs`: a server that accepts and then never answers (a database restarting,
+ * a full or stalled one) fails it with ETIMEDOUT, a transient error, so the waiting server starts
+ * and readiness answers 503 instead of the process hanging here with its port closed.
+ */
 export async function pingDatabase(url: string, timeoutMs = 5000): Promise<void> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
   client.on('error', () => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+      timeoutMs,
+    );
+  });
   try {
-    await client.connect();
-    await client.query('SELECT 1');
+    await Promise.race([client.connect().then(() => client.query('SELECT 1')), timedOut]);
+  } catch (error) {
+    // A server that does not answer would not answer the goodbye either: drop the socket.
+    (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    throw error;
   } finally {
+    clearTimeout(timer);
     await client.end().catch(() => undefined);
   }
 }
