@@ -74,7 +74,7 @@ export async function playTwoPlayerGame(
   const path = { path: { id } };
   unwrap(await ada.api.PUT('/v1/games/{id}/seeds', { params: path, body: { clientSeed: randomSeed() } }));
   unwrap(await bob.api.POST('/v1/games/{id}/join', { params: path, body: { clientSeed: randomSeed() } }));
-  game = unwrap(await ada.api.POST('/v1/games/{id}/start', { params: path, body: {} }));
+  game = unwrap(await ada.api.POST('/v1/games/{id}/start', { params: path }));
   log(`started: ${game.status}, ${game.seats.map((s) => s.displayName).join(' vs ')}`);
 
   const byId = new Map([ada, bob].map((p) => [p.id, p]));

@@ -1,23 +1,51 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
-import { ApiNoFieldsBody, ApiProblems, BODY_PROBLEMS, PATH_PROBLEMS } from '../common/openapi/decorators';
+import {
+  ApiNoFieldsBody,
+  ApiProblems,
+  ApiRequestHeaders,
+  BODY_PROBLEMS,
+  PATH_PROBLEMS,
+} from '../common/openapi/decorators';
 import type { ErrorCode } from '../common/errors/error-codes';
 import { CursorQuery } from '../common/dto/pagination';
 import { pageRequest } from '../common/pagination/page-request';
-import { UuidPipe } from '../reliability';
+import { GameETagInterceptor, RestCommandOptions, UuidPipe } from '../reliability';
 import { NoFieldsPipe } from '../games/dto/game.inputs';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { CreateTournamentInput, OrganizerSeedInput, ReasonInput, RegisterInput } from './dto/tournament.inputs';
 import { StandingsView, TournamentEventView, TournamentPage, TournamentView } from './dto/tournament.models';
-import { TournamentsService } from './tournaments.service';
+import { TournamentsService, type TournamentCommandOptions } from './tournaments.service';
 import { TournamentAuditService } from './tournament-audit.service';
 import { TournamentAuditBundleView } from './dto/tournament-audit.models';
 import { toTournamentEventView, toTournamentView } from './tournament-view';
 import { writeStandingsStream } from './standings-sse';
 
 type Me = AuthenticatedPlayer;
+type Opts = TournamentCommandOptions;
 
 /** Errors of every tournament command besides its rules' own codes. */
 const COMMAND: ErrorCode[] = [
@@ -25,7 +53,10 @@ const COMMAND: ErrorCode[] = [
   ...PATH_PROBLEMS,
   'UNAUTHENTICATED',
   'TOURNAMENT_NOT_FOUND',
+  'PRECONDITION_FAILED',
   'VERSION_CONFLICT',
+  'IDEMPOTENCY_KEY_REUSED',
+  'IDEMPOTENCY_IN_PROGRESS',
   'TOURNAMENT_OVER',
   'DATABASE_UNAVAILABLE',
 ];
@@ -33,6 +64,8 @@ const COMMAND: ErrorCode[] = [
 @ApiTags('tournaments')
 @ApiBearerAuth()
 @UseGuards(AuthGuard)
+// ETag: "<version>" on every tournament answer, for If-Match on its commands (as for games).
+@UseInterceptors(GameETagInterceptor)
 @Controller('tournaments')
 export class TournamentsController {
   constructor(
@@ -47,9 +80,22 @@ export class TournamentsController {
       'You are its organizer. The commitment (SHA-256 of the tournament seed) is published at once; every seed is fixed after it (docs/tournaments.md, docs/fairness.md §10).',
   })
   @ApiCreatedResponse({ type: TournamentView })
-  @ApiProblems(...BODY_PROBLEMS, 'UNAUTHENTICATED', 'INVALID_OPTIONS', 'FORMAT_NOT_SUPPORTED', 'DATABASE_UNAVAILABLE')
-  async create(@CurrentPlayer() me: Me, @Body() input: CreateTournamentInput): Promise<TournamentView> {
-    return toTournamentView(await this.tournaments.create(me, input));
+  @ApiRequestHeaders('Idempotency-Key')
+  @ApiProblems(
+    ...BODY_PROBLEMS,
+    'UNAUTHENTICATED',
+    'INVALID_OPTIONS',
+    'FORMAT_NOT_SUPPORTED',
+    'IDEMPOTENCY_KEY_REUSED',
+    'IDEMPOTENCY_IN_PROGRESS',
+    'DATABASE_UNAVAILABLE',
+  )
+  create(
+    @CurrentPlayer() me: Me,
+    @Body() input: CreateTournamentInput,
+    @RestCommandOptions() opts: Opts,
+  ): Promise<TournamentView> {
+    return this.tournaments.create(me, input, opts);
   }
 
   @Get()
@@ -133,19 +179,33 @@ export class TournamentsController {
 
   @Post(':id/entrants')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Register for the tournament with your own client seed' })
+  @ApiOperation({ summary: 'Register for the tournament with your own client seed (generated when omitted)' })
+  // clientSeed is optional: no body at all is the same as {} (typed clients need not send one).
+  @ApiBody({ type: RegisterInput, required: false })
   @ApiOkResponse({ type: TournamentView })
+  @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiProblems(...COMMAND, 'ALREADY_REGISTERED', 'REGISTRATION_CLOSED', 'TOURNAMENT_FULL', 'INVALID_SEED')
-  async register(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body() input: RegisterInput) {
-    return toTournamentView(await this.tournaments.register(me, id, input ?? {}));
+  register(
+    @CurrentPlayer() me: Me,
+    @Param('id', UuidPipe) id: string,
+    @Body() input: RegisterInput,
+    @RestCommandOptions() opts: Opts,
+  ) {
+    return this.tournaments.register(me, id, input ?? {}, opts);
   }
 
   @Put(':id/organizer-seed')
   @ApiOperation({ summary: "Set the organizer's seed (organizer; before registration closes)" })
   @ApiOkResponse({ type: TournamentView })
+  @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiProblems(...COMMAND, 'NOT_ORGANIZER', 'REGISTRATION_CLOSED', 'INVALID_SEED')
-  async organizerSeed(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body() input: OrganizerSeedInput) {
-    return toTournamentView(await this.tournaments.setOrganizerSeed(me, id, input.organizerSeed));
+  organizerSeed(
+    @CurrentPlayer() me: Me,
+    @Param('id', UuidPipe) id: string,
+    @Body() input: OrganizerSeedInput,
+    @RestCommandOptions() opts: Opts,
+  ) {
+    return this.tournaments.setOrganizerSeed(me, id, input.organizerSeed, opts);
   }
 
   @Post(':id/close')
@@ -153,9 +213,15 @@ export class TournamentsController {
   @ApiOperation({ summary: 'Close registration (organizer): the organizer seed and the entrants are fixed' })
   @ApiNoFieldsBody()
   @ApiOkResponse({ type: TournamentView })
+  @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiProblems(...COMMAND, 'NOT_ORGANIZER', 'REGISTRATION_CLOSED')
-  async close(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body(NoFieldsPipe) _b: unknown) {
-    return toTournamentView(await this.tournaments.closeRegistration(me, id));
+  close(
+    @CurrentPlayer() me: Me,
+    @Param('id', UuidPipe) id: string,
+    @Body(NoFieldsPipe) _b: unknown,
+    @RestCommandOptions() opts: Opts,
+  ) {
+    return this.tournaments.closeRegistration(me, id, opts);
   }
 
   @Post(':id/start')
@@ -165,6 +231,7 @@ export class TournamentsController {
   })
   @ApiNoFieldsBody()
   @ApiOkResponse({ type: TournamentView })
+  @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiProblems(
     ...COMMAND,
     'NOT_ORGANIZER',
@@ -173,44 +240,59 @@ export class TournamentsController {
     'REGISTRATION_CLOSED',
     'INVALID_COMMAND',
   )
-  async start(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body(NoFieldsPipe) _b: unknown) {
-    return toTournamentView(await this.tournaments.start(me, id));
+  start(
+    @CurrentPlayer() me: Me,
+    @Param('id', UuidPipe) id: string,
+    @Body(NoFieldsPipe) _b: unknown,
+    @RestCommandOptions() opts: Opts,
+  ) {
+    return this.tournaments.start(me, id, opts);
   }
 
   @Post(':id/cancel')
   @HttpCode(200)
   @ApiOperation({ summary: 'Cancel the tournament (organizer) with a recorded reason; reveals the tournament seed' })
   @ApiOkResponse({ type: TournamentView })
+  @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiProblems(...COMMAND, 'NOT_ORGANIZER', 'INVALID_COMMAND')
-  async cancel(@CurrentPlayer() me: Me, @Param('id', UuidPipe) id: string, @Body() input: ReasonInput) {
-    return toTournamentView(await this.tournaments.cancel(me, id, input.reason));
+  cancel(
+    @CurrentPlayer() me: Me,
+    @Param('id', UuidPipe) id: string,
+    @Body() input: ReasonInput,
+    @RestCommandOptions() opts: Opts,
+  ) {
+    return this.tournaments.cancel(me, id, input.reason, opts);
   }
 
   @Post(':id/entrants/:playerId/withdraw')
   @HttpCode(200)
   @ApiOperation({ summary: 'Withdraw an entrant (the entrant themself, or the organizer) with a recorded reason' })
   @ApiOkResponse({ type: TournamentView })
+  @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiProblems(...COMMAND, 'NOT_ORGANIZER', 'NOT_REGISTERED', 'INVALID_COMMAND')
-  async withdraw(
+  withdraw(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
     @Param('playerId', UuidPipe) playerId: string,
     @Body() input: ReasonInput,
+    @RestCommandOptions() opts: Opts,
   ) {
-    return toTournamentView(await this.tournaments.withdraw(me, id, playerId, input.reason));
+    return this.tournaments.withdraw(me, id, playerId, input.reason, opts);
   }
 
   @Post(':id/entrants/:playerId/disqualify')
   @HttpCode(200)
   @ApiOperation({ summary: 'Disqualify an entrant (organizer) with a recorded reason' })
   @ApiOkResponse({ type: TournamentView })
+  @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiProblems(...COMMAND, 'NOT_ORGANIZER', 'NOT_REGISTERED', 'INVALID_COMMAND')
-  async disqualify(
+  disqualify(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
     @Param('playerId', UuidPipe) playerId: string,
     @Body() input: ReasonInput,
+    @RestCommandOptions() opts: Opts,
   ) {
-    return toTournamentView(await this.tournaments.disqualify(me, id, playerId, input.reason));
+    return this.tournaments.disqualify(me, id, playerId, input.reason, opts);
   }
 }

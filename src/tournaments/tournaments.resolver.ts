@@ -80,8 +80,17 @@ export class TournamentsResolver {
   }
 
   @Mutation(() => TournamentView, { description: 'Create a tournament; you are its organizer.' })
-  async createTournament(@CurrentPlayer() me: Me, @Args('input') input: CreateTournamentInput) {
-    return toTournamentView(await this.service.create(me, input));
+  createTournament(
+    @CurrentPlayer() me: Me,
+    @Args('input') input: CreateTournamentInput,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+    })
+    idempotencyKey?: string,
+  ) {
+    return this.service.create(me, input, { idempotencyKey });
   }
 
   @Mutation(() => TournamentView, { description: 'Register with your own client seed (generated when omitted).' })
@@ -89,8 +98,14 @@ export class TournamentsResolver {
     @CurrentPlayer() me: Me,
     @Args('id', { type: () => ID }) id: string,
     @Args('input', { nullable: true }) input?: RegisterInput,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+    })
+    idempotencyKey?: string,
   ) {
-    return toTournamentView(await this.service.register(me, id, input ?? {}));
+    return this.service.register(me, id, input ?? {}, { idempotencyKey });
   }
 
   @Mutation(() => TournamentView, { description: "Set the organizer's seed (before registration closes)." })
@@ -98,18 +113,42 @@ export class TournamentsResolver {
     @CurrentPlayer() me: Me,
     @Args('id', { type: () => ID }) id: string,
     @Args('input') input: OrganizerSeedInput,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+    })
+    idempotencyKey?: string,
   ) {
-    return toTournamentView(await this.service.setOrganizerSeed(me, id, input.organizerSeed));
+    return this.service.setOrganizerSeed(me, id, input.organizerSeed, { idempotencyKey });
   }
 
   @Mutation(() => TournamentView, { description: 'Close registration (organizer).' })
-  async closeTournamentRegistration(@CurrentPlayer() me: Me, @Args('id', { type: () => ID }) id: string) {
-    return toTournamentView(await this.service.closeRegistration(me, id));
+  closeTournamentRegistration(
+    @CurrentPlayer() me: Me,
+    @Args('id', { type: () => ID }) id: string,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+    })
+    idempotencyKey?: string,
+  ) {
+    return this.service.closeRegistration(me, id, { idempotencyKey });
   }
 
   @Mutation(() => TournamentView, { description: 'Start (organizer): closes registration if open, creates round 1.' })
-  async startTournament(@CurrentPlayer() me: Me, @Args('id', { type: () => ID }) id: string) {
-    return toTournamentView(await this.service.start(me, id));
+  startTournament(
+    @CurrentPlayer() me: Me,
+    @Args('id', { type: () => ID }) id: string,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+    })
+    idempotencyKey?: string,
+  ) {
+    return this.service.start(me, id, { idempotencyKey });
   }
 
   @Mutation(() => TournamentView, { description: 'Cancel (organizer) with a recorded reason.' })
@@ -117,28 +156,46 @@ export class TournamentsResolver {
     @CurrentPlayer() me: Me,
     @Args('id', { type: () => ID }) id: string,
     @Args('input') input: ReasonInput,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+    })
+    idempotencyKey?: string,
   ) {
-    return toTournamentView(await this.service.cancel(me, id, input.reason));
+    return this.service.cancel(me, id, input.reason, { idempotencyKey });
   }
 
   @Mutation(() => TournamentView, { description: 'Withdraw an entrant (the entrant, or the organizer) with a reason.' })
-  async withdrawFromTournament(
+  withdrawFromTournament(
     @CurrentPlayer() me: Me,
     @Args('id', { type: () => ID }) id: string,
     @Args('playerId', { type: () => ID }) playerId: string,
     @Args('input') input: ReasonInput,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+    })
+    idempotencyKey?: string,
   ) {
-    return toTournamentView(await this.service.withdraw(me, id, playerId, input.reason));
+    return this.service.withdraw(me, id, playerId, input.reason, { idempotencyKey });
   }
 
   @Mutation(() => TournamentView, { description: 'Disqualify an entrant (organizer) with a reason.' })
-  async disqualifyFromTournament(
+  disqualifyFromTournament(
     @CurrentPlayer() me: Me,
     @Args('id', { type: () => ID }) id: string,
     @Args('playerId', { type: () => ID }) playerId: string,
     @Args('input') input: ReasonInput,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+    })
+    idempotencyKey?: string,
   ) {
-    return toTournamentView(await this.service.disqualify(me, id, playerId, input.reason));
+    return this.service.disqualify(me, id, playerId, input.reason, { idempotencyKey });
   }
 
   @Subscription(() => StandingsView, {

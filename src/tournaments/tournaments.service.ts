@@ -10,7 +10,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DomainException } from '../common/errors';
-import { inTransaction } from '../database/unit-of-work';
+import { afterCommit, inTransaction } from '../database/unit-of-work';
+import { checkIfMatch, IdempotencyService, parseIdempotencyKey, requestHash } from '../reliability';
 import { Inject } from '@nestjs/common';
 import { Pool } from 'pg';
 import { PG_POOL } from '../database/prisma.service';
@@ -45,6 +46,8 @@ import { GameEventBus } from '../games/game-event-bus';
 import { StandingsStream } from './standings-stream';
 import type { CreateTournamentInput } from './dto/tournament.inputs';
 import { decodeCursor, encodeCursor } from '../common/pagination/cursor';
+import type { TournamentView } from './dto/tournament.models';
+import { toTournamentView } from './tournament-view';
 
 type Player = AuthenticatedPlayer;
 
@@ -68,6 +71,19 @@ export interface TournamentSnapshot {
   updatedAt: Date;
 }
 
+/**
+ * The retry and concurrency options of a tournament command, as for game commands
+ * (docs/api.md "Idempotency" and "Conditional requests"; decision 0088).
+ */
+export interface TournamentCommandOptions {
+  /** Idempotency-Key header / idempotencyKey argument (validated here: 400 when malformed). */
+  idempotencyKey?: string | null;
+  /** If-Match: the versions the client expects the tournament at ('*' = any); 412 otherwise. */
+  ifMatch?: '*' | number[];
+  /** Called when the answer is the stored outcome of an earlier request with the same key. */
+  onReplay?: () => void;
+}
+
 export interface StandingsSnapshot {
   tournamentId: string;
   version: number;
@@ -86,6 +102,7 @@ export class TournamentsService implements OnModuleInit {
     private readonly bus: TournamentBus,
     private readonly gameBus: GameEventBus,
     @Inject(PG_POOL) private readonly pool: Pool,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
   onModuleInit(): void {
@@ -94,7 +111,27 @@ export class TournamentsService implements OnModuleInit {
 
   // ------------------------------------------------------------------ commands
 
-  async create(player: Player, input: CreateTournamentInput): Promise<TournamentSnapshot> {
+  async create(
+    player: Player,
+    input: CreateTournamentInput,
+    opts: TournamentCommandOptions = {},
+  ): Promise<TournamentView> {
+    const key = parseIdempotencyKey(opts.idempotencyKey);
+    return this.idempotency
+      .run(
+        {
+          playerId: player.id,
+          key,
+          hash: requestHash('tournament.create', null, input),
+          successStatus: 201,
+          onReplay: opts.onReplay,
+        },
+        async () => toTournamentView(await this.createNow(player, input)),
+      )
+      .then(replayedView);
+  }
+
+  private async createNow(player: Player, input: CreateTournamentInput): Promise<TournamentSnapshot> {
     const id = randomUUID();
     const seed = generateServerSeed();
     const commitment = commitmentOf(seed);
@@ -143,9 +180,14 @@ export class TournamentsService implements OnModuleInit {
     return this.snapshot(t);
   }
 
-  async register(player: Player, rawId: string, input: { clientSeed?: string | null }): Promise<TournamentSnapshot> {
+  async register(
+    player: Player,
+    rawId: string,
+    input: { clientSeed?: string | null },
+    opts: TournamentCommandOptions = {},
+  ): Promise<TournamentView> {
     const given = input.clientSeed ?? null;
-    return this.command(player, rawId, true, () => ({
+    return this.command(player, rawId, true, opts, ['register', { clientSeed: given }], () => ({
       type: 'register',
       playerId: player.id,
       clientSeed: given ?? generateClientSeed(),
@@ -154,34 +196,39 @@ export class TournamentsService implements OnModuleInit {
     }));
   }
 
-  setOrganizerSeed(player: Player, rawId: string, organizerSeed: string): Promise<TournamentSnapshot> {
-    return this.command(player, rawId, false, () => ({ type: 'setOrganizerSeed', playerId: player.id, organizerSeed }));
+  setOrganizerSeed(
+    player: Player,
+    rawId: string,
+    organizerSeed: string,
+    opts: TournamentCommandOptions = {},
+  ): Promise<TournamentView> {
+    return this.command(player, rawId, false, opts, ['setOrganizerSeed', { organizerSeed }], () => ({
+      type: 'setOrganizerSeed',
+      playerId: player.id,
+      organizerSeed,
+    }));
   }
 
-  closeRegistration(player: Player, rawId: string): Promise<TournamentSnapshot> {
-    return this.command(player, rawId, false, () => ({
+  closeRegistration(player: Player, rawId: string, opts: TournamentCommandOptions = {}): Promise<TournamentView> {
+    return this.command(player, rawId, false, opts, ['closeRegistration', {}], () => ({
       type: 'closeRegistration',
       playerId: player.id,
       generatedOrganizerSeed: generateClientSeed(),
     }));
   }
 
-  async start(player: Player | null, rawId: string): Promise<TournamentSnapshot> {
-    const id = checkTournamentId(rawId);
-    return this.serialized(id, async () => {
-      const t = await this.loadVisible(player, id, false);
-      const out = await inTransaction(this.pool, () => this.startNow(t, player?.id ?? null));
-      // Watchers of the live standings see the start (and round 1's tables) as it happens.
-      this.bus.publish(id, out);
-      return this.snapshot(out);
-    });
+  /** Closes registration if open, starts, creates round 1 (one transaction; `startNow`). */
+  async start(player: Player, rawId: string, opts: TournamentCommandOptions = {}): Promise<TournamentView> {
+    return this.command(player, rawId, false, opts, ['start', {}], null, async (t) => this.startNow(t, player.id));
   }
 
-  cancel(player: Player, rawId: string, reason: string): Promise<TournamentSnapshot> {
+  cancel(player: Player, rawId: string, reason: string, opts: TournamentCommandOptions = {}): Promise<TournamentView> {
     return this.command(
       player,
       rawId,
       false,
+      opts,
+      ['cancel', { reason }],
       (t) => ({ type: 'cancel', playerId: player.id, reason, tournamentSeed: t.row.tournamentSeed }),
       async (t) => {
         // The tournament seed is public now: every round seed follows from it, so no game stays sealed.
@@ -190,9 +237,15 @@ export class TournamentsService implements OnModuleInit {
     );
   }
 
-  withdraw(player: Player, rawId: string, entrantPlayerId: string, reason: string): Promise<TournamentSnapshot> {
+  withdraw(
+    player: Player,
+    rawId: string,
+    entrantPlayerId: string,
+    reason: string,
+    opts: TournamentCommandOptions = {},
+  ): Promise<TournamentView> {
     const entrant = checkTournamentId(entrantPlayerId, 'playerId');
-    return this.command(player, rawId, false, () => ({
+    return this.command(player, rawId, false, opts, ['withdraw', { playerId: entrant, reason }], () => ({
       type: 'withdraw',
       playerId: player.id,
       entrantPlayerId: entrant,
@@ -200,9 +253,15 @@ export class TournamentsService implements OnModuleInit {
     }));
   }
 
-  disqualify(player: Player, rawId: string, entrantPlayerId: string, reason: string): Promise<TournamentSnapshot> {
+  disqualify(
+    player: Player,
+    rawId: string,
+    entrantPlayerId: string,
+    reason: string,
+    opts: TournamentCommandOptions = {},
+  ): Promise<TournamentView> {
     const entrant = checkTournamentId(entrantPlayerId, 'playerId');
-    return this.command(player, rawId, false, () => ({
+    return this.command(player, rawId, false, opts, ['disqualify', { playerId: entrant, reason }], () => ({
       type: 'disqualify',
       playerId: player.id,
       entrantPlayerId: entrant,
@@ -474,24 +533,37 @@ export class TournamentsService implements OnModuleInit {
     return this.store.append(t, events, command, tournamentEffects(events.reduce(evolveTournament, t.state), events));
   }
 
+  /**
+   * One tournament command: load → check access and If-Match → decide and append (one
+   * transaction) → publish once committed. With an idempotency key the whole command runs in the
+   * transaction that stores its outcome, the answered view (IdempotencyService), so a retry gets
+   * the same answer and no second effect. `run` replaces the one-command `build` (start).
+   */
   private async command(
     player: Player,
     rawId: string,
     outsiderMayAct: boolean,
-    build: (t: LoadedTournament) => TournamentCommand,
-    after?: (t: LoadedTournament) => Promise<void>,
-  ): Promise<TournamentSnapshot> {
+    opts: TournamentCommandOptions,
+    [operation, args]: [string, unknown],
+    build: ((t: LoadedTournament) => TournamentCommand) | null,
+    after?: (t: LoadedTournament) => Promise<LoadedTournament | void>,
+  ): Promise<TournamentView> {
     const id = checkTournamentId(rawId);
-    return this.serialized(id, async () => {
-      const t = await this.loadVisible(player, id, outsiderMayAct);
-      const out = await inTransaction(this.pool, async () => {
-        const o = await this.apply(t, build(t));
-        if (after) await after(o);
-        return o;
-      });
-      this.bus.publish(id, out);
-      return this.snapshot(out);
-    });
+    const key = parseIdempotencyKey(opts.idempotencyKey);
+    const hash = requestHash(`tournament.${operation}`, id, args);
+    return this.serialized(id, () =>
+      this.idempotency.run({ playerId: player.id, key, hash, onReplay: opts.onReplay }, async () => {
+        const t = await this.loadVisible(player, id, outsiderMayAct);
+        checkIfMatch(opts.ifMatch, t.state.version, 'tournament');
+        const out = await inTransaction(this.pool, async () => {
+          const o = build ? await this.apply(t, build(t)) : t;
+          return (after ? await after(o) : undefined) ?? o;
+        });
+        // Watchers of the live standings see the change once it is committed.
+        afterCommit(() => this.bus.publish(id, out));
+        return toTournamentView(await this.snapshot(out));
+      }),
+    ).then(replayedView);
   }
 
   /**
@@ -545,6 +617,15 @@ function resultOf(
 ): GameResult {
   const scores = Array.from({ length: seats }, (_, seat) => g.standings?.find((x) => x.seat === seat)?.total ?? 0);
   return { gameId: g.id, scores, status: g.status === 'abandoned' ? 'abandoned' : 'finished' };
+}
+
+/**
+ * A replayed view comes from stored JSON, whose `…At` strings are revived as Dates (GraphQL's
+ * DateTime needs them); entryClosesAt and startsAt are ISO strings in the view, as first answered.
+ */
+function replayedView(v: TournamentView): TournamentView {
+  const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : (d as string | null));
+  return { ...v, entryClosesAt: iso(v.entryClosesAt), startsAt: iso(v.startsAt) };
 }
 
 const isoOrNull = (v: string | undefined | null): string | null =>

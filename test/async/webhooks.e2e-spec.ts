@@ -113,6 +113,31 @@ describe('webhooks', () => {
     expect((await t.http().get('/v1/webhooks').set(p.auth).expect(200)).body).toEqual([]);
   });
 
+  it('REST takes the GraphQL spelling of a type too and stores the one name (turn_started is turn.started; decision 0090)', async () => {
+    const p = await registerPlayer(t, 'Spelled');
+    const created = await t
+      .http()
+      .post('/v1/webhooks')
+      .set(p.auth)
+      .send({ url: 'https://bot.example.com/spelled', events: ['turn_started', 'round.finished', 'round_finished'] })
+      .expect(201);
+    expect(created.body.webhook.events).toEqual(['turn.started', 'round.finished']);
+    expect((await t.http().get('/v1/webhooks').set(p.auth).expect(200)).body[0].events).toEqual([
+      'turn.started',
+      'round.finished',
+    ]);
+    const g = await gql(t, '{ webhooks { events } }', {}, p.token);
+    expect(g.data.webhooks[0].events).toEqual(['turn_started', 'round_finished']);
+    const bad = await t
+      .http()
+      .post('/v1/webhooks')
+      .set(p.auth)
+      .send({ url: 'https://bot.example.com/spelled', events: ['turn-started'] })
+      .expect(400);
+    expect(bad.body.code).toBe('VALIDATION_FAILED');
+    expect((await t.http().get('/v1/webhooks').set(p.auth).expect(200)).body).toHaveLength(1);
+  });
+
   it('delivers signed game.started, turn.started and game.finished; a receiver failing twice gets the third attempt', async () => {
     const ada = await registerPlayer(t, 'Ada');
     const reg = await t.http().post('/v1/webhooks').set(ada.auth).send({ url: receiver.url }).expect(201);

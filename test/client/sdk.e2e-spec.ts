@@ -54,7 +54,7 @@ describe('@fairdice/client against the server', () => {
 
   async function startedSoloGame(api: FairdiceRestClient) {
     const game = unwrap(await api.POST('/v1/games', { body: { ruleSet: 'simple', seats: 1 } }));
-    unwrap(await api.POST('/v1/games/{id}/start', { params: { path: { id: game.id } }, body: {} }));
+    unwrap(await api.POST('/v1/games/{id}/start', { params: { path: { id: game.id } } }));
     return game.id;
   }
 

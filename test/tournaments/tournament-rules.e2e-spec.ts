@@ -2,7 +2,8 @@
  * Tournaments: what nobody else sees while a duplicate round runs (issue 13, item 2), and bad
  * input with a stable code and nothing stored (registering twice, after the close, over the
  * maximum; starting with too few entrants; a non-organizer acting; a format the rule set does not
- * support; malformed bodies), over REST and GraphQL.
+ * support; malformed bodies), over REST and GraphQL; and the retry and concurrency contract of
+ * every tournament command (Idempotency-Key / idempotencyKey, If-Match; issue 24 item 9).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -518,5 +519,205 @@ describe('tournaments: visibility and bad input (e2e)', () => {
     expect(c.body).toMatchObject({ status: 'cancelled', cancelReason: 'rain' });
     expect(c.body.tournamentSeed).toMatch(/^[0-9a-f]{64}$/);
     await refused(() => t.http().post(`/v1/tournaments/${id}/start`).set(organizer.auth), 409, 'TOURNAMENT_OVER');
+  });
+
+  describe('retries and concurrency (Idempotency-Key, If-Match), as for game commands', () => {
+    const tournamentsOf = async (p: P) =>
+      (await pool.query('SELECT id FROM tournaments WHERE organizer_id = $1', [p.id])).rows.map((r) => r.id);
+    const eventCount = async (id: string) =>
+      Number(
+        (await pool.query('SELECT count(*) AS n FROM tournament_events WHERE tournament_id = $1', [id])).rows[0].n,
+      );
+    const cup = { name: 'Retry cup', ruleSet: 'simple', format: 'duplicate', maxEntrants: 4, rounds: 1 };
+
+    it('REST: a retried creation answers the same tournament and makes no second one; another body is 422', async () => {
+      const org = await registerPlayer(t, 'RetryOrg');
+      const first = await create(org, cup).set('Idempotency-Key', 'create-1').expect(201);
+      const again = await create(org, cup).set('Idempotency-Key', 'create-1').expect(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(first.headers['idempotent-replayed']).toBeUndefined();
+      expect(again.body).toEqual(first.body);
+      expect(await tournamentsOf(org)).toEqual([first.body.id]);
+      const other = await create(org, { ...cup, name: 'Another cup' })
+        .set('Idempotency-Key', 'create-1')
+        .expect(422);
+      expect(other.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+      expect(await tournamentsOf(org)).toEqual([first.body.id]);
+      // A malformed key is refused before anything runs.
+      await create(org, cup).set('Idempotency-Key', 'has space').expect(400);
+      expect(await tournamentsOf(org)).toEqual([first.body.id]);
+    });
+
+    it('REST: every command replays its first answer under the same key (no second effect), 422 for another body', async () => {
+      const org = await registerPlayer(t, 'RetryOrg2');
+      const [ann, ben, cid] = await Promise.all(['RAnn', 'RBen', 'RCid'].map((n) => registerPlayer(t, n)));
+      const id = (await create(org, cup).expect(201)).body.id;
+      const path = (p: string) => `/v1/tournaments/${id}${p}`;
+      const steps: Array<[string, P, (key: string) => any, Record<string, unknown>]> = [
+        ['register', ann, (k) => t.http().post(path('/entrants')).set(ann.auth).set('Idempotency-Key', k), {}],
+        ['register', ben, (k) => t.http().post(path('/entrants')).set(ben.auth).set('Idempotency-Key', k), {}],
+        ['register', cid, (k) => t.http().post(path('/entrants')).set(cid.auth).set('Idempotency-Key', k), {}],
+        [
+          'organizer seed',
+          org,
+          (k) => t.http().put(path('/organizer-seed')).set(org.auth).set('Idempotency-Key', k),
+          { organizerSeed: 'org-seed' },
+        ],
+        [
+          'withdraw',
+          cid,
+          (k) =>
+            t
+              .http()
+              .post(path(`/entrants/${cid.id}/withdraw`))
+              .set(cid.auth)
+              .set('Idempotency-Key', k),
+          { reason: 'ill' },
+        ],
+        ['close', org, (k) => t.http().post(path('/close')).set(org.auth).set('Idempotency-Key', k), {}],
+        [
+          'disqualify',
+          org,
+          (k) =>
+            t
+              .http()
+              .post(path(`/entrants/${ben.id}/disqualify`))
+              .set(org.auth)
+              .set('Idempotency-Key', k),
+          { reason: 'no show' },
+        ],
+        [
+          'cancel',
+          org,
+          (k) => t.http().post(path('/cancel')).set(org.auth).set('Idempotency-Key', k),
+          { reason: 'rain' },
+        ],
+      ];
+      for (const [what, , send, body] of steps) {
+        const key = `step-${what.replace(/ /g, '-')}-${Math.random()}`;
+        const first = await send(key).send(body);
+        expect([what, first.status]).toEqual([what, 200]);
+        const events = await eventCount(id);
+        const again = await send(key).send(body);
+        expect([what, again.status, again.headers['idempotent-replayed']]).toEqual([what, 200, 'true']);
+        expect(again.body).toEqual(first.body);
+        expect([what, await eventCount(id)]).toEqual([what, events]);
+        if (Object.keys(body).length > 0) {
+          const other = await send(key).send(Object.fromEntries(Object.keys(body).map((k) => [k, 'different'])));
+          expect([what, other.status, other.body.code]).toEqual([what, 422, 'IDEMPOTENCY_KEY_REUSED']);
+        }
+      }
+      const final = (await t.http().get(path('')).set(org.auth).expect(200)).body;
+      expect(final).toMatchObject({ status: 'cancelled', cancelReason: 'rain' });
+      expect(final.entrants.map((e: any) => e.status)).toEqual(['active', 'disqualified', 'withdrawn']);
+    });
+
+    it('REST: a retried start starts once; a stored refusal is replayed too', async () => {
+      const org = await registerPlayer(t, 'RetryOrg3');
+      const [ann, ben] = await Promise.all(['SAnn', 'SBen'].map((n) => registerPlayer(t, n)));
+      const id = (await create(org, cup).expect(201)).body.id;
+      const start = () => t.http().post(`/v1/tournaments/${id}/start`).set(org.auth).set('Idempotency-Key', 'start-1');
+      await register(ann, id).expect(200);
+      // Too few entrants: the refusal is the key's outcome, replayed even once a second entrant came.
+      expect((await start().expect(409)).body.code).toBe('TOO_FEW_ENTRANTS');
+      await register(ben, id).expect(200);
+      expect((await start().expect(409)).body.code).toBe('TOO_FEW_ENTRANTS');
+      const started = await t
+        .http()
+        .post(`/v1/tournaments/${id}/start`)
+        .set(org.auth)
+        .set('Idempotency-Key', 'start-2')
+        .expect(200);
+      const again = await t
+        .http()
+        .post(`/v1/tournaments/${id}/start`)
+        .set(org.auth)
+        .set('Idempotency-Key', 'start-2')
+        .expect(200);
+      expect(again.body).toEqual(started.body);
+      const { rows } = await pool.query(`SELECT count(*) AS n FROM games WHERE tournament_id = $1`, [id]);
+      expect(Number(rows[0].n)).toBe(2);
+    });
+
+    it('REST: If-Match with a stale version is 412 PRECONDITION_FAILED and stores nothing; the current one works', async () => {
+      const org = await registerPlayer(t, 'MatchOrg');
+      const ann = await registerPlayer(t, 'MAnn');
+      const created = await create(org, cup).expect(201);
+      const id = created.body.id;
+      expect(created.headers.etag).toBe(`"${created.body.version}"`);
+      const read = await t.http().get(`/v1/tournaments/${id}`).expect(200);
+      expect(read.headers.etag).toBe(`"${read.body.version}"`);
+      const stale = read.headers.etag;
+      await register(ann, id).set('If-Match', stale).expect(200);
+      const events = await eventCount(id);
+      const refused = await t
+        .http()
+        .put(`/v1/tournaments/${id}/organizer-seed`)
+        .set(org.auth)
+        .set('If-Match', stale)
+        .send({ organizerSeed: 'late' })
+        .expect(412);
+      expect(refused.body).toMatchObject({ code: 'PRECONDITION_FAILED', currentVersion: read.body.version + 1 });
+      expect(refused.headers.etag).toBe(`"${read.body.version + 1}"`);
+      expect(await eventCount(id)).toBe(events);
+      const ok = await t
+        .http()
+        .put(`/v1/tournaments/${id}/organizer-seed`)
+        .set(org.auth)
+        .set('If-Match', refused.headers.etag)
+        .send({ organizerSeed: 'late' })
+        .expect(200);
+      expect(ok.headers.etag).toBe(`"${ok.body.version}"`);
+      await t.http().post(`/v1/tournaments/${id}/close`).set(org.auth).set('If-Match', 'nonsense').expect(400);
+    });
+
+    it('REST: the commands whose fields are all optional take no body at all (as the OpenAPI now says)', async () => {
+      const org = await registerPlayer(t, 'NoBodyOrg');
+      const ann = await registerPlayer(t, 'NoBodyAnn');
+      const id = (await create(org, cup).expect(201)).body.id;
+      const reg = await t.http().post(`/v1/tournaments/${id}/entrants`).set(ann.auth).expect(200);
+      expect(reg.body.entrants).toMatchObject([{ playerId: ann.id, clientSeedGenerated: true }]);
+      const game = (await t.http().post('/v1/games').set(org.auth).send({ ruleSet: 'farkle', seats: 2 }).expect(201))
+        .body;
+      expect((await t.http().post(`/v1/games/${game.id}/join`).set(ann.auth).expect(200)).body.seats[1]).toMatchObject({
+        playerId: ann.id,
+      });
+      const started = (await t.http().post(`/v1/games/${game.id}/start`).set(org.auth).expect(200)).body;
+      expect(started.status).toBe('playing');
+      const mover = started.currentPlayerId === org.id ? org : ann;
+      const rolled = (await t.http().post(`/v1/games/${game.id}/roll`).set(mover.auth).expect(200)).body;
+      expect(rolled.version).toBeGreaterThan(started.version);
+    });
+
+    it('GraphQL: idempotencyKey on the tournament mutations replays the first answer; another input is refused', async () => {
+      const org = await registerPlayer(t, 'GqlRetryOrg');
+      const ann = await registerPlayer(t, 'GqlRetryAnn');
+      const mutate = (i: Record<string, unknown>) =>
+        gql(
+          t,
+          'mutation($i: CreateTournamentInput!, $k: String) { createTournament(input: $i, idempotencyKey: $k) { id version createdAt entryClosesAt } }',
+          { i, k: 'gql-create' },
+          org.token,
+        );
+      const input = { ...cup, entryClosesAt: '2099-01-01T00:00:00Z' };
+      const first = await mutate(input);
+      expect(first.errors).toBeUndefined();
+      const again = await mutate(input);
+      expect(again).toEqual(first);
+      expect(first.data.createTournament.entryClosesAt).toBe('2099-01-01T00:00:00.000Z');
+      expect(await tournamentsOf(org)).toEqual([first.data.createTournament.id]);
+      expect((await mutate({ ...input, name: 'Other' })).errors?.[0]?.extensions?.code).toBe('IDEMPOTENCY_KEY_REUSED');
+      const id = first.data.createTournament.id;
+      const reg = () =>
+        gql(
+          t,
+          'mutation($id: ID!) { registerForTournament(id: $id, idempotencyKey: "gql-reg") { version entrants { playerId } } }',
+          { id },
+          ann.token,
+        );
+      const r1 = await reg();
+      expect(r1.errors).toBeUndefined();
+      expect(await reg()).toEqual(r1); // without the key the second one is ALREADY_REGISTERED
+    });
   });
 });

@@ -160,6 +160,11 @@ describe('isCommand: the operations that take an Idempotency-Key', () => {
     ['POST', '/v1/games/3b0e/roll', true],
     ['POST', '/v1/games/3b0e/set-aside', true],
     ['PUT', '/v1/games/3b0e/seeds', true],
+    ['POST', '/v1/tournaments', true],
+    ['POST', '/v1/tournaments/7c1d/entrants', true],
+    ['PUT', '/v1/tournaments/7c1d/organizer-seed', true],
+    ['POST', '/v1/tournaments/7c1d/entrants/9f2a/withdraw', true],
+    ['GET', '/v1/tournaments/7c1d/standings', false],
     ['GET', '/v1/games/3b0e', false],
     ['POST', '/v1/players', false],
     ['POST', '/v1/players/me/token', false],
@@ -197,7 +202,9 @@ describe('isCommand: the operations that take an Idempotency-Key', () => {
         return isCommand(method, `http://fairdice.test${path.replace('{id}', 'g1')}`);
       })
       .map(({ op }) => op);
-    expect(keyedBySdk).toHaveLength(12); // create, join, leave, seeds, start, cancel, rematch, roll, score, set-aside, bank, quit
+    // Games: create, join, leave, seeds, start, cancel, rematch, roll, score, set-aside, bank, quit;
+    // tournaments: create, entrants, organizer-seed, close, start, cancel, withdraw, disqualify.
+    expect(keyedBySdk).toHaveLength(20);
     expect(declared).toEqual(keyedBySdk);
   });
 });

@@ -2,7 +2,8 @@
  * The fetch the REST client sends through: an Idempotency-Key on every command, and retries that
  * are safe by construction.
  *
- * - Commands (POST /v1/games, POST/PUT /v1/games/{id}/<action>) get `Idempotency-Key: <uuid>`
+ * - Commands (POST /v1/games, POST/PUT /v1/games/{id}/<action>, and the same of /v1/tournaments
+ *   with /v1/tournaments/{id}/entrants/{playerId}/<action>) get `Idempotency-Key: <uuid>`
  *   unless the caller set one. The key is chosen once per call, so every retry of that call
  *   carries the same key and the server replays the first outcome (the same dice) instead of
  *   acting twice (docs/operations.md, "Idempotency").
@@ -26,9 +27,10 @@ export interface RetryOptions {
 
 export type FetchLike = (input: Request) => Promise<Response>;
 
-const COMMAND_PATH = /\/v1\/games(?:\/[^/]+\/[a-z-]+)?\/?$/;
+const COMMAND_PATH =
+  /\/v1\/(?:games(?:\/[^/]+\/[a-z-]+)?|tournaments(?:\/[^/]+\/(?:[a-z-]+|entrants\/[^/]+\/[a-z]+))?)\/?$/;
 
-/** Whether a request is a game command (the operations that accept an Idempotency-Key). */
+/** Whether a request is a game or tournament command (the operations that accept an Idempotency-Key). */
 export function isCommand(method: string, url: string): boolean {
   if (method !== 'POST' && method !== 'PUT') return false;
   return COMMAND_PATH.test(new URL(url).pathname);

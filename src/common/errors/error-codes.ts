@@ -111,7 +111,7 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   ROUTE_NOT_FOUND: { status: 404, title: 'No such route' },
   VERSION_CONFLICT: { status: 409, title: 'The game changed meanwhile; reload and retry' },
   VERSION_NOT_FOUND: { status: 404, title: 'The game has no such version' },
-  PRECONDITION_FAILED: { status: 412, title: 'The game is no longer at the version you named' },
+  PRECONDITION_FAILED: { status: 412, title: 'The game or tournament is no longer at the version you named' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, title: 'This idempotency key was used with a different request' },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, title: 'A request with this idempotency key is still running' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large' },

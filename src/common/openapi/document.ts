@@ -6,7 +6,7 @@
  *   shared header parameters and response headers;
  * - per operation: the `x-fairdice-*` markers of decorators.ts become problem responses (by the
  *   codes' statuses), header parameters and security; every /v1 response declares the RateLimit-*
- *   headers, every response X-Request-Id, a game's responses ETag, a command's Idempotent-Replayed,
+ *   headers, every response X-Request-Id, a game's and a tournament's responses ETag, a command's Idempotent-Replayed,
  *   a deprecated operation's Deprecation/Sunset;
  * - schemas: every number is an integer (the API has no fractional numbers), objects are closed
  *   (additionalProperties: false), a `default` on an optional field moves into the description
@@ -51,7 +51,7 @@ const HEADER_PARAMETERS: Record<RequestHeaderName, Json> = {
     in: 'header',
     required: false,
     description:
-      'Act only if the game is still at one of these versions (its ETag, e.g. "12"; * = any): else 412 PRECONDITION_FAILED with the current ETag. Weak tags W/"12" count as "12".',
+      'Act only if the game (or tournament) is still at one of these versions (its ETag, e.g. "12"; * = any): else 412 PRECONDITION_FAILED with the current ETag. Weak tags W/"12" count as "12".',
     schema: { type: 'string', pattern: '^\\s*(\\*|(W/)?"\\d{1,9}"(\\s*,\\s*(W/)?"\\d{1,9}")*)\\s*$' },
   },
   'If-None-Match': {
@@ -92,7 +92,8 @@ const RESPONSE_HEADERS: Record<string, Json> = {
   'RateLimit-Reset': integerHeader('Seconds until the window ends.'),
   'Retry-After': integerHeader('Seconds to wait before retrying.'),
   ETag: {
-    description: 'The game version as a strong entity tag, e.g. "12": send it in If-Match or If-None-Match.',
+    description:
+      'The game (or tournament) version as a strong entity tag, e.g. "12": send it in If-Match (or, for a game, If-None-Match).',
     schema: { type: 'string', pattern: '^"\\d+"$' },
   },
   'Idempotent-Replayed': {
@@ -273,7 +274,7 @@ function completeOperation(path: string, method: string, op: Json): void {
       h['RateLimit-Reset'] = headerRef('RateLimitReset');
     }
     const ok = status.startsWith('2') || status === '304';
-    if (ok && (returnsGame(response) || status === '304')) h.ETag = headerRef('ETag');
+    if (ok && (returnsGame(response) || returnsTournament(response) || status === '304')) h.ETag = headerRef('ETag');
     if (ok && headers.has('Prefer') && returnsGame(response)) {
       // Prefer: return=minimal answers the compact form under its own media type, so that a client
       // reading application/json keeps its one GameView type (src/reliability/http/prefer.ts).
@@ -295,8 +296,11 @@ function completeOperation(path: string, method: string, op: Json): void {
   if (deprecation && !deprecation.params?.length) op.deprecated = true;
 }
 
-const returnsGame = (response: Json) =>
-  JSON.stringify(response.content?.['application/json']?.schema ?? {}) === '{"$ref":"#/components/schemas/GameView"}';
+const returnsSchema = (response: Json, name: string) =>
+  JSON.stringify(response.content?.['application/json']?.schema ?? {}) === `{"$ref":"#/components/schemas/${name}"}`;
+const returnsGame = (response: Json) => returnsSchema(response, 'GameView');
+/** A tournament's answers carry its version as ETag too (If-Match on its commands). */
+const returnsTournament = (response: Json) => returnsSchema(response, 'TournamentView');
 
 /**
  * Integers (numbers unless format double), closed objects, defaults of optional fields in the description. Applied to the

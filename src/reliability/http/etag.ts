@@ -1,5 +1,5 @@
 /**
- * Conditional requests on games. A game's ETag is its version as a strong entity tag, "<version>"
+ * Conditional requests on games (and tournament commands, by the same rule). A game's ETag is its version as a strong entity tag, "<version>"
  * (the version names one state; its representation is the same for everyone allowed to see it).
  * - GET with If-None-Match naming the current version → 304 Not Modified.
  * - Commands with If-Match → 412 PRECONDITION_FAILED unless the game is still at a named
@@ -26,12 +26,16 @@ export function parseEntityTags(header: unknown, name: 'If-Match' | 'If-None-Mat
 export const matchesVersion = (tags: '*' | number[], version: number): boolean =>
   tags === '*' || tags.includes(version);
 
-/** Throws 412 when `tags` (If-Match) does not name `version`. */
-export function checkIfMatch(tags: '*' | number[] | undefined, version: number): void {
+/** Throws 412 when `tags` (If-Match) does not name `version` (of a game, or of a tournament). */
+export function checkIfMatch(
+  tags: '*' | number[] | undefined,
+  version: number,
+  what: 'game' | 'tournament' = 'game',
+): void {
   if (tags === undefined || matchesVersion(tags, version)) return;
   throw new DomainException(
     'PRECONDITION_FAILED',
-    `The game is at version ${version}, not ${tags === '*' ? '*' : tags.join(' or ')}; reload it and decide again`,
+    `The ${what} is at version ${version}, not ${tags === '*' ? '*' : tags.join(' or ')}; reload it and decide again`,
     { currentVersion: version },
     { etag: etagOf(version) },
   );

@@ -11,10 +11,11 @@ import {
   MaxLength,
   registerDecorator,
 } from 'class-validator';
+import { Transform } from 'class-transformer';
 import { CursorQuery } from '../../../common/dto/pagination';
 import { connectionOf } from '../../../common/graphql/connection';
 import { WEBHOOK_EVENT_TYPES } from '../../../event-store/async-effects';
-import { enumOf } from '../../../common/graphql/enums';
+import { enumOf, graphqlEnumName } from '../../../common/graphql/enums';
 import { registerEnumType } from '@nestjs/graphql';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
@@ -31,8 +32,16 @@ export const WebhookDeliveryStatusEnum = enumOf(DELIVERY_STATUSES);
 export const WebhookDeliveryErrorEnum = enumOf(DELIVERY_ERRORS);
 registerEnumType(WebhookEventTypeEnum, {
   name: 'WebhookEventType',
-  description: 'A webhook notification type. REST spells turn_started "turn.started" (GraphQL names cannot hold ".").',
+  description:
+    'A webhook notification type. One mapping (decision 0090): the GraphQL value is the REST and delivery name with "." written "_" (GraphQL names cannot hold "."): turn_started is "turn.started" in REST, in every delivery\'s `type` and webhook-id, and REST accepts either spelling.',
+  valuesMap: Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map((t) => [graphqlEnumName(t), { description: `REST and deliveries: "${t}".` }]),
+  ),
 });
+
+/** REST input may name a webhook type by its GraphQL spelling (turn_started): it is stored as turn.started. */
+const WEBHOOK_TYPE_OF_GRAPHQL_NAME = new Map<string, string>(WEBHOOK_EVENT_TYPES.map((t) => [graphqlEnumName(t), t]));
+const webhookTypeOf = (v: unknown) => (typeof v === 'string' ? (WEBHOOK_TYPE_OF_GRAPHQL_NAME.get(v) ?? v) : v);
 registerEnumType(WebhookDeliveryStatusEnum, {
   name: 'WebhookDeliveryStatus',
   description: 'pending (attempts remain), delivered, or failed (after the last attempt).',
@@ -82,7 +91,14 @@ export class CreateWebhookInput {
     nullable: true,
     description: 'Event types to receive (default: all).',
   })
-  @ApiPropertyOptional({ type: [String], enum: WEBHOOK_EVENT_TYPES, example: ['turn.started'] })
+  @ApiPropertyOptional({
+    type: [String],
+    enum: [...WEBHOOK_EVENT_TYPES, ...WEBHOOK_EVENT_TYPES.map(graphqlEnumName)],
+    example: ['turn.started'],
+    description:
+      'Event types to receive (default: the game notices). The GraphQL spelling (turn_started) is accepted too and stored, listed and delivered as turn.started.',
+  })
+  @Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? value.map(webhookTypeOf) : value))
   @IsOptional()
   @IsArray()
   @ArrayMinSize(1)
