@@ -128,7 +128,10 @@ export interface VerifyClaim {
 export interface VerifyReport {
   /** No check failed. */
   ok: boolean;
-  /** The dice were checked (the server seed is revealed and matches the commitment). */
+  /**
+   * The dice were checked and every roll is the one the seeds give (the server seed is revealed and
+   * matches the commitment). Other checks may still have failed (see `ok`).
+   */
   diceChecked: boolean;
   /** The first event (position = required version) any failed check names (null when none does or nothing failed). */
   firstBadVersion: number | null;
@@ -286,14 +289,16 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
     const withVersion = failed
       .filter((c) => typeof c.version === 'number')
       .sort((a, b) => (a.version as number) - (b.version as number));
+    // The dice claim stands on the dice check alone: a failure elsewhere (a wrong --log-key) is its own claim's.
+    const diceProved = diceChecked && checks.list.find((c) => c.name === 'dice')?.status === 'pass';
     return {
       ok: failed.length === 0,
-      diceChecked: diceChecked && failed.length === 0,
+      diceChecked: diceProved,
       firstBadVersion: withVersion.length ? (withVersion[0].version as number) : null,
       failure: withVersion[0] ?? failed[0] ?? null,
       checks: checks.list,
       summary,
-      claims: claimsOf(checks, ctx, diceChecked && failed.length === 0),
+      claims: claimsOf(checks, ctx, diceProved),
     };
   };
 
@@ -841,11 +846,16 @@ function claimsOf(checks: Checks, ctx: ClaimContext, diceChecked: boolean): Veri
     failedOr('commands', status('commands') === 'pass'),
     "Every event follows from its logged command by the rules; the service's own moves (timeout, computer seat, auto-score, abandon) are legal (moves the service chose are listed in its command and checked for legality; a timeout without listed moves is re-run with the reference policy).",
   );
+  const diceCheck = checks.list.find((c) => c.name === 'dice');
   add(
     'dice',
-    failedOr('dice', diceChecked),
+    status('commitment') === 'fail' ? 'failed' : failedOr('dice', diceChecked),
     'Every roll is the one the server seed and the client seeds give (the server seed matches the commitment).',
-    diceChecked ? undefined : 'the server seed is not revealed yet (it is revealed when the game ends)',
+    diceChecked
+      ? undefined
+      : status('commitment') === 'fail'
+        ? checks.list.find((c) => c.name === 'commitment')?.detail
+        : diceCheck?.detail,
   );
   if (ctx.status === 'finished')
     add(
