@@ -4,7 +4,7 @@
  * no network, no clock.
  *
  * Checks (each PASS / FAIL / SKIPPED, failures naming the event version at fault):
- *   format         format, formatVersion (1, 2), algorithms, rules version, field types, gameId a lowercase
+ *   format         format, formatVersion (1, 2, 3), algorithms, rules version, field types, gameId a lowercase
  *                  UUID; no unknown or missing member (top level, players entries)
  *   commitment     SHA-256(serverSeed) = commitment (SKIPPED while the server seed is not revealed)
  *   chain          verifyChain (strict: no envelope member besides the 8 hashed ones and hash): versions
@@ -20,7 +20,8 @@
  *   commands       every batch's command, re-run by decideGame on the state replayed so far, with a
  *                  roller from the seeds starting at the state's rollCount (while unrevealed: the
  *                  recorded faces), yields exactly the stored events (type, seat, data, rollNumber, command)
- *   seeds          players (seat, playerId, hotSeat, clientSeed; format 2: clientSeedGenerated) = the seats at the start,
+ *   seeds          players (seat, playerId, hotSeat, clientSeed; format 2: clientSeedGenerated) = the seats at the start
+ *                  (format 3: computer seats too, playerId null),
  *                  organizerSeed = the creation event's, clientSeeds = orderedClientSeeds(...)
  *   rollCount      = the number of roll numbers the events used
  *   status         = the replayed status
@@ -81,7 +82,8 @@ export interface VerifySummary {
   ruleSet: string;
   family: string;
   status: string;
-  players: Array<{ seat: number; playerId: string; displayName: string | null; clientSeed: string | null }>;
+  /** Every seat listed in the bundle: players', and from format 3 the computer's (playerId null). */
+  players: Array<{ seat: number; playerId: string | null; displayName: string | null; clientSeed: string | null }>;
   /** Where each seed in force came from (replayed from the commands): see SeedOrigin. */
   seedOrigins: SeedOrigin[];
   /** The published heads given (--head), each with the version whose hash it is (null: not in this log). */
@@ -278,6 +280,11 @@ function streamSeeds(state: GameState): string[] {
     organizerSeed: state.organizerSeed,
     seats: state.seats.map((s) => ({ seat: s.seat, clientSeed: s.clientSeed as string })),
   });
+}
+
+/** The seats a bundle's `players` lists: those of players, and from format 3 the computer seats too. */
+function listedSeats(state: GameState, formatVersion: number): GameState['seats'] {
+  return state.seats.filter((s) => s.playerId !== null || (formatVersion >= 3 && s.computer !== null));
 }
 
 /** Verifies an audit bundle. Never throws: malformed input is a failed check. */
@@ -595,7 +602,7 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
         `organizerSeed ${JSON.stringify(b.organizerSeed)} differs from the log's ${JSON.stringify(state.organizerSeed)}`,
       );
     }
-    const seats = (startState ?? state).seats.filter((s) => s.playerId !== null);
+    const seats = listedSeats(startState ?? state, b.formatVersion);
     const players = b.players as unknown[];
     for (let k = 0; k < Math.max(seats.length, players.length); k++) {
       const s = seats[k];
@@ -707,14 +714,12 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
       ruleSet: state.ruleSet,
       family: state.family,
       status: state.status,
-      players: (startState ?? state).seats
-        .filter((s) => s.playerId !== null)
-        .map((s) => ({
-          seat: s.seat,
-          playerId: s.playerId as string,
-          displayName: names.get(s.seat) ?? null,
-          clientSeed: s.clientSeed,
-        })),
+      players: listedSeats(startState ?? state, b.formatVersion).map((s) => ({
+        seat: s.seat,
+        playerId: s.playerId,
+        displayName: names.get(s.seat) ?? null,
+        clientSeed: s.clientSeed,
+      })),
       seedOrigins: startState ? ctx.origins : [...origins.values()].sort((x, y) => (x.seat ?? -1) - (y.seat ?? -1)),
       publishedHeads: ctx.heads,
       rolls: state.rollCount,

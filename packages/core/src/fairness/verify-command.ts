@@ -96,7 +96,7 @@ export function formatReport(report: VerifyReport, code: number): string {
     lines.push('players');
     for (const p of s.players)
       lines.push(
-        `  seat ${p.seat}  ${p.playerId}${p.displayName ? ` (${p.displayName})` : ''}  client seed ${p.clientSeed}`,
+        `  seat ${p.seat}  ${p.playerId ?? 'computer'}${p.displayName ? ` (${p.displayName})` : ''}  client seed ${p.clientSeed}`,
       );
     lines.push(`rolls     ${s.rolls}`);
     lines.push(`events    ${s.events}`);
