@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * `fairdice verify <file-or-url> [--commitment <64-hex>] [--head <64-hex>]... [--json] [--allow-unrevealed]`
+ * `fairdice verify <file-or-url> [--commitment <64-hex>] [--head <64-hex>]... [--log-key <64-hex>] [--json] [--allow-unrevealed]`
  *
- * Verifies an audit bundle offline (docs/fairness.md §6) with the rules engine and the spec only:
+ * Verifies a game's or a whole tournament's audit bundle offline (docs/fairness.md §6, §11; every
+ * option applies to a tournament bundle too) with the rules engine and the spec only:
  * no database, no Nest, no account. Reads a file, standard input ('-'), or fetches an http(s) URL
  * with global fetch. The command itself (arguments, checks, report, exit codes) is
  * @fairdice/core's runVerifyCommand, which the `fairdice-verify` package runs too.

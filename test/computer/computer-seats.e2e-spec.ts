@@ -78,6 +78,11 @@ describe('computer seats', () => {
     expect(computerMoves.filter((e) => e.rollNumber !== null).length).toBeGreaterThanOrEqual(13);
 
     const bundle = await auditOf(end.id);
+    // An auditor sees every seat: the computer's is listed (format 3), its seed generated at the start.
+    expect(bundle.formatVersion).toBe(3);
+    expect(bundle.players[1]).toMatchObject({ seat: 1, playerId: null, hotSeat: false, clientSeedGenerated: true });
+    expect(bundle.players[1].clientSeed).toBe(bundle.clientSeeds.at(-1));
+    expect(bundle.finalStandings.find((s: any) => s.seat === 1).playerId).toBeNull();
     const report = verifyBundle(bundle);
     expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
     expect(report.ok).toBe(true);

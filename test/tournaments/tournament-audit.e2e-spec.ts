@@ -11,6 +11,11 @@ import { appendEvent } from '@fairdice/core/fairness/hash-chain';
 import { canonicalJson } from '@fairdice/core/fairness/canonical';
 import { gamesRoot, verifyTournamentBundle } from '@fairdice/core/fairness/tournament-verifier';
 import { runVerifyCommand } from '@fairdice/core/fairness/verify-command';
+import { fromHex, logIdOf, logPublicKey, signTreeHead } from '@fairdice/core/fairness/transparency-log';
+import { main as fairdiceCli } from '../../src/fairness/cli';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 jest.setTimeout(180_000);
 
@@ -254,6 +259,8 @@ describe('tournament audit bundle (e2e)', () => {
     d.games[0].entrants[0] = c;
     d.games[1].entrants[0] = a;
     started.dataJson = canonicalJson(d);
+    // The startRound command too, so that the event still follows from it (tournament-commands).
+    started.commandJson = canonicalJson({ ...JSON.parse(started.commandJson), games: d.games });
     rechainTournament(b);
     const report = verifyTournamentBundle(b);
     expect(report.ok).toBe(false);
@@ -266,6 +273,7 @@ describe('tournament audit bundle (e2e)', () => {
     const d = JSON.parse(reg.dataJson);
     d.clientSeed = `${d.clientSeed}x`;
     reg.dataJson = canonicalJson(d);
+    reg.commandJson = canonicalJson({ ...JSON.parse(reg.commandJson), clientSeed: d.clientSeed });
     rechainTournament(b);
     const report = verifyTournamentBundle(b);
     expect(report.ok).toBe(false);
@@ -310,6 +318,89 @@ describe('tournament audit bundle (e2e)', () => {
     const bad = await run(b);
     expect(bad.code).toBe(1);
     expect(bad.text).toContain('FAILED: games-complete');
+  });
+
+  /** `fairdice verify <file> ...options` (src/fairness/cli.ts's main, in process): its exit code and last line. */
+  const cli = async (bundle: unknown, ...options: string[]) => {
+    const dir = mkdtempSync(join(tmpdir(), 'fairdice-tournament-'));
+    const file = join(dir, 'bundle.json');
+    writeFileSync(file, JSON.stringify(bundle));
+    const out: string[] = [];
+    try {
+      const code = await fairdiceCli(
+        ['verify', file, ...options],
+        (s) => out.push(s),
+        (s) => out.push(s),
+      );
+      return { code, last: out.join('\n').split('\n').at(-1)! };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it('issue 24 item 3: --log-key applies to every game: heads re-signed with another key fail, naming the game', async () => {
+    const { publicKey } = (await t.http().get('/v1/transparency/tree-head').expect(200)).body;
+    expect(verifyTournamentBundle(duplicate, { logKey: publicKey }).failure).toBeNull();
+    // A forger's own log: every game's tree head re-signed with another key (the proofs still lead to the root).
+    const forged = copy(duplicate);
+    const other = fromHex('11'.repeat(32));
+    for (const g of forged.games) {
+      const { treeSize, timestamp, rootHash } = g.transparencyLog.treeHead;
+      g.transparencyLog.treeHead = {
+        ...signTreeHead({ treeSize, timestamp, rootHash }, other),
+        logId: logIdOf(logPublicKey(other)),
+      };
+    }
+    expect(verifyTournamentBundle(forged).ok).toBe(true); // without the key nothing vouches for the head
+    const report = verifyTournamentBundle(forged, { logKey: publicKey });
+    expect(report.failure?.name).toBe(`game ${forged.games[0].gameId}`);
+    expect(report.failure?.detail).toMatch(/^log-signature: /);
+    const run = await cli(forged, '--log-key', publicKey);
+    expect(run.code).toBe(1);
+    expect(run.last).toBe(`FAILED: game ${forged.games[0].gameId}: ${report.failure!.detail}`);
+  });
+
+  it("issue 24 item 3: --commitment must be the tournament's or one of its games'", async () => {
+    expect(verifyTournamentBundle(duplicate, { commitment: duplicate.commitment }).failure).toBeNull();
+    const game = duplicate.games[1];
+    expect(verifyTournamentBundle(duplicate, { commitment: game.commitment.toUpperCase() }).failure).toBeNull();
+    const wrong = verifyTournamentBundle(duplicate, { commitment: 'ab'.repeat(32) });
+    expect(wrong.failure?.name).toBe('expected-commitment');
+    expect(wrong.failure?.detail).toContain('ab'.repeat(32));
+    const run = await cli(duplicate, '--commitment', 'ab'.repeat(32));
+    expect(run.code).toBe(1);
+    expect(run.last).toMatch(/^FAILED: expected-commitment: /);
+  });
+
+  it("issue 24 item 3: every --head must be a version of the tournament's log or of a game's log", async () => {
+    const tournamentHead = duplicate.events[2].hash;
+    const gameHead = duplicate.games[2].events[1].hash;
+    expect(verifyTournamentBundle(duplicate, { heads: [tournamentHead, gameHead] }).failure).toBeNull();
+    const wrong = verifyTournamentBundle(duplicate, { heads: [tournamentHead, 'cd'.repeat(32)] });
+    expect(wrong.failure?.name).toBe('published-head');
+    expect(wrong.failure?.detail).toContain('cd'.repeat(32));
+    const run = await cli(duplicate, '--head', gameHead, '--head', 'cd'.repeat(32));
+    expect(run.code).toBe(1);
+    expect(run.last).toMatch(/^FAILED: published-head: the published head c/);
+  });
+
+  it('issue 24 item 4: swapped registrations, re-linked, fail: the commands are re-run through the decider', () => {
+    const b = copy(duplicate);
+    const at = b.events.findIndex((e: any) => e.type === 'entrantRegistered');
+    expect(b.events[at + 1].type).toBe('entrantRegistered');
+    // Entrant 2's registration first, then entrant 1's; versions follow the new order.
+    [b.events[at], b.events[at + 1]] = [b.events[at + 1], b.events[at]];
+    b.events.forEach((e: any, i: number) => (e.version = i + 1));
+    rechainTournament(b);
+    const report = verifyTournamentBundle(b);
+    expect(report.failure?.name).toBe('tournament-commands');
+    expect(report.failure?.detail).toContain(`event ${at + 1}`);
+    // An invented derived field fails too: entrant 1 renumbered 9.
+    const renumbered = copy(duplicate);
+    const reg = renumbered.events[at];
+    reg.dataJson = canonicalJson({ ...JSON.parse(reg.dataJson), number: 9 });
+    rechainTournament(renumbered);
+    expect(verifyTournamentBundle(renumbered).failure?.name).toBe('tournament-commands');
   });
 
   it("each entrant's public profile lists the finished tournament with their final rank (REST and GraphQL)", async () => {

@@ -94,7 +94,7 @@ function render(report: VerifyReport, fileName: string): void {
         s.players
           .map(
             (p) =>
-              `seat ${p.seat} ${p.playerId}${p.displayName ? ` (${p.displayName})` : ''}, client seed ${p.clientSeed}`,
+              `seat ${p.seat} ${p.playerId ?? 'computer'}${p.displayName ? ` (${p.displayName})` : ''}, client seed ${p.clientSeed}`,
           )
           .join('\n'),
       ],

@@ -25,10 +25,11 @@ export class AuditRuleSet {
   @Field(() => GameOptions) options: object;
 }
 
-@ObjectType({ description: 'A seated player in the audit bundle.' })
+@ObjectType({ description: 'A seat taken in the audit bundle: a player, or (format 3) a computer seat.' })
 export class AuditPlayer {
   @Field(() => Int) seat: number;
-  @Field(() => ID) playerId: string;
+  @Field(() => ID, { nullable: true, description: 'Null: a computer seat (format 3), played by the service.' })
+  playerId: string | null;
   @Field(() => String, { nullable: true }) displayName: string | null;
   @Field() hotSeat: boolean;
   @Field(() => String, { nullable: true, description: 'Null only before the start when nobody set it.' })

@@ -34,8 +34,9 @@ export const AUDIT_BUNDLE_SCHEMA = {
     format: { type: 'string', const: 'fairdice-audit' },
     formatVersion: {
       type: 'integer',
-      enum: [1, 2],
-      description: 'Served bundles are 2; 1 is a bundle stored before seeds moved after the commitment.',
+      enum: [1, 2, 3],
+      description:
+        'Served bundles are 2, or 3 for a game with a computer seat (listed in players with playerId null); 1 is a bundle stored before seeds moved after the commitment.',
     },
     algorithms: { type: 'object', additionalProperties: { type: 'string' } },
     gameId: { type: 'string', format: 'uuid' },
@@ -59,7 +60,7 @@ export const AUDIT_BUNDLE_SCHEMA = {
         type: 'object',
         properties: {
           seat: { type: 'integer' },
-          playerId: { type: 'string' },
+          playerId: { type: ['string', 'null'], description: 'null: a computer seat (format 3)' },
           displayName: { type: ['string', 'null'] },
           hotSeat: { type: 'boolean' },
           clientSeed: { type: ['string', 'null'], description: 'null only before the start, while unset' },

@@ -527,8 +527,8 @@ const AUDIT: Record<string, JsonSchema> = {
       format: constant('fairdice-audit'),
       formatVersion: {
         type: 'integer',
-        enum: [1, 2],
-        description: 'Served bundles are 2; 1 is a bundle stored before seeds moved after the commitment.',
+        enum: [1, 2, 3],
+        description: 'Served bundles are 2, or 3 for a game with a computer seat (listed in players with playerId null); 1 is a bundle stored before seeds moved after the commitment.',
       },
       algorithms: closed(
         {
@@ -551,7 +551,7 @@ const AUDIT: Record<string, JsonSchema> = {
       players: arrayOf(
         closed({
           seat: seatNo,
-          playerId: uuid(),
+          playerId: nullable(uuid('null: a computer seat (format 3: the service plays it, its seed generated at the start).')),
           displayName: nullable(str()),
           hotSeat: bool(),
           clientSeed: nullable(str('null only before the start, while unset')),

@@ -19,7 +19,13 @@ export const AUDIT_FORMAT = 'fairdice-audit';
  * (bundles stored before): the members are the same.
  */
 export const AUDIT_FORMAT_VERSION = 2;
-export const SUPPORTED_FORMAT_VERSIONS: readonly number[] = [1, 2];
+/**
+ * 3: as 2, and `players` also lists the computer seats (`playerId: null`, docs/fairness.md §5.2,
+ * decision 0077). Only bundles of games with a computer seat are format 3, so a verifier that reads
+ * 2 keeps reading every other game, and refuses (rather than misreads) these.
+ */
+export const AUDIT_FORMAT_VERSION_COMPUTER_SEATS = 3;
+export const SUPPORTED_FORMAT_VERSIONS: readonly number[] = [1, 2, 3];
 /** Every member a bundle has (a verifier rejects others: they would be unchecked). */
 export const BUNDLE_MEMBERS = [
   'format',
@@ -64,7 +70,8 @@ export type AuditGameStatus = 'open' | 'playing' | 'finished' | 'abandoned';
 
 export interface AuditPlayer {
   seat: number;
-  playerId: string;
+  /** null: a computer seat (format 3; the service plays it, its seed generated at the start). */
+  playerId: string | null;
   displayName: string | null;
   /** The seat is a hot seat played by the creator from one screen. */
   hotSeat: boolean;
@@ -151,14 +158,16 @@ export function assembleBundle(input: AssembleBundleInput): AuditBundle {
     state = evolveGame(state, e);
     if (e.type === 'gameStarted') atStart = state;
   }
-  const seated = (atStart ?? state).seats.filter((s) => s.playerId !== null);
+  // Every seat taken, the computer's included: an auditor sees every seat whose seed is in clientSeeds.
+  const seated = (atStart ?? state).seats.filter((s) => s.playerId !== null || s.computer !== null);
+  const hasComputer = seated.some((s) => s.computer !== null);
   const standings =
     state.status === 'finished' && state.play !== null ? familyById(state.family).standings(state.play) : null;
   const names = input.displayNames ?? {};
   const head = input.events.length ? input.events[input.events.length - 1].hash : state.commitment;
   return {
     format: AUDIT_FORMAT,
-    formatVersion: AUDIT_FORMAT_VERSION,
+    formatVersion: hasComputer ? AUDIT_FORMAT_VERSION_COMPUTER_SEATS : AUDIT_FORMAT_VERSION,
     algorithms: AUDIT_ALGORITHMS,
     gameId: input.gameId,
     status: state.status,
@@ -169,8 +178,8 @@ export function assembleBundle(input: AssembleBundleInput): AuditBundle {
     organizerSeed: state.organizerSeed,
     players: seated.map((s) => ({
       seat: s.seat,
-      playerId: s.playerId as string,
-      displayName: names[s.playerId as string] ?? null,
+      playerId: s.playerId,
+      displayName: s.playerId !== null ? (names[s.playerId] ?? null) : null,
       hotSeat: s.hotSeat,
       clientSeed: s.clientSeed,
       clientSeedGenerated: s.clientSeedGenerated,

@@ -76,6 +76,23 @@ describe('checkBundleLog (docs/fairness.md §9.4)', () => {
     expect(statuses(ended, toHex(logPublicKey(new Uint8Array(32))))[1]).toBe('log-signature:fail');
     expect(statuses(ended, 'xyz')[1]).toBe('log-signature:fail');
   });
+
+  it('a wrong log key fails the signature claim only: the dice, checked, are still proved (issue 24 item 4)', () => {
+    const report = verifyBundle(ended, { logKey: toHex(logPublicKey(new Uint8Array(32))) });
+    expect(report.ok).toBe(false);
+    expect(report.failure?.name).toBe('log-signature');
+    expect(report.diceChecked).toBe(true);
+    const dice = report.claims.find((c) => c.id === 'dice')!;
+    expect(dice.status).toBe('proved');
+    expect(dice.detail).toBeUndefined();
+    // Unrevealed, the claim says so; a changed die fails it with the dice check's own reason.
+    const open = verifyBundle(running, { logKey: key }).claims.find((c) => c.id === 'dice')!;
+    expect(open).toMatchObject({ status: 'not-proved', detail: expect.stringMatching(/not revealed yet/) });
+    const forged = cloneBundle(ended);
+    forged.serverSeed = 'ab'.repeat(32);
+    const bad = verifyBundle(forged, { logKey: key }).claims.find((c) => c.id === 'dice')!;
+    expect(bad).toMatchObject({ status: 'failed', detail: expect.stringMatching(/^SHA-256\(serverSeed\)/) });
+  });
 });
 
 describe('checkHeadConsistency (an organizer comparing archived heads, docs/fairness.md §9.6)', () => {

@@ -6,27 +6,44 @@
  *
  *   1. format: the members and their shapes;
  *   2. tournament-chain: the tournament's events against its commitment (the same chain as a game's);
- *   3. tournament-seed: the revealed tournament seed against the commitment;
- *   4. round-seed <r>: each round's revealed seed = roundSeed(tournament seed, id, r, organizer seed
+ *   3. expected-commitment (with --commitment): the commitment written down is the tournament's or
+ *      one of its games';
+ *   4. tournament-commands: every batch's command, re-run by decideTournament on the state replayed
+ *      so far, yields exactly the stored events (so their order, preconditions and every derived
+ *      field, such as entrant numbers, are the rules');
+ *   5. tournament-seed: the revealed tournament seed against the commitment;
+ *   6. round-seed <r>: each round's revealed seed = roundSeed(tournament seed, id, r, organizer seed
  *      and entrants' seeds in entrant order);
- *   5. draw <r>: the tables of round r are tableDraw(round seed, active entrants) (tables format);
- *   6. games-complete: every game the roundStarted events name is in the bundle, no other;
- *   7. game <id>: each game's own bundle verifies (verifyBundle), belongs to this tournament at the
+ *   7. draw <r>: the tables of round r are tableDraw(round seed, active entrants) (tables format);
+ *   8. games-complete: every game the roundStarted events name is in the bundle, no other;
+ *   9. game <id>: each game's own bundle verifies (verifyBundle, with --log-key, and with the
+ *      commitment and heads given that are this game's), belongs to this tournament at the
  *      round, game and table the tournament says, and seats the entrants it says in that order;
- *   8. duplicate-stream <r>: every duplicate game of round r was dealt from the round's stream (its
+ *  10. duplicate-stream <r>: every duplicate game of round r was dealt from the round's stream (its
  *      server seed is the round seed, from which verifyBundle re-derived each of its rolls);
- *   9. results <r>: each game's result in roundFinished is the game's verified final totals;
- *  10. standings: the bundle's standings = computeStandings of the replayed tournament;
- *  11. games-root: the Merkle root over the games' final heads.
+ *  11. results <r>: each game's result in roundFinished is the game's verified final totals;
+ *  12. standings: the bundle's standings = computeStandings of the replayed tournament;
+ *  13. games-root: the Merkle root over the games' final heads;
+ *  14. published-head (with --head): each head is the hash of one version of the tournament's log
+ *      or of one game's log.
  */
-import { computeStandings, replayTournament, roundSeedInputs, type StandingRow } from '../rules/tournament';
-import type { TournamentEvent, TournamentState } from '../rules/tournament/types';
+import {
+  computeStandings,
+  decideTournament,
+  emptyTournament,
+  evolveTournament,
+  replayTournament,
+  roundSeedInputs,
+  type StandingRow,
+} from '../rules/tournament';
+import type { TournamentCommand, TournamentEvent, TournamentState } from '../rules/tournament/types';
+import { isRuleError, ruleError, type RuleError } from '../rules/core/errors';
 import { bytesToHex, hexToBytes, sha256Hex, utf8ToBytes } from './bytes';
 import { canonicalJson } from './canonical';
 import { verifyChain, type HashedEventEnvelope } from './hash-chain';
 import { roundSeedHex, tableDraw } from './tournament';
 import { leafHash, merkleRoot } from './transparency-log';
-import { verifyBundle } from './verifier';
+import { verifyBundle, type VerifyOptions } from './verifier';
 
 export const TOURNAMENT_AUDIT_FORMAT = 'fairdice-tournament-audit';
 export const TOURNAMENT_AUDIT_FORMAT_VERSION = 1;
@@ -106,8 +123,15 @@ export interface TournamentVerifyReport {
 
 class Failed extends Error {}
 
+/**
+ * What the auditor brings from outside the bundle, as for a game (VerifyOptions): `logKey` applies
+ * to every game; `commitment` must be the tournament's or one game's (that game is then checked
+ * against it); every `heads` entry must be a version of the tournament's log or of one game's log.
+ */
+export type TournamentVerifyOptions = Pick<VerifyOptions, 'commitment' | 'heads' | 'logKey'>;
+
 /** Verifies a tournament audit bundle offline; stops at the first failure and names it. */
-export function verifyTournamentBundle(input: unknown): TournamentVerifyReport {
+export function verifyTournamentBundle(input: unknown, options: TournamentVerifyOptions = {}): TournamentVerifyReport {
   const checks: TournamentCheck[] = [];
   const pass = (name: string) => checks.push({ name, ok: true });
   const fail = (name: string, detail: string): never => {
@@ -115,7 +139,7 @@ export function verifyTournamentBundle(input: unknown): TournamentVerifyReport {
     throw new Failed(detail);
   };
   try {
-    run(input, pass, fail);
+    run(input, options, pass, fail);
   } catch (err) {
     if (!(err instanceof Failed)) checks.push({ name: 'format', ok: false, detail: String(err) });
   }
@@ -126,7 +150,7 @@ export function verifyTournamentBundle(input: unknown): TournamentVerifyReport {
 type Pass = (name: string) => void;
 type Fail = (name: string, detail: string) => never;
 
-function run(input: unknown, pass: Pass, fail: Fail): void {
+function run(input: unknown, options: TournamentVerifyOptions, pass: Pass, fail: Fail): void {
   // 1. format
   if (typeof input !== 'object' || input === null || Array.isArray(input)) fail('format', 'not a JSON object');
   const b = input as Record<string, unknown>;
@@ -163,7 +187,6 @@ function run(input: unknown, pass: Pass, fail: Fail): void {
       hash: e.hash,
     };
   });
-  const games = b.games as Array<Record<string, unknown>>;
   pass('format');
 
   // 2. tournament-chain
@@ -174,7 +197,23 @@ function run(input: unknown, pass: Pass, fail: Fail): void {
   const state = replayTournament(id, tEvents);
   if (state.commitment !== b.commitment) fail('tournament-chain', 'tournamentCreated names another commitment');
 
-  // 3. tournament-seed
+  // 3. expected-commitment: the one written down before play is the tournament's or one of its games'.
+  const commitment = typeof options.commitment === 'string' ? options.commitment.toLowerCase() : undefined;
+  const games = b.games as Array<Record<string, unknown>>;
+  if (commitment !== undefined) {
+    if (commitment !== b.commitment && !games.some((g) => g.commitment === commitment))
+      fail(
+        'expected-commitment',
+        `the commitment written down before play (${commitment}) is neither the tournament's (${b.commitment}) nor any of its games'`,
+      );
+    pass('expected-commitment');
+  }
+
+  // 4. tournament-commands
+  replayCommands(id, events, fail);
+  pass('tournament-commands');
+
+  // 5. tournament-seed
   const seed = b.tournamentSeed;
   if (typeof seed !== 'string')
     fail('tournament-seed', 'the tournament seed is not revealed yet (the tournament has not ended)');
@@ -184,7 +223,7 @@ function run(input: unknown, pass: Pass, fail: Fail): void {
     fail('tournament-seed', 'SHA-256 of the tournament seed is not the commitment');
   pass('tournament-seed');
 
-  // 4. round-seed <r>
+  // 6. round-seed <r>
   // No round started (a tournament cancelled before its start): no round seed to check.
   const seeds = state.roundStates.length > 0 ? roundSeedInputs(state) : [];
   const roundSeeds = new Map<number, string>();
@@ -199,7 +238,7 @@ function run(input: unknown, pass: Pass, fail: Fail): void {
     pass(`round-seed ${r.round}`);
   }
 
-  // 5. draw <r> (before the games: a changed draw is named as such, not as a game's seats)
+  // 7. draw <r> (before the games: a changed draw is named as such, not as a game's seats)
   if (state.format === 'tables') {
     for (const r of state.roundStates) {
       const active = activeAtRound(id, tEvents, r.round);
@@ -219,7 +258,7 @@ function run(input: unknown, pass: Pass, fail: Fail): void {
     }
   }
 
-  // 6. games-complete
+  // 8. games-complete
   const places = state.roundStates.flatMap((r) => r.games.map((g) => ({ ...g, round: r.round })));
   const bundled = new Map(games.map((g) => [g.gameId as string, g]));
   for (const p of places)
@@ -231,13 +270,18 @@ function run(input: unknown, pass: Pass, fail: Fail): void {
   if (games.length !== places.length) fail('games-complete', 'a game is listed twice');
   pass('games-complete');
 
-  // 7. game <id>, 8. duplicate-stream <r>
+  // 9. game <id>, 10. duplicate-stream <r>
+  const heads = (options.heads ?? []).map((h) => (typeof h === 'string' ? h.toLowerCase() : String(h)));
   const entrantOf = new Map(state.entrants.map((e) => [e.number, e]));
-  const heads = new Map<string, { head: string; totals: number[]; status: string }>();
+  const verified = new Map<string, { head: string; totals: number[]; status: string }>();
   for (const p of places) {
     const g = bundled.get(p.gameId)!;
     const name = `game ${p.gameId}`;
-    const report = verifyBundle(g);
+    const report = verifyBundle(g, {
+      logKey: options.logKey,
+      commitment: commitment !== undefined && g.commitment === commitment ? commitment : undefined,
+      heads: headsOf(g, heads),
+    });
     if (!report.ok || !report.summary)
       fail(name, `${report.failure?.name ?? 'verify'}: ${report.failure?.detail ?? 'does not verify'}`);
     const created = (g.events as HashedEventEnvelope[])[0]?.data;
@@ -251,23 +295,23 @@ function run(input: unknown, pass: Pass, fail: Fail): void {
     if (state.format === 'duplicate' && g.serverSeed !== roundSeeds.get(p.round))
       fail(`duplicate-stream ${p.round}`, `game ${p.gameId} was not dealt from round ${p.round}'s stream`);
     const totals = [...report.summary.totals].sort((x, y) => x.seat - y.seat).map((t) => t.total);
-    heads.set(p.gameId, { head: report.summary.head, totals, status: report.summary.status });
+    verified.set(p.gameId, { head: report.summary.head, totals, status: report.summary.status });
     pass(name);
   }
   if (state.format === 'duplicate') for (const r of state.roundStates) pass(`duplicate-stream ${r.round}`);
 
-  // 9. results <r>
+  // 11. results <r>
   for (const r of state.roundStates) {
     if (!r.finished) continue;
     for (const res of r.results) {
-      const h = heads.get(res.gameId);
+      const h = verified.get(res.gameId);
       if (!h || canonicalJson(res.scores) !== canonicalJson(h.totals))
         fail(`results ${r.round}`, `game ${res.gameId}'s result is not its verified final totals`);
     }
     pass(`results ${r.round}`);
   }
 
-  // 10. standings
+  // 12. standings
   // displayName is shown for convenience and not checked (it is not part of any hash).
   const shown = (b.standings as Array<Record<string, unknown>>).map(({ displayName: _name, ...row }) => row);
   // Bundles made before shared ranks (decision 0073) have no `tied` and rank by position: the same
@@ -280,11 +324,76 @@ function run(input: unknown, pass: Pass, fail: Fail): void {
     fail('standings', 'the standings are not those the results give (docs/tournaments.md, standings)');
   pass('standings');
 
-  // 11. games-root
-  const root = gamesRoot(places.map((p) => ({ ...p, head: heads.get(p.gameId)!.head })));
+  // 13. games-root
+  const root = gamesRoot(places.map((p) => ({ ...p, head: verified.get(p.gameId)!.head })));
   if (root !== b.gamesRoot)
     fail('games-root', `the games' Merkle root is ${root}, the bundle says ${String(b.gamesRoot)}`);
   pass('games-root');
+
+  // 14. published-head: the chains are verified, so their stored hashes are the recomputed ones.
+  if (heads.length > 0) {
+    const tournamentHashes = new Set(events.map((e) => e.hash));
+    for (const h of heads) {
+      if (!/^[0-9a-f]{64}$/.test(h)) fail('published-head', `a published head must be 64 hex digits, got ${h}`);
+      if (!tournamentHashes.has(h) && !games.some((g) => headsOf(g, [h]).length > 0))
+        fail(
+          'published-head',
+          `the published head ${h} is not the hash of any version of the tournament's log or of any game's log`,
+        );
+    }
+    pass('published-head');
+  }
+}
+
+/** The given heads that are hashes of events of game bundle `g` (each game checks those itself). */
+function headsOf(g: Record<string, unknown>, heads: readonly string[]): string[] {
+  const events = Array.isArray(g.events) ? (g.events as Array<{ hash?: unknown }>) : [];
+  const own = new Set(events.map((e) => e?.hash));
+  return heads.filter((h) => own.has(h));
+}
+
+/**
+ * Re-runs every batch's command through the tournament decider on the state replayed so far (as
+ * the game verifier does with decideGame): the stored batch must be exactly what it yields, so a
+ * reordered, skipped or invented event, or a changed derived field, fails here.
+ */
+function replayCommands(id: string, events: readonly HashedEventEnvelope[], fail: Fail): void {
+  let state = emptyTournament(id);
+  for (let i = 0; i < events.length;) {
+    const command = events[i].command as unknown as TournamentCommand | null;
+    if (command === null || typeof command !== 'object')
+      fail('tournament-commands', `event ${i + 1} starts a batch but carries no command`);
+    if (i === 0 && (command.type !== 'create' || (command as { tournamentId?: unknown }).tournamentId !== id))
+      fail('tournament-commands', `event 1 must carry the create command of tournament ${id}`);
+    let j = i + 1;
+    while (j < events.length && events[j].command === null) j++;
+    let produced: TournamentEvent[] | RuleError;
+    try {
+      produced = decideTournament(state, command);
+    } catch (err) {
+      produced = ruleError('INVALID_COMMAND', (err as Error).message);
+    }
+    if (isRuleError(produced))
+      fail(
+        'tournament-commands',
+        `event ${i + 1}: its ${String(command.type)} command is not legal here (${produced.code}: ${produced.message})`,
+      );
+    const stored = events.slice(i, j).map((e) => ({ type: e.type, data: e.data }));
+    for (let k = 0; k < Math.max(produced.length, stored.length); k++) {
+      const want = produced[k];
+      const got = stored[k];
+      if (!want) fail('tournament-commands', `event ${i + k + 1} does not follow from the command of event ${i + 1}`);
+      if (!got)
+        fail('tournament-commands', `the command of event ${i + 1} yields a ${want.type} event missing from the log`);
+      if (canonicalJson(want) !== canonicalJson(got))
+        fail(
+          'tournament-commands',
+          `event ${i + k + 1}: re-running the ${command.type} command of event ${i + 1} yields ${want.type} ${canonicalJson(want.data)}, the log has ${got.type} ${canonicalJson(got.data)}`,
+        );
+      state = evolveTournament(state, want);
+    }
+    i = j;
+  }
 }
 
 /** The entrants still active when round `round` started (replayed up to its roundStarted event). */

@@ -4,7 +4,7 @@
  * no network, no clock.
  *
  * Checks (each PASS / FAIL / SKIPPED, failures naming the event version at fault):
- *   format         format, formatVersion (1, 2), algorithms, rules version, field types, gameId a lowercase
+ *   format         format, formatVersion (1, 2, 3), algorithms, rules version, field types, gameId a lowercase
  *                  UUID; no unknown or missing member (top level, players entries)
  *   commitment     SHA-256(serverSeed) = commitment (SKIPPED while the server seed is not revealed)
  *   chain          verifyChain (strict: no envelope member besides the 8 hashed ones and hash): versions
@@ -20,7 +20,8 @@
  *   commands       every batch's command, re-run by decideGame on the state replayed so far, with a
  *                  roller from the seeds starting at the state's rollCount (while unrevealed: the
  *                  recorded faces), yields exactly the stored events (type, seat, data, rollNumber, command)
- *   seeds          players (seat, playerId, hotSeat, clientSeed; format 2: clientSeedGenerated) = the seats at the start,
+ *   seeds          players (seat, playerId, hotSeat, clientSeed; format 2: clientSeedGenerated) = the seats at the start
+ *                  (format 3: computer seats too, playerId null),
  *                  organizerSeed = the creation event's, clientSeeds = orderedClientSeeds(...)
  *   rollCount      = the number of roll numbers the events used
  *   status         = the replayed status
@@ -81,7 +82,8 @@ export interface VerifySummary {
   ruleSet: string;
   family: string;
   status: string;
-  players: Array<{ seat: number; playerId: string; displayName: string | null; clientSeed: string | null }>;
+  /** Every seat listed in the bundle: players', and from format 3 the computer's (playerId null). */
+  players: Array<{ seat: number; playerId: string | null; displayName: string | null; clientSeed: string | null }>;
   /** Where each seed in force came from (replayed from the commands): see SeedOrigin. */
   seedOrigins: SeedOrigin[];
   /** The published heads given (--head), each with the version whose hash it is (null: not in this log). */
@@ -128,7 +130,10 @@ export interface VerifyClaim {
 export interface VerifyReport {
   /** No check failed. */
   ok: boolean;
-  /** The dice were checked (the server seed is revealed and matches the commitment). */
+  /**
+   * The dice were checked and every roll is the one the seeds give (the server seed is revealed and
+   * matches the commitment). Other checks may still have failed (see `ok`).
+   */
   diceChecked: boolean;
   /** The first event (position = required version) any failed check names (null when none does or nothing failed). */
   firstBadVersion: number | null;
@@ -277,6 +282,11 @@ function streamSeeds(state: GameState): string[] {
   });
 }
 
+/** The seats a bundle's `players` lists: those of players, and from format 3 the computer seats too. */
+function listedSeats(state: GameState, formatVersion: number): GameState['seats'] {
+  return state.seats.filter((s) => s.playerId !== null || (formatVersion >= 3 && s.computer !== null));
+}
+
 /** Verifies an audit bundle. Never throws: malformed input is a failed check. */
 export function verifyBundle(input: unknown, options: VerifyOptions = {}): VerifyReport {
   const checks = new Checks();
@@ -286,14 +296,16 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
     const withVersion = failed
       .filter((c) => typeof c.version === 'number')
       .sort((a, b) => (a.version as number) - (b.version as number));
+    // The dice claim stands on the dice check alone: a failure elsewhere (a wrong --log-key) is its own claim's.
+    const diceProved = diceChecked && checks.list.find((c) => c.name === 'dice')?.status === 'pass';
     return {
       ok: failed.length === 0,
-      diceChecked: diceChecked && failed.length === 0,
+      diceChecked: diceProved,
       firstBadVersion: withVersion.length ? (withVersion[0].version as number) : null,
       failure: withVersion[0] ?? failed[0] ?? null,
       checks: checks.list,
       summary,
-      claims: claimsOf(checks, ctx, diceChecked && failed.length === 0),
+      claims: claimsOf(checks, ctx, diceProved),
     };
   };
 
@@ -590,7 +602,7 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
         `organizerSeed ${JSON.stringify(b.organizerSeed)} differs from the log's ${JSON.stringify(state.organizerSeed)}`,
       );
     }
-    const seats = (startState ?? state).seats.filter((s) => s.playerId !== null);
+    const seats = listedSeats(startState ?? state, b.formatVersion);
     const players = b.players as unknown[];
     for (let k = 0; k < Math.max(seats.length, players.length); k++) {
       const s = seats[k];
@@ -702,14 +714,12 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
       ruleSet: state.ruleSet,
       family: state.family,
       status: state.status,
-      players: (startState ?? state).seats
-        .filter((s) => s.playerId !== null)
-        .map((s) => ({
-          seat: s.seat,
-          playerId: s.playerId as string,
-          displayName: names.get(s.seat) ?? null,
-          clientSeed: s.clientSeed,
-        })),
+      players: listedSeats(startState ?? state, b.formatVersion).map((s) => ({
+        seat: s.seat,
+        playerId: s.playerId,
+        displayName: names.get(s.seat) ?? null,
+        clientSeed: s.clientSeed,
+      })),
       seedOrigins: startState ? ctx.origins : [...origins.values()].sort((x, y) => (x.seat ?? -1) - (y.seat ?? -1)),
       publishedHeads: ctx.heads,
       rolls: state.rollCount,
@@ -841,11 +851,16 @@ function claimsOf(checks: Checks, ctx: ClaimContext, diceChecked: boolean): Veri
     failedOr('commands', status('commands') === 'pass'),
     "Every event follows from its logged command by the rules; the service's own moves (timeout, computer seat, auto-score, abandon) are legal (moves the service chose are listed in its command and checked for legality; a timeout without listed moves is re-run with the reference policy).",
   );
+  const diceCheck = checks.list.find((c) => c.name === 'dice');
   add(
     'dice',
-    failedOr('dice', diceChecked),
+    status('commitment') === 'fail' ? 'failed' : failedOr('dice', diceChecked),
     'Every roll is the one the server seed and the client seeds give (the server seed matches the commitment).',
-    diceChecked ? undefined : 'the server seed is not revealed yet (it is revealed when the game ends)',
+    diceChecked
+      ? undefined
+      : status('commitment') === 'fail'
+        ? checks.list.find((c) => c.name === 'commitment')?.detail
+        : diceCheck?.detail,
   );
   if (ctx.status === 'finished')
     add(

@@ -33,6 +33,10 @@ re-run through the rules, the replayed totals and ranking, and the hash chain.
   --json                print the report as JSON (checks, and what was proved and what was not)
   --allow-unrevealed    exit 0 (not 3) when the game has not ended and the dice cannot be checked yet
 
+A tournament bundle (GET /v1/tournaments/{id}/audit) takes the same options: --log-key applies to
+every game; --commitment is the tournament's or one of its games'; each --head a version of the
+tournament's log or of one game's log.
+
 exit codes: 0 verified, 1 a check failed, 2 usage/input error, 3 passed so far but the server seed is not revealed yet`;
 }
 
@@ -92,7 +96,7 @@ export function formatReport(report: VerifyReport, code: number): string {
     lines.push('players');
     for (const p of s.players)
       lines.push(
-        `  seat ${p.seat}  ${p.playerId}${p.displayName ? ` (${p.displayName})` : ''}  client seed ${p.clientSeed}`,
+        `  seat ${p.seat}  ${p.playerId ?? 'computer'}${p.displayName ? ` (${p.displayName})` : ''}  client seed ${p.clientSeed}`,
       );
     lines.push(`rolls     ${s.rolls}`);
     lines.push(`events    ${s.events}`);
@@ -164,7 +168,8 @@ export async function runVerifyCommand(argv: string[], io: VerifyCommandIo, prog
     bundle !== null &&
     (bundle as { format?: unknown }).format === TOURNAMENT_AUDIT_FORMAT
   ) {
-    const t = verifyTournamentBundle(bundle);
+    // Every option applies: --log-key to every game, --commitment and each --head to the tournament or a game.
+    const t = verifyTournamentBundle(bundle, { heads: args.heads, commitment: args.commitment, logKey: args.logKey });
     const tcode = t.ok ? EXIT_OK : EXIT_FAILED;
     if (args.json) io.out(JSON.stringify({ exitCode: tcode, ...t }, null, 2));
     else
