@@ -15,6 +15,7 @@ import { PG_POOL } from './database/prisma.service';
 import { registerSecurity } from './reliability/http/security';
 import { registerGraphqlPrecheck } from './reliability/graphql/http-precheck';
 import { registerBodyParsers } from './reliability/http/json-body';
+import { registerRequestHeaderChecks } from './reliability/http/request-headers';
 import {
   acceptedRequestId,
   answerClientError,
@@ -89,6 +90,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
 
   const fastify = app.getHttpAdapter().getInstance();
   registerBodyParsers(fastify);
+  // Before CORS, rate limits and auth: a request with two Authorization headers is refused.
+  registerRequestHeaderChecks(fastify);
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -134,6 +134,7 @@ const RETRY_AFTER_CODES: ErrorCode[] = [
   'IDEMPOTENCY_IN_PROGRESS',
   'TABLE_BUILDING',
   'ADVICE_BUSY',
+  'TOO_MANY_STREAMS',
 ];
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -219,6 +220,8 @@ function completeOperation(path: string, method: string, op: Json): void {
   }
   if (op.security?.some((s: Json) => 'bearer' in s)) codes.add('UNAUTHENTICATED');
   if (versioned) codes.add('RATE_LIMITED');
+  // Two Authorization headers are refused on every route (src/reliability/http/request-headers.ts).
+  if (versioned || op.security?.some((s: Json) => 'bearer' in s)) codes.add('MALFORMED_REQUEST');
   const deprecation = op[DEPRECATION_MARKER] as { since: string; sunset?: string; params?: string[] } | undefined;
   for (const key of markers) delete op[key];
 
