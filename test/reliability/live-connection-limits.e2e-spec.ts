@@ -58,7 +58,6 @@ function openSse(port: number, path: string) {
 describe('live connection limits', () => {
   let t: TestApp;
   let port: number;
-  let limits: StreamLimits;
 
   beforeAll(async () => {
     t = await createTestApp({
@@ -72,11 +71,13 @@ describe('live connection limits', () => {
       },
     });
     port = (t.app.getHttpServer().address() as AddressInfo).port;
-    limits = t.app.get(STREAM_LIMITS);
   });
   afterAll(async () => {
     await t.close();
   });
+
+  /** Addresses and players the limits still track: none once every client is gone. */
+  const trackedKeys = () => t.app.get<StreamLimits>(STREAM_LIMITS).trackedKeys();
 
   /** One series of /metrics, e.g. fairdice_live_connections{kind="websocket"}. */
   async function metric(series: string): Promise<number> {
@@ -118,7 +119,7 @@ describe('live connection limits', () => {
 
     for (const s of [...held.slice(1), again]) s.close();
     await allClosed();
-    expect(limits.trackedKeys()).toBe(0);
+    expect(trackedKeys()).toBe(0);
   });
 
   it('caps WebSockets per player (token in connectionParams): the third closes with 4429', async () => {
@@ -138,7 +139,7 @@ describe('live connection limits', () => {
 
     for (const s of [...held, other]) s.close();
     await allClosed();
-    expect(limits.trackedKeys()).toBe(0);
+    expect(trackedKeys()).toBe(0);
   });
 
   it('closes a WebSocket that sends no connection_init in time with 4408', async () => {
@@ -196,7 +197,7 @@ describe('live connection limits', () => {
 
     await client.dispose();
     await allClosed();
-    expect(limits.trackedKeys()).toBe(0);
+    expect(trackedKeys()).toBe(0);
   });
 
   it('caps SSE streams per client address across game and standings streams: 429 TOO_MANY_STREAMS with Retry-After', async () => {
@@ -233,6 +234,6 @@ describe('live connection limits', () => {
     held[1].close();
     standings.close();
     await allClosed();
-    expect(limits.trackedKeys()).toBe(0);
+    expect(trackedKeys()).toBe(0);
   });
 });
