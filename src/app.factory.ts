@@ -15,6 +15,7 @@ import { PG_POOL } from './database/prisma.service';
 import { registerSecurity } from './reliability/http/security';
 import { registerGraphqlPrecheck } from './reliability/graphql/http-precheck';
 import { registerBodyParsers } from './reliability/http/json-body';
+import { registerRequestHeaderChecks } from './reliability/http/request-headers';
 import {
   acceptedRequestId,
   answerClientError,
@@ -22,6 +23,8 @@ import {
   REQUEST_TIMEOUT_MS,
 } from './reliability/http/client-errors';
 import { registerRateLimit } from './reliability/rate-limit/rate-limit';
+import { STREAM_LIMITS, type StreamLimits } from './reliability/streams/stream-limits';
+import { clientAddressOf, registerWebSocketLimits } from './reliability/streams/websocket-limits';
 import { PlayersService } from './players/players.service';
 import { METRICS, type Metrics } from './metrics/metrics';
 import { serviceInfo } from './service-info/service-info';
@@ -87,13 +90,15 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
 
   const fastify = app.getHttpAdapter().getInstance();
   registerBodyParsers(fastify);
+  // Before CORS, rate limits and auth: a request with two Authorization headers is refused.
+  registerRequestHeaderChecks(fastify);
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   // Secure headers, CORS (CORS_ORIGINS) and rate limits (RATE_LIMIT_*): src/reliability, docs/operations.md.
   await registerSecurity(app, { corsOrigins: options.config.CORS_ORIGINS });
+  const players = app.get(PlayersService);
   if (options.config.RATE_LIMIT_ENABLED) {
-    const players = app.get(PlayersService);
     registerRateLimit(
       fastify,
       app.get(PG_POOL),
@@ -105,10 +110,17 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
       logger,
     );
   }
+  // Live-connection caps (docs/operations.md "Live connections"): WebSockets per address here, at
+  // the upgrade; per player and per connection in graphql-ws's hooks (app.module); SSE in the routes.
+  const streams = app.get<StreamLimits>(STREAM_LIMITS);
+  streams.playerOf = async (token) => (await players.authenticate(token))?.id ?? null;
+  registerWebSocketLimits(app.getHttpServer(), streams, clientAddressOf(options.config.TRUST_PROXY));
   // Prometheus metrics (docs/operations.md "Metrics"): latency of every request, and /metrics
   // here unless METRICS_PORT moves it to a listener of its own (src/metrics).
   if (options.config.METRICS_ENABLED) {
     const metrics = app.get<Metrics>(METRICS);
+    metrics.observeLiveConnections(() => streams.counts());
+    streams.onRefused = (kind, reason) => metrics.streamRefusals.inc({ kind, reason });
     fastify.addHook('onResponse', async (request, reply) => {
       // The route template (/v1/games/:id), never the raw URL: label values stay few.
       const route = request.routeOptions.url ?? 'unmatched';

@@ -2,6 +2,7 @@ import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
 import type { GraphQLWsSubscriptionsConfig } from '@nestjs/graphql';
+import type { Context } from 'graphql-ws';
 import { DocumentNode, GraphQLSchema, parse, Source, specifiedRules, validate } from 'graphql';
 import { AppConfig, APP_CONFIG } from './config/config';
 import { DatabaseModule } from './database/database.module';
@@ -31,6 +32,8 @@ import {
   QUERY_TOO_COMPLEX,
 } from './reliability/graphql/limits';
 import { graphqlRateLimitPlugin } from './reliability/rate-limit/graphql-rate-limit';
+import { STREAM_LIMITS, StreamLimits } from './reliability/streams/stream-limits';
+import { graphqlWsLimitHooks } from './reliability/streams/websocket-limits';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -46,7 +49,8 @@ export interface AppModuleOptions {
 }
 
 /** GraphQL: code-first, schema kept in memory (`npm run schema:generate` writes src/schema.gql). */
-export const graphqlOptions = (config: AppConfig): ApolloDriverConfig => {
+export const graphqlOptions = (config: AppConfig, streams: StreamLimits): ApolloDriverConfig => {
+  const ws = graphqlWsLimitHooks(streams);
   const limitRules = graphqlLimitRules({
     maxDepth: config.GRAPHQL_MAX_DEPTH,
     maxCost: config.GRAPHQL_MAX_COST,
@@ -62,13 +66,22 @@ export const graphqlOptions = (config: AppConfig): ApolloDriverConfig => {
     graphiql: false,
     introspection: true,
     includeStacktraceInErrorResponses: false,
-    // Subscriptions get the same document limits as HTTP (graphql-ws parses and validates itself).
+    // Subscriptions get the same document limits as HTTP (graphql-ws parses and validates itself),
+    // and the live-connection caps (src/reliability/streams): subscriptions per connection, the
+    // player's connections, connection_init within WS_CONNECTION_INIT_TIMEOUT_MS.
     subscriptions: {
       'graphql-ws': {
-        onSubscribe: (_ctx: unknown, _id: string, payload: { query?: unknown }) => {
+        connectionInitWaitTimeout: ws.connectionInitWaitTimeout,
+        onConnect: ws.onConnect,
+        onSubscribe: (ctx: Context, id: string, payload: { query?: unknown }) => {
           const shape = typeof payload.query === 'string' ? documentShapeError(payload.query) : null;
-          return shape ? [shape] : undefined;
+          if (shape) return [shape];
+          return ws.takeSubscription(ctx, id) ?? undefined;
         },
+        // Complete (client or server), error, and the socket's close give the slot back.
+        onComplete: (ctx: Context, id: string) => ws.releaseSubscription(ctx, id),
+        onError: (ctx: Context, id: string) => ws.releaseSubscription(ctx, id),
+        onClose: (ctx: Context) => ws.onClose(ctx),
         // graphql-ws accepts parse/validate (Nest's type lists fewer of its options; it passes all).
         parse: (source: string | Source) => parse(source, { maxTokens: GRAPHQL_MAX_TOKENS }),
         validate: (schema: GraphQLSchema, document: DocumentNode) =>
@@ -160,6 +173,14 @@ export const graphqlOptions = (config: AppConfig): ApolloDriverConfig => {
 @Module({})
 export class AppModule {
   static forRoot(options: AppModuleOptions): DynamicModule {
+    const c = options.config;
+    const streams = new StreamLimits({
+      wsPerAddress: c.WS_MAX_CONNECTIONS_PER_ADDRESS,
+      wsPerPlayer: c.WS_MAX_CONNECTIONS_PER_PLAYER,
+      subscriptionsPerConnection: c.WS_MAX_SUBSCRIPTIONS_PER_CONNECTION,
+      connectionInitTimeoutMs: c.WS_CONNECTION_INIT_TIMEOUT_MS,
+      ssePerAddress: c.SSE_MAX_STREAMS_PER_ADDRESS,
+    });
     return {
       module: AppModule,
       imports: [
@@ -174,7 +195,7 @@ export class AppModule {
           queryTimeoutMs: options.config.DATABASE_QUERY_TIMEOUT_MS,
         }),
         MetricsModule,
-        GraphQLModule.forRoot<ApolloDriverConfig>(graphqlOptions(options.config)),
+        GraphQLModule.forRoot<ApolloDriverConfig>(graphqlOptions(options.config, streams)),
         KeysModule.forRoot(options.keys ?? resolveServiceKeys(options.config, null)),
         ReliabilityModule,
         HealthModule,
@@ -188,8 +209,11 @@ export class AppModule {
         TransparencyModule,
         TournamentsModule,
       ],
-      providers: [{ provide: APP_CONFIG, useValue: options.config }],
-      exports: [APP_CONFIG],
+      providers: [
+        { provide: APP_CONFIG, useValue: options.config },
+        { provide: STREAM_LIMITS, useValue: streams },
+      ],
+      exports: [APP_CONFIG, STREAM_LIMITS],
       global: true,
     };
   }

@@ -118,6 +118,15 @@ export const configSchema = z.object({
   GRAPHQL_MAX_DEPTH: positiveInt('GRAPHQL_MAX_DEPTH').default(10),
   GRAPHQL_MAX_COST: positiveInt('GRAPHQL_MAX_COST').default(5000),
   GRAPHQL_MAX_ALIASES: positiveInt('GRAPHQL_MAX_ALIASES').default(20),
+  /** Live connections (docs/operations.md "Live connections"): GraphQL WebSockets per client address and per player. */
+  WS_MAX_CONNECTIONS_PER_ADDRESS: positiveInt('WS_MAX_CONNECTIONS_PER_ADDRESS').default(50),
+  WS_MAX_CONNECTIONS_PER_PLAYER: positiveInt('WS_MAX_CONNECTIONS_PER_PLAYER').default(10),
+  /** Subscriptions running at once on one WebSocket. */
+  WS_MAX_SUBSCRIPTIONS_PER_CONNECTION: positiveInt('WS_MAX_SUBSCRIPTIONS_PER_CONNECTION').default(20),
+  /** A WebSocket that sends no connection_init within this time is closed (4408). */
+  WS_CONNECTION_INIT_TIMEOUT_MS: positiveInt('WS_CONNECTION_INIT_TIMEOUT_MS').default(5000),
+  /** SSE streams (game events, tournament standings) per client address. */
+  SSE_MAX_STREAMS_PER_ADDRESS: positiveInt('SSE_MAX_STREAMS_PER_ADDRESS').default(50),
   /** pg pool: time to wait for a connection (a down database fails fast) and per-query limit. */
   DATABASE_CONNECT_TIMEOUT_MS: positiveInt('DATABASE_CONNECT_TIMEOUT_MS').default(1500),
   DATABASE_QUERY_TIMEOUT_MS: positiveInt('DATABASE_QUERY_TIMEOUT_MS').default(10000),

@@ -4,6 +4,7 @@ import {
   Get,
   Headers,
   HttpCode,
+  Inject,
   Param,
   Post,
   Put,
@@ -55,6 +56,7 @@ import { pageRequest } from '../common/pagination/page-request';
 import { Deprecated } from '../common/http/deprecation';
 import { NEXT_LINK_HEADER, setNextLink } from '../common/pagination/next-link';
 import { writeEventStream } from './sse';
+import { STREAM_LIMITS, type StreamLimits } from '../reliability/streams/stream-limits';
 import {
   etagOf,
   GameETagInterceptor,
@@ -73,7 +75,10 @@ type Me = AuthenticatedPlayer;
 @UseInterceptors(GameETagInterceptor)
 @Controller('games')
 export class GamesController {
-  constructor(private readonly games: GamesService) {}
+  constructor(
+    private readonly games: GamesService,
+    @Inject(STREAM_LIMITS) private readonly streams: StreamLimits,
+  ) {}
 
   @Post()
   @ApiOperation({
@@ -206,7 +211,7 @@ export class GamesController {
     },
   })
   @ApiRequestHeaders('Last-Event-ID')
-  @ApiProblems(...PATH_PROBLEMS, 'GAME_NOT_FOUND', 'DATABASE_UNAVAILABLE')
+  @ApiProblems(...PATH_PROBLEMS, 'GAME_NOT_FOUND', 'TOO_MANY_STREAMS', 'DATABASE_UNAVAILABLE')
   async stream(
     @CurrentPlayer() me: Me | null,
     @Param('id', UuidPipe) id: string,
@@ -221,8 +226,14 @@ export class GamesController {
         throw new DomainException('VALIDATION_FAILED', 'Last-Event-ID must be an event version');
       after = Number(lastEventId);
     }
-    const events = await this.games.stream(me, id, after);
-    await writeEventStream(events, req, reply);
+    // One of the client's SSE slots for as long as the stream is open (429 TOO_MANY_STREAMS over the cap).
+    const slot = this.streams.openSse(req.ip);
+    try {
+      const events = await this.games.stream(me, id, after);
+      await writeEventStream(events, req, reply);
+    } finally {
+      slot.release();
+    }
   }
 
   @Post(':id/join')

@@ -35,8 +35,11 @@ export async function writeSse<T>(
     clearInterval(heartbeat);
     items.close();
   };
-  req.raw.on('close', stop);
-  raw.on('close', stop);
+  req.raw.once('close', stop);
+  raw.once('close', stop);
+  // A client that went away while the stream was being opened (backlog read) fired 'close'
+  // before the listeners existed: stop now, or the stream would stay subscribed for good.
+  if (raw.destroyed || req.raw.destroyed) stop();
   try {
     for await (const item of items) {
       const { text, last } = message(item);

@@ -76,6 +76,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly streamRefusals = new Counter({
+    name: 'fairdice_live_connections_refused_total',
+    help: 'Live connections refused over a cap, by kind (websocket, subscription, sse) and reason (per_address, per_player, per_connection)',
+    labelNames: ['kind', 'reason'] as const,
+    registers: [this.registry],
+  });
+
   constructor(sources: MetricsSources = {}) {
     // Process CPU, memory, GC, event-loop lag (nodejs_eventloop_lag_*), handles.
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
@@ -122,6 +129,22 @@ export class Metrics {
         (q) => q.lagSeconds,
       );
     }
+  }
+
+  /** Reports the live connections open now (src/reliability/streams; wired by app.factory). */
+  observeLiveConnections(read: () => { websockets: number; subscriptions: number; sse: number }): void {
+    new Gauge({
+      name: 'fairdice_live_connections',
+      help: 'Live connections open on this instance by kind: websocket (GraphQL), subscription (on those sockets), sse (event and standings streams)',
+      labelNames: ['kind'] as const,
+      registers: [this.registry],
+      collect() {
+        const n = read();
+        this.set({ kind: 'websocket' }, n.websockets);
+        this.set({ kind: 'subscription' }, n.subscriptions);
+        this.set({ kind: 'sse' }, n.sse);
+      },
+    });
   }
 
   /** Text exposition format for a scrape. */

@@ -3,6 +3,7 @@ import {
   Controller,
   Get,
   HttpCode,
+  Inject,
   Param,
   Post,
   Put,
@@ -43,6 +44,7 @@ import { TournamentAuditService } from './tournament-audit.service';
 import { TournamentAuditBundleView } from './dto/tournament-audit.models';
 import { toTournamentEventView, toTournamentView } from './tournament-view';
 import { writeStandingsStream } from './standings-sse';
+import { STREAM_LIMITS, type StreamLimits } from '../reliability/streams/stream-limits';
 
 type Me = AuthenticatedPlayer;
 type Opts = TournamentCommandOptions;
@@ -71,6 +73,7 @@ export class TournamentsController {
   constructor(
     private readonly tournaments: TournamentsService,
     private readonly auditor: TournamentAuditService,
+    @Inject(STREAM_LIMITS) private readonly streams: StreamLimits,
   ) {}
 
   @Post()
@@ -166,15 +169,21 @@ export class TournamentsController {
     description: 'text/event-stream',
     content: { 'text/event-stream': { schema: { type: 'string', example: 'event: standings\ndata: {...}\n\n' } } },
   })
-  @ApiProblems(...PATH_PROBLEMS, 'UNAUTHENTICATED', 'TOURNAMENT_NOT_FOUND', 'DATABASE_UNAVAILABLE')
+  @ApiProblems(...PATH_PROBLEMS, 'UNAUTHENTICATED', 'TOURNAMENT_NOT_FOUND', 'TOO_MANY_STREAMS', 'DATABASE_UNAVAILABLE')
   async standingsStream(
     @CurrentPlayer() me: Me | null,
     @Param('id', UuidPipe) id: string,
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const stream = await this.tournaments.standingsStream(me, id);
-    await writeStandingsStream(stream, req, reply);
+    // One of the client's SSE slots for as long as the stream is open (429 TOO_MANY_STREAMS over the cap).
+    const slot = this.streams.openSse(req.ip);
+    try {
+      const stream = await this.tournaments.standingsStream(me, id);
+      await writeStandingsStream(stream, req, reply);
+    } finally {
+      slot.release();
+    }
   }
 
   @Post(':id/entrants')

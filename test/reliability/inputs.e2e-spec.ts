@@ -317,4 +317,127 @@ describe('hostile input is refused with a code, and nothing is stored', () => {
       });
     });
   });
+
+  describe('issue 24, item 8: query numbers, charsets and duplicate headers', () => {
+    /** Every value JavaScript's Number() would read as a number although it is not plain digits. */
+    const NOT_DIGITS = ['1e3', '', '0x10', '1.0', '+1', '%201', '1_000'];
+
+    it('every paged or numbered query parameter takes plain digits only → otherwise 400 VALIDATION_FAILED', async () => {
+      const game = (await t.http().post('/v1/games').set(ann.auth).send({ ruleSet: 'simple', seats: 2 }).expect(201))
+        .body.id as string;
+      // Query validation comes before the lookup: an unknown webhook id is enough.
+      const webhook = '00000000-0000-4000-8000-000000000000';
+      const cases: Array<[string, string]> = [
+        ['/v1/games', 'offset'],
+        ['/v1/games', 'limit'],
+        ['/v1/inbox', 'offset'],
+        ['/v1/inbox', 'limit'],
+        [`/v1/games/${game}/events`, 'after'],
+        [`/v1/games/${game}/events`, 'limit'],
+        ['/v1/tournaments', 'limit'],
+        ['/v1/leaderboards/simple/solo', 'limit'],
+        ['/v1/leaderboards/simple/tournaments', 'limit'],
+        [`/v1/webhooks/${webhook}/deliveries`, 'limit'],
+        [`/v1/games/${game}/log-proof`, 'treeSize'],
+        ['/v1/transparency/consistency?second=1', 'first'],
+      ];
+      await storesNothing(async () => {
+        for (const [path, name] of cases) {
+          for (const value of NOT_DIGITS) {
+            const url = `${path}${path.includes('?') ? '&' : '?'}${name}=${value}`;
+            const res = await t.http().get(url).set(ann.auth);
+            expect([url, res.status, res.body.code]).toEqual([url, 400, 'VALIDATION_FAILED']);
+          }
+          const twice = `${path}${path.includes('?') ? '&' : '?'}${name}=1&${name}=2`;
+          const res = await t.http().get(twice).set(ann.auth);
+          expect([twice, res.status, res.body.code]).toEqual([twice, 400, 'VALIDATION_FAILED']);
+        }
+        // The stream's ?after= is checked before any stream opens.
+        for (const value of NOT_DIGITS) {
+          const res = await t.http().get(`/v1/games/${game}/stream?after=${value}`).set(ann.auth);
+          expect([value, res.status, res.body.code]).toEqual([value, 400, 'VALIDATION_FAILED']);
+        }
+      });
+      // Plain digits still work.
+      await t.http().get('/v1/games?offset=1000&limit=5').set(ann.auth).expect(200);
+      await t.http().get('/v1/inbox?offset=0').set(ann.auth).expect(200);
+      await t.http().get(`/v1/games/${game}/events?after=1`).set(ann.auth).expect(200);
+    });
+
+    it('GraphQL: the same arguments refuse floats, strings, negatives and out-of-range values with VALIDATION_FAILED', async () => {
+      const game = (await t.http().post('/v1/games').set(ann.auth).send({ ruleSet: 'simple', seats: 2 }).expect(201))
+        .body.id as string;
+      const documents = [
+        '{ myGames(offset: 1e3) { nextOffset } }',
+        '{ myGames(offset: "") { nextOffset } }',
+        '{ myGames(offset: -1) { nextOffset } }',
+        '{ myGames(offset: 1000001) { nextOffset } }',
+        '{ inbox(offset: 1.0) { nextOffset } }',
+        '{ inbox(offset: -1) { nextOffset } }',
+        `{ gameEvents(gameId: "${game}", after: 1e3) { nextAfter } }`,
+        `{ gameEvents(gameId: "${game}", after: -1) { nextAfter } }`,
+        '{ gamesConnection(first: 0) { pageInfo { hasNextPage } } }',
+      ];
+      for (const query of documents) {
+        const res = await gql(t, query, {}, ann.token);
+        expect([query, res.errors?.[0]?.extensions?.code]).toEqual([query, 'VALIDATION_FAILED']);
+      }
+      const viaVariable = await gql(t, 'query($o: Int) { myGames(offset: $o) { nextOffset } }', { o: 1.5 }, ann.token);
+      expect(viaVariable.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+    });
+
+    it('a JSON body with a charset other than UTF-8 → 415 UNSUPPORTED_MEDIA_TYPE, nothing stored; utf-8 is fine', async () => {
+      await storesNothing(async () => {
+        for (const type of [
+          'application/json; charset=utf-16',
+          'application/json;charset=UTF-16LE',
+          'application/json; charset="iso-8859-1"',
+          'application/json; charset=',
+        ]) {
+          for (const path of ['/v1/games', '/graphql']) {
+            const body =
+              path === '/graphql' ? '{"query":"{ serviceInfo { name } }"}' : '{"ruleSet":"simple","seats":1}';
+            const res = await rawPost(path, body, type);
+            expect([type, path, res.status, res.body.code]).toEqual([type, path, 415, 'UNSUPPORTED_MEDIA_TYPE']);
+          }
+        }
+      });
+      for (const type of ['application/json; charset=utf-8', 'application/json; charset="UTF-8"', 'application/json']) {
+        const res = await rawPost('/v1/games', '{"ruleSet":"simple","seats":1}', type);
+        expect([type, res.status]).toEqual([type, 201]);
+      }
+    });
+
+    it('two Authorization headers → 400 MALFORMED_REQUEST (neither is used), nothing stored', async () => {
+      const bea = await registerPlayer(t, 'Bea');
+      const send = (path: string, method: 'GET' | 'POST', body?: string) =>
+        new Promise<{ status: number; body: any }>((resolve, reject) => {
+          const socket = net.connect(port, '127.0.0.1', () => {
+            socket.write(
+              `${method} ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n` +
+                `Authorization: Bearer ${ann.token}\r\nAuthorization: Bearer ${bea.token}\r\n` +
+                (body ? `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` : '') +
+                `\r\n${body ?? ''}`,
+            );
+          });
+          let text = '';
+          socket.on('data', (d: Buffer) => (text += d.toString('utf8')));
+          socket.on('close', () => {
+            const [head, ...rest] = text.split('\r\n\r\n');
+            resolve({ status: Number(head.split(' ')[1]), body: JSON.parse(rest.join('\r\n\r\n')) });
+          });
+          socket.on('error', reject);
+        });
+      await storesNothing(async () => {
+        for (const [path, method, body] of [
+          ['/v1/players/me', 'GET', undefined],
+          ['/v1/games', 'POST', '{"ruleSet":"simple","seats":1}'],
+          ['/graphql', 'POST', '{"query":"{ me { id } }"}'],
+        ] as const) {
+          const res = await send(path, method, body);
+          expect([path, res.status, res.body.code]).toEqual([path, 400, 'MALFORMED_REQUEST']);
+        }
+      });
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { QueryInteger } from './query-integer';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { CURSOR_MAX_LENGTH } from '../pagination/cursor';
 
@@ -7,7 +7,7 @@ import { CURSOR_MAX_LENGTH } from '../pagination/cursor';
 export class LimitQuery {
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20, description: 'Items per page.' })
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(1)
   @Max(100)
@@ -37,7 +37,7 @@ export class PageQuery extends CursorQuery {
       'Deprecated: use `cursor`. Skips this many items; pages shift when items are added or leave the list meanwhile. Not together with `cursor`.',
   })
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(0)
   @Max(1_000_000)

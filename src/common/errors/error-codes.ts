@@ -45,6 +45,7 @@ export const SERVICE_ERROR_CODES = [
   'INVALID_SHEET',
   'INVALID_POSITION',
   'GAME_NOT_FINISHED',
+  'TOO_MANY_STREAMS',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -149,6 +150,7 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   INVALID_SHEET: { status: 400, title: 'No game can produce this score sheet' },
   INVALID_POSITION: { status: 400, title: 'No game can reach this position' },
   GAME_NOT_FINISHED: { status: 409, title: 'The game is not finished yet' },
+  TOO_MANY_STREAMS: { status: 429, title: 'Too many live connections from this client' },
 };
 
 export const isErrorCode = (value: unknown): value is ErrorCode =>

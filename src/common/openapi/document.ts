@@ -136,6 +136,7 @@ const RETRY_AFTER_CODES: ErrorCode[] = [
   'TABLE_BUILDING',
   'ADVICE_BUSY',
   'ADVICE_BUILD_LIMITED',
+  'TOO_MANY_STREAMS',
 ];
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -221,6 +222,8 @@ function completeOperation(path: string, method: string, op: Json): void {
   }
   if (op.security?.some((s: Json) => 'bearer' in s)) codes.add('UNAUTHENTICATED');
   if (versioned) codes.add('RATE_LIMITED');
+  // Two Authorization headers are refused on every route (src/reliability/http/request-headers.ts).
+  if (versioned || op.security?.some((s: Json) => 'bearer' in s)) codes.add('MALFORMED_REQUEST');
   const deprecation = op[DEPRECATION_MARKER] as { since: string; sunset?: string; params?: string[] } | undefined;
   for (const key of markers) delete op[key];
 

@@ -2,6 +2,7 @@
 import { Field, InputType, Int, registerEnumType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
+import { QueryInteger } from '../../common/dto/query-integer';
 import { CursorQuery, PageQuery } from '../../common/dto/pagination';
 import {
   ArrayMaxSize,
@@ -353,7 +354,7 @@ export class EventsQuery extends CursorQuery {
     description: "Return events with a version greater than this (the stream's `after`). Not together with `cursor`.",
   })
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(0)
   @Max(2_147_483_647)
@@ -363,7 +364,7 @@ export class EventsQuery extends CursorQuery {
 export class StreamQuery {
   @ApiPropertyOptional({ minimum: 0, description: 'Resume after this version (Last-Event-ID takes precedence).' })
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(0)
   @Max(2_147_483_647)

@@ -10,6 +10,8 @@
  *   (400 VALIDATION_FAILED naming the field). Nothing downstream then meets such a number.
  *   The body must be an object: `null`, arrays and bare values are 400 VALIDATION_FAILED (Nest's
  *   ValidationPipe would let `null` through unvalidated: a null roll would roll).
+ * - A JSON body is read as UTF-8: a `charset` parameter other than utf-8 (`utf-16`, `latin1`...)
+ *   is 415 UNSUPPORTED_MEDIA_TYPE rather than bytes decoded as something they are not.
  * - Every other content type (text/plain included) has no parser: 415 UNSUPPORTED_MEDIA_TYPE.
  */
 import type { FastifyBodyParser, FastifyInstance } from 'fastify';
@@ -72,11 +74,25 @@ export const unsafeNumber = (path: string) => {
   return new DomainException('VALIDATION_FAILED', `${field}: ${problem}`, { errors: [{ field, problems: [problem] }] });
 };
 
+/** The `charset` parameter of a Content-Type value, lower case; null when there is none. */
+export function charsetOf(contentType: string | undefined): string | null {
+  const m = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType ?? '');
+  return m ? (m[1] ?? m[2]).toLowerCase() : null;
+}
+
+const notUtf8 = (charset: string) =>
+  new DomainException(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `JSON bodies are read as UTF-8: charset=${charset.slice(0, 40)} is not supported (send utf-8 or no charset)`,
+  );
+
 /** Replaces Fastify's JSON and text parsers (see the file comment). Call before the routes are ready. */
 export function registerBodyParsers(fastify: FastifyInstance): void {
   const defaultJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeAllContentTypeParsers();
   const parseJson: FastifyBodyParser<string> = (request, text, done) => {
+    const charset = charsetOf(request.headers['content-type']);
+    if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') return done(notUtf8(charset), undefined);
     if (jsonNestingExceeds(text, MAX_JSON_DEPTH)) return done(jsonTooDeep(), undefined);
     void defaultJson(request, text, (err, parsed) => {
       if (err) return done(err, undefined);

@@ -5,7 +5,7 @@
  */
 import { Field, Float, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { QueryInteger } from '../../common/dto/query-integer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { registerEnumType } from '@nestjs/graphql';
 import { enumOf } from '../../common/graphql/enums';
@@ -78,14 +78,14 @@ export class ConsistencyQuery {
     minimum: 0,
     description: 'The older tree size (e.g. of a head you archived); 1 <= first <= second, else LOG_SIZE_OUT_OF_RANGE.',
   })
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(0)
   @Max(2_147_483_647)
   first: number;
 
   @ApiProperty({ minimum: 0, description: 'The newer tree size (at most the latest signed size).' })
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(0)
   @Max(2_147_483_647)
@@ -98,7 +98,7 @@ export class GameLogProofQuery {
     description: 'Prove against the head signed at this size (default: the latest head).',
   })
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(0)
   @Max(2_147_483_647)
