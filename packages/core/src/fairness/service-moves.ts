@@ -46,7 +46,7 @@ const canon = (v: unknown): string => {
 };
 
 const NO_TABLES =
-  'level optimal plays from the solved tables, which were not given (`fairdice verify` builds them; the verifier page on request)';
+  'level optimal plays from the solved tables, which were not given (`fairdice verify` solves them, seconds per rule set)';
 
 /** The tables for level `optimal`, or the reason they are missing. */
 function optimalTables(level: ComputerLevel, state: GameState, tables?: OptimalTablesFor): OptimalTables | string {
