@@ -5,7 +5,8 @@
  * Verifies a game's or a whole tournament's audit bundle offline (docs/fairness.md §6, §11; every
  * option applies to a tournament bundle too) with the rules engine and the spec only:
  * no database, no Nest, no account. Reads a file, standard input ('-'), or fetches an http(s) URL
- * with global fetch. The command itself (arguments, checks, report, exit codes) is
+ * with global fetch. Moves the service made at level optimal are re-derived with tables solved
+ * here on demand (a few seconds per rule set). The command itself (arguments, checks, report, exit codes) is
  * @fairdice/core's runVerifyCommand, which the `fairdice-verify` package runs too.
  *
  * Exit codes: 0 every check passed (dice included); 1 a check failed (the first event at fault is
@@ -14,6 +15,7 @@
  * (`--allow-unrevealed` turns this into 0).
  */
 import { readFile } from 'node:fs/promises';
+import { solvedTables } from '@fairdice/core/fairness/service-moves';
 import { EXIT_UNREVEALED, EXIT_USAGE, formatReport, runVerifyCommand } from '@fairdice/core/fairness/verify-command';
 import { consistencyMain } from './consistency-cli';
 
@@ -39,7 +41,9 @@ export function main(
 ): Promise<number> {
   // `fairdice consistency …`: the organizer's fork check of archived tree heads (consistency-cli.ts).
   if (argv[0] === 'consistency') return consistencyMain(argv.slice(1), out, err);
-  return runVerifyCommand(argv, { load: loadSource, out, err }, 'fairdice');
+  // Level optimal's moves are always re-derived: its tables are solved here when a bundle needs them.
+  const tables = solvedTables((family) => err(`fairdice: solving the ${family} table of level optimal (seconds)…`));
+  return runVerifyCommand(argv, { load: loadSource, out, err, tables }, 'fairdice');
 }
 
 export { EXIT_UNREVEALED, formatReport };

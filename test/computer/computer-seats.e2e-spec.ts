@@ -6,6 +6,8 @@
  * the dice of a player who did not score after the last roll; bad computer seats store nothing.
  */
 import { verifyBundle } from '@fairdice/core/fairness/verifier';
+import { solveFarkle } from '@fairdice/core/rules/advice';
+import type { FarkleOptions } from '@fairdice/core/rules/farkle';
 import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { chooseMove, countCreatedBy, gqlClient, poolOf, restClient, type Client } from '../helpers/games';
 import { eventsOf, waitFor } from '../async/helpers';
@@ -87,6 +89,11 @@ describe('computer seats', () => {
     expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
     expect(report.ok).toBe(true);
     expect(report.checks.find((c) => c.name === 'dice')?.status).toBe('pass');
+    // The verifier re-derives each of the service's 13 turns at level standard: the same moves.
+    expect(report.checks.find((c) => c.name === 'service-moves')).toMatchObject({
+      status: 'pass',
+      detail: '13 service-made command(s) re-derived, each the one its level makes',
+    });
 
     // A rematch seats the computer again, at its level, with the game's own level.
     const rematch = await t
@@ -156,7 +163,13 @@ describe('computer seats', () => {
       .filter((c: any) => c?.level);
     expect(commands[0]).toMatchObject({ type: 'computer', seat: 1, level: 'optimal' });
     expect(commands[0].moves[0]).toEqual({ type: 'roll', setAside: null });
-    expect(verifyBundle(await auditOf(end.id)).ok).toBe(true);
+    const bundle = await auditOf(end.id);
+    expect(verifyBundle(bundle).ok).toBe(true);
+    // Level optimal's moves are re-derived with its solved table; without it they are not checked.
+    const options = bundle.ruleSet.options as unknown as FarkleOptions;
+    const withTable = verifyBundle(bundle, { optimalTables: () => ({ farkle: solveFarkle(options) }) });
+    expect(withTable.checks.find((c) => c.name === 'service-moves')).toMatchObject({ status: 'pass' });
+    expect(verifyBundle(bundle).claims.find((c) => c.id === 'service-moves')).toMatchObject({ status: 'not-proved' });
   });
 
   it('auto-score enters the dice of a player who has not scored after the last roll, and the bundle verifies', async () => {
@@ -186,7 +199,12 @@ describe('computer seats', () => {
     expect(scored.data).toMatchObject({ box: best.box, points: best.points });
     expect(dice).toHaveLength(5);
     await client.move(ada.token, v.id, { action: 'quit', body: {} });
-    expect(verifyBundle(await auditOf(v.id)).ok).toBe(true);
+    const report = verifyBundle(await auditOf(v.id));
+    expect(report.ok).toBe(true);
+    expect(report.checks.find((c) => c.name === 'service-moves')).toMatchObject({
+      status: 'pass',
+      detail: '1 service-made command(s) re-derived, each the one its level makes',
+    });
   });
 
   it('a player who scores in time is not auto-scored; a job run twice or late applies at most once', async () => {

@@ -9,7 +9,16 @@ import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { attachLogProof, cloneBundle, relinkBundle, simulateGame } from '@fairdice/core/fairness/bundle-fixtures';
+import {
+  bundleOf,
+  simulateServiceGame,
+  swapLastTwoBoxes,
+  versionOfCommand,
+} from '@fairdice/core/fairness/service-move-fixtures';
 import { fromHex, logPublicKey, toHex } from '@fairdice/core/fairness/transparency-log';
+import { solveFiveDice } from '@fairdice/core/rules/advice';
+import type { FiveDiceOptions } from '@fairdice/core/rules/five-dice';
+import { RULE_SETS } from '@fairdice/core/rules/registry';
 
 jest.setTimeout(300_000);
 
@@ -196,5 +205,25 @@ describe('fairdice verify (compiled CLI)', () => {
     expect(run(['verify', plain, '--log-key', key]).code).toBe(1);
     expect(run(['verify', plain]).out).toMatch(/SKIP {2}log-signature/);
     expect(run(['verify', logged, '--log-key', 'abc']).code).toBe(2);
+  });
+
+  it('re-derives the moves of a computer seat at level optimal (solving its table) and names the first that differs', () => {
+    // A forger swaps the boxes of the computer's last two turns, re-scores and re-hashes the log.
+    const tables = { fiveDice: solveFiveDice(RULE_SETS.simple.options as unknown as FiveDiceOptions) };
+    const game = simulateServiceGame({ ruleSet: 'simple', computerSeat: 'optimal', tables });
+    const { commands, earlier } = swapLastTwoBoxes(game.commands, 'computer');
+    const forged = bundleOf(commands);
+    const from = versionOfCommand(forged, earlier);
+    const version = forged.events.find((e) => e.version >= from && e.type === 'scored')!.version;
+    const file = join(dir, 'computer-forged.json');
+    writeFileSync(file, JSON.stringify(forged));
+    const r = run(['verify', file]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(
+      new RegExp(`FAIL {2}service-moves \\[event version ${version}\\]: move \\d+ of the turn: level optimal plays`),
+    );
+    expect(r.out).toMatch(/FAILED +Every move the service chose/);
+    expect(r.out).toContain(`FAILED: event version ${version} does not check out (service-moves: `);
+    expect(r.err).toContain('solving the five-dice table of level optimal');
   });
 });

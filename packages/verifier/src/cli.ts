@@ -5,6 +5,7 @@
  * file that requires only Node's built-ins. This file is its Node I/O.
  */
 import { readFile } from 'node:fs/promises';
+import { solvedTables } from '@fairdice/core/fairness/service-moves';
 import { EXIT_USAGE, runVerifyCommand } from '@fairdice/core/fairness/verify-command';
 
 const PROGRAM = 'fairdice-verify';
@@ -29,7 +30,15 @@ if (!['verify', 'help', '--help', '-h'].includes(argv[0] ?? '')) argv.unshift('v
 
 runVerifyCommand(
   argv,
-  { load, out: (s) => process.stdout.write(s + '\n'), err: (s) => process.stderr.write(s + '\n') },
+  {
+    load,
+    out: (s) => process.stdout.write(s + '\n'),
+    err: (s) => process.stderr.write(s + '\n'),
+    // Level optimal's moves are re-derived with tables solved on demand (seconds per rule set).
+    tables: solvedTables((family) =>
+      process.stderr.write(`${PROGRAM}: solving the ${family} table of level optimal…\n`),
+    ),
+  },
   PROGRAM,
 ).then(
   (code) => {

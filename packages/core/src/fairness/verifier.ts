@@ -26,6 +26,9 @@
  *   rollCount      = the number of roll numbers the events used
  *   status         = the replayed status
  *   standings      totals and ranking recomputed from the replayed state = finalStandings
+ *   service-moves  every move the service chose (computer seat, timeout with moves, auto-score) is
+ *                  the one its level makes, re-derived on the same state and dice (service-moves.ts);
+ *                  SKIPPED for level optimal without the solved tables (options.optimalTables)
  *
  * The report also lists claims (what was proved and what was not, docs/fairness.md §6) and where
  * each seed came from (summary.seedOrigins).
@@ -63,6 +66,7 @@ import type { FiveDiceState } from '../rules/five-dice/types';
 import { type EventEnvelope, eventHash, verifyChain } from './hash-chain';
 import { HEX_SHA256_PATTERN, orderedClientSeeds, validateClientSeed } from './seeds';
 import { checkBundleLog } from './log-proof';
+import { checkServiceMove, type OptimalTablesFor, ServiceMovesTally } from './service-moves';
 
 export type CheckStatus = 'pass' | 'fail' | 'skipped';
 
@@ -166,6 +170,11 @@ export interface VerifyOptions {
    * proof fails.
    */
   logKey?: string;
+  /**
+   * The solved tables of level `optimal` (costly to build, so injected: `fairdice verify` passes
+   * `solvedTables()`). Without them, moves the service made at level optimal are not checked.
+   */
+  optimalTables?: OptimalTablesFor;
 }
 
 type Envelope = EventEnvelope & { hash?: string };
@@ -398,6 +407,7 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
   checks.add('dice');
   if (!revealed) checks.skip('dice', 'the server seed is not revealed yet: the dice cannot be checked yet');
   checks.add('commands');
+  checks.add('service-moves');
 
   let state = emptyGame(gameId);
   let startState: GameState | null = null;
@@ -407,6 +417,7 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
   const origins = new Map<number, SeedOrigin>();
   let aborted: string | null = null;
   let finishedVersion: number | null = null;
+  const serviceMoves = new ServiceMovesTally();
 
   const first = events[0];
   if (!isObject(first) || first.type !== 'gameCreated' || !isObject(first.command) || first.command.type !== 'create') {
@@ -478,6 +489,7 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
         };
       };
       let produced: GameEvent[] | RuleError;
+      let batchOk = false;
       try {
         produced = decideGame(before, e0.command as unknown as GameCommand, rollerFor());
       } catch (err) {
@@ -490,10 +502,12 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
           `the command of event ${i + 1} ${brief(e0.command, 100)} does not yield these events: ${produced.message}`,
         );
       } else {
+        batchOk = true;
         for (let k = 0; k < Math.max(produced.length, batch.length); k++) {
           const p = produced[k];
           const s = batch[k];
           if (!s) {
+            batchOk = false;
             checks.fail(
               'commands',
               j + 1,
@@ -502,12 +516,14 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
             break;
           }
           if (!p) {
+            batchOk = false;
             checks.fail('commands', i + k + 1, `the command of event ${i + 1} does not yield this event`);
             break;
           }
           const want = { type: p.type, seat: p.seat, data: p.data, rollNumber: p.rollNumber, command: p.command };
           const got = { type: s.type, seat: s.seat, data: s.data, rollNumber: s.rollNumber, command: s.command };
           if (!same(want, got)) {
+            batchOk = false;
             const field = (['type', 'seat', 'data', 'rollNumber', 'command'] as const).find(
               (f) => !same(want[f], got[f]),
             );
@@ -518,6 +534,17 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
             );
             break;
           }
+        }
+      }
+      // A move the service chose: legal (above), and the one its level makes on the same dice?
+      if (batchOk) {
+        try {
+          serviceMoves.note(
+            i + 1,
+            checkServiceMove(before, e0.command as unknown as GameCommand, rollerFor(), options.optimalTables),
+          );
+        } catch (err) {
+          checks.fail('service-moves', i + 1, `cannot re-derive the service's move: ${(err as Error).message}`);
         }
       }
     }
@@ -566,6 +593,14 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Verif
       if (e.type === 'gameFinished') finishedVersion = at;
     }
     i = j;
+  }
+
+  const sm = serviceMoves.summary();
+  if (sm.status === 'fail') checks.fail('service-moves', sm.version, sm.detail);
+  else if (sm.status === 'skipped') checks.skip('service-moves', sm.detail);
+  else {
+    const c = checks.list.find((x) => x.name === 'service-moves');
+    if (c && c.status === 'pass') c.detail = sm.detail;
   }
 
   if (!checks.failed('creation') && state.version > 0) {
@@ -849,8 +884,18 @@ function claimsOf(checks: Checks, ctx: ClaimContext, diceChecked: boolean): Veri
   add(
     'rules',
     failedOr('commands', status('commands') === 'pass'),
-    "Every event follows from its logged command by the rules; the service's own moves (timeout, computer seat, auto-score, abandon) are legal (moves the service chose are listed in its command and checked for legality; a timeout without listed moves is re-run with the reference policy).",
+    "Every event follows from its logged command by the rules; the service's own moves (timeout, computer seat, auto-score, abandon) are legal (moves the service chose are listed in its command and checked for legality here, and re-derived at their level under service-moves; a timeout without listed moves is re-run with the reference policy).",
   );
+  const moves = checks.list.find((c) => c.name === 'service-moves');
+  if (moves)
+    add(
+      'service-moves',
+      failedOr('service-moves', moves.status === 'pass'),
+      'Every move the service chose (computer seat, timeout, auto-score) is the one its level makes, re-derived on the same state and dice.',
+      moves.status === 'fail' && typeof moves.version === 'number'
+        ? `event version ${moves.version}: ${moves.detail}`
+        : moves.detail,
+    );
   const diceCheck = checks.list.find((c) => c.name === 'dice');
   add(
     'dice',

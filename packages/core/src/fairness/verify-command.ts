@@ -4,6 +4,7 @@
  * the `fairdice-verify` package (packages/verifier/src/cli.ts) and the verifier page. The callers
  * supply `load` (a file, standard input or a URL) and the output streams.
  */
+import type { OptimalTablesFor } from './service-moves';
 import { TOURNAMENT_AUDIT_FORMAT, verifyTournamentBundle } from './tournament-verifier';
 import {
   EXIT_FAILED,
@@ -22,7 +23,8 @@ export function verifyUsage(program = 'fairdice'): string {
   return `usage: ${program} verify <file-or-url> [--commitment <64-hex>] [--head <64-hex>]... [--log-key <64-hex>] [--json] [--allow-unrevealed]
 
 Checks an audit bundle (GET /v1/games/{id}/audit): the commitment, every roll, every command
-re-run through the rules, the replayed totals and ranking, and the hash chain.
+re-run through the rules, every move the service chose re-derived at its level, the replayed
+totals and ranking, and the hash chain.
 
   --commitment <hex>    the commitment you wrote down before play (from the create response):
                         the bundle must be of that game
@@ -142,6 +144,8 @@ export interface VerifyCommandIo {
   load: (source: string) => Promise<string>;
   out: (s: string) => void;
   err: (s: string) => void;
+  /** Level optimal's solved tables, to re-derive the service's moves at that level (absent: reported not checked). */
+  tables?: OptimalTablesFor;
 }
 
 /** Runs `<program> verify ...` and returns its exit code (0 verified, 1 failed, 2 usage/input, 3 not revealed yet). */
@@ -181,7 +185,12 @@ export async function runVerifyCommand(argv: string[], io: VerifyCommandIo, prog
       );
     return tcode;
   }
-  const report = verifyBundle(bundle, { heads: args.heads, commitment: args.commitment, logKey: args.logKey });
+  const report = verifyBundle(bundle, {
+    heads: args.heads,
+    commitment: args.commitment,
+    logKey: args.logKey,
+    optimalTables: io.tables,
+  });
   const code = exitCodeOf(report, args.allowUnrevealed);
   if (args.json) io.out(JSON.stringify({ exitCode: code, ...report }, null, 2));
   else io.out(formatReport(report, code));
