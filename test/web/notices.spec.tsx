@@ -76,18 +76,22 @@ function wireView(state: GameState): GameView {
   return JSON.parse(JSON.stringify(view)) as GameView;
 }
 
-/** The board's text as a person reads it (tags stripped, whitespace collapsed). */
-function pageText(state: GameState): string {
+/** The board's markup, as the page renders it for the player to move. */
+function boardHtml(state: GameState): string {
   const game = wireView(state);
   const act = () => Promise.resolve(true);
-  const html = renderToStaticMarkup(
+  return renderToStaticMarkup(
     game.family === 'farkle' ? (
       <FarkleBoard game={game} myTurn act={act} busy={false} />
     ) : (
       <FiveDiceBoard game={game} myTurn act={act} busy={false} />
     ),
   );
-  return html
+}
+
+/** The board's text as a person reads it (tags stripped, whitespace collapsed). */
+function pageText(state: GameState): string {
+  return boardHtml(state)
     .replace(/<[^>]+>/g, ' ')
     .replace(/&#x27;|&#39;/g, "'")
     .replace(/\s+/g, ' ');
@@ -138,6 +142,18 @@ describe('notices, rendered by the page from the service’s view', () => {
       apply(state, { type: 'play', playerId: ADA, move } as GameCommand, dice);
     state = farkleMove({ type: 'roll' }, [1, 1, 1, 2, 3, 4]);
     expect(pageText(state)).toContain('You are not on the board yet: bank at least 500 in one turn (this turn: 0).');
+    // Every scoring selection's accessible name contains its visible text (axe: label-content-name-mismatch).
+    const buttons = [...boardHtml(state).matchAll(/<button[^>]*aria-label="([^"]*)"[^>]*>(.*?)<\/button>/g)].filter(
+      ([, , inner]) => inner.includes('→'),
+    );
+    expect(buttons.length).toBeGreaterThan(0);
+    for (const [, label, inner] of buttons) {
+      const visible = inner
+        .replace(/<[^>]+>/g, '')
+        .replace(/\s+/g, ' ')
+        .trim();
+      expect(label.replace(/&gt;/g, '>')).toContain(visible);
+    }
     state = farkleMove({ type: 'bank', setAside: [0, 1, 2] });
     const text = pageText(state);
     const last = wireView(state).currentSeat! + 1;

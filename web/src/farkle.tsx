@@ -126,7 +126,8 @@ export function FarkleBoard(props: { game: GameView; myTurn: boolean; act: Act; 
                     type="button"
                     disabled={busy}
                     onClick={() => setAside(s.dice)}
-                    aria-label={`Set aside ${s.faces.join(' ')} for ${s.points}`}
+                    // The accessible name starts with the visible text (WCAG 2.5.3, label in name).
+                    aria-label={`${s.faces.join(' ')} → ${s.points}: set these aside`}
                   >
                     {s.faces.join(' ')} → {s.points}
                   </button>

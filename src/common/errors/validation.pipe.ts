@@ -4,7 +4,9 @@ import { DomainException } from './domain.exception';
 const flatten = (errors: ValidationError[], parent = ''): Array<{ field: string; problems: string[] }> =>
   errors.flatMap((e) => {
     const field = parent ? `${parent}.${e.property}` : e.property;
-    const own = e.constraints ? [{ field, problems: Object.values(e.constraints) }] : [];
+    // A missing required field is one problem ("is required"), not also every check of its value.
+    const problems = e.constraints?.isDefined ? [e.constraints.isDefined] : Object.values(e.constraints ?? {});
+    const own = e.constraints ? [{ field, problems }] : [];
     return [...own, ...flatten(e.children ?? [], field)];
   });
 

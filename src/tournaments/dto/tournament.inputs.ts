@@ -7,6 +7,7 @@ import {
   IsISO8601,
   IsObject,
   IsOptional,
+  IsDefined,
   IsString,
   Max,
   MaxLength,
@@ -176,6 +177,7 @@ export class OrganizerSeedInput {
 export class ReasonInput {
   @Field()
   @ApiProperty({ minLength: 1, maxLength: L.reasonLength.max, example: 'no-show' })
+  @IsDefined({ message: `reason is required (1 to ${L.reasonLength.max} characters)` })
   @IsString()
   @MinLength(1)
   @MaxLength(L.reasonLength.max)

@@ -131,7 +131,7 @@ function decideEvents(state: GameState, command: GameCommand, roll: RollDice): G
       if (state.status !== 'open') return ruleError('GAME_ALREADY_STARTED', 'The game has already started');
       const empty = state.seats.filter(isOpenSeat).map((s) => s.seat);
       if (empty.length > 0)
-        return ruleError('NOT_ENOUGH_PLAYERS', `Seats ${empty.join(', ')} are still open`, { openSeats: empty });
+        return ruleError('NOT_ENOUGH_PLAYERS', `${openSeatsSentence(empty)} still open`, { openSeats: empty });
       const seeds = startSeeds(state, command);
       if (seeds instanceof RuleError) return seeds;
       const started = lifecycle('gameStarted', null, seeds);
@@ -507,4 +507,10 @@ function withFinish(state: GameState, prefix: GameEvent[], events: GameEvent[] |
     all.push(lifecycle('gameFinished', null, { standings: familyById(s.family).standings(s.play) }));
   }
   return all;
+}
+
+/** "Seat 1 is", "Seats 1 and 2 are", "Seats 1, 2 and 3 are" (the seats of a refused start). */
+export function openSeatsSentence(seats: readonly number[]): string {
+  if (seats.length === 1) return `Seat ${seats[0]} is`;
+  return `Seats ${seats.slice(0, -1).join(', ')} and ${seats[seats.length - 1]} are`;
 }

@@ -1,6 +1,6 @@
 import { type Die, type RollDice, scriptedDice } from '../core/dice';
 import { RuleError } from '../core/errors';
-import { decideGame } from './decide';
+import { decideGame, openSeatsSentence } from './decide';
 import { emptyGame, evolveGame, replayGame } from './evolve';
 import type { GameCommand, GameEvent, GameState } from './types';
 
@@ -114,6 +114,10 @@ describe('game aggregate: lobby', () => {
     let { state } = run(emptyGame(GAME), create());
     const err = (command: GameCommand) => (decideGame(state, command, scriptedDice([])) as RuleError).code;
     expect(err({ type: 'start', playerId: ALICE })).toBe('NOT_ENOUGH_PLAYERS');
+    // One open seat is "Seat 1 is still open", not "Seats 1 are".
+    expect((decideGame(state, { type: 'start', playerId: ALICE }, scriptedDice([])) as RuleError).message).toBe(
+      'Seat 1 is still open',
+    );
     expect(err({ type: 'join', playerId: ALICE, clientSeed: 'x' })).toBe('ALREADY_SEATED');
     expect(err({ type: 'join', playerId: BOB, clientSeed: 'x', seat: 0 })).toBe('SEAT_TAKEN');
     expect(err({ type: 'leave', playerId: BOB })).toBe('NOT_SEATED');
@@ -292,5 +296,13 @@ describe('game aggregate: seeds after the commitment, abandonment', () => {
     ]);
     expect(state.status).toBe('abandoned');
     expect(code(state, { type: 'abandon', reason: 'expired' })).toBe('GAME_FINISHED');
+  });
+});
+
+describe('openSeatsSentence', () => {
+  it('agrees in number and lists with "and"', () => {
+    expect(openSeatsSentence([1])).toBe('Seat 1 is');
+    expect(openSeatsSentence([1, 2])).toBe('Seats 1 and 2 are');
+    expect(openSeatsSentence([0, 2, 3])).toBe('Seats 0, 2 and 3 are');
   });
 });
