@@ -418,7 +418,7 @@ describeOnce('the web client (Chromium)', () => {
     );
 
     // Follow the hint: set that selection aside; now the hint weighs banking against rolling on.
-    await page.getByRole('button', { name: `Set aside ${best.faces.join(' ')} for ${best.points}` }).click();
+    await page.getByRole('button', { name: `${best.faces.join(' ')} → ${best.points}: set these aside` }).click();
     await page.getByRole('button', { name: /^Set aside selected/ }).waitFor({ state: 'detached' });
     await page.keyboard.press('h');
     const bankOrRoll = page.getByRole('list', { name: 'Bank or roll' }).getByRole('listitem');
