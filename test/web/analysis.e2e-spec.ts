@@ -57,7 +57,6 @@ describeOnce('the web client: post-game analysis (Chromium)', () => {
     const page = await web.newPage();
     await register(page, 'Lea');
     await createGame(page, { ruleSet: 'simple' });
-    await page.getByRole('button', { name: 'Start the game' }).click();
     await yourTurn(page).waitFor();
     // The analysis is not offered while the game is on.
     expect(await page.getByRole('link', { name: 'Analysis of this game' }).count()).toBe(0);

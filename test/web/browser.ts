@@ -124,12 +124,25 @@ export async function register(page: Page, name: string): Promise<void> {
   await page.getByRole('heading', { name: 'New game' }).waitFor();
 }
 
-export async function createGame(page: Page, options: { ruleSet: string; seats?: number; hotSeats?: number }) {
+/** The create form's button: it says so when every seat is the creator's or the computer's. */
+export const createButton = (page: Page) => page.getByRole('button', { name: /^Create (game|and start the game)$/ });
+
+/**
+ * Creates a game through the lobby's form. A game whose seats are all this page's (hot seats) or the
+ * computer's starts at once: this waits for it to be in play; any other waits for its open seats.
+ */
+export async function createGame(
+  page: Page,
+  options: { ruleSet: string; seats?: number; hotSeats?: number; hotSeatNames?: string[] },
+) {
   await page.getByLabel('Rule set').selectOption(options.ruleSet);
   if (options.seats) await page.getByLabel('Seats', { exact: true }).fill(String(options.seats));
-  if (options.hotSeats) await page.getByLabel(/Hot seats/).fill(String(options.hotSeats));
-  await page.getByRole('button', { name: 'Create game' }).click();
-  await page.getByRole('heading', { name: 'Seats' }).waitFor();
+  if (options.hotSeats) await page.getByLabel(/^Hot seats/).fill(String(options.hotSeats));
+  for (const [i, name] of (options.hotSeatNames ?? []).entries())
+    await page.getByLabel(`Name of hot seat ${i + 1} (seat ${i + 2})`).fill(name);
+  const startsAtOnce = (await createButton(page).innerText()) === 'Create and start the game';
+  await createButton(page).click();
+  await page.getByRole('heading', { level: 1, name: startsAtOnce ? /· in play$/ : /· waiting for players$/ }).waitFor();
 }
 
 export const gameIdOf = (page: Page) => /#\/(?:game|analysis|replay)\/([0-9a-f-]{36})/.exec(page.url())![1];

@@ -11,6 +11,9 @@ import type { Page } from 'playwright-core';
 import { describeOnce } from '../helpers/suites';
 import { browserSuite, createGame, gameIdOf, playTurnByClicks, register, tabTo, yourTurn } from './browser';
 
+/** axe-core's browser build, run in a page by the DevTools protocol (which the page's CSP does not govern). */
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
 jest.setTimeout(180_000);
 
 const web = browserSuite();
@@ -91,11 +94,12 @@ describeOnce('the web client (Chromium)', () => {
     await tabTo(page, page.getByLabel('Rule set'));
     await page.keyboard.press('s'); // the first option starting with S: Simple
     expect(await page.getByLabel('Rule set').inputValue()).toBe('simple');
-    await tabTo(page, page.getByRole('button', { name: 'Create game' }));
-    await page.keyboard.press('Enter');
-    await tabTo(page, page.getByRole('button', { name: 'Start the game' }));
+    // A solo game: the form says it starts at once, and it does (no separate Start).
+    await tabTo(page, page.getByRole('button', { name: 'Create and start the game' }));
     await page.keyboard.press('Enter');
     await yourTurn(page).waitFor();
+    expect((await serverGame(page)).status).toBe('playing');
+    expect(await page.getByRole('button', { name: /^Start/ }).count()).toBe(0);
     // The commitment is shown from the start, and equals the server's.
     const commitment = await page.getByTestId('commitment').innerText();
     expect(commitment).toBe((await serverGame(page)).commitment);
@@ -181,7 +185,6 @@ describeOnce('the web client (Chromium)', () => {
     const page = await newPage();
     await register(page, 'Hana');
     await createGame(page, { ruleSet: 'simple' });
-    await page.getByRole('button', { name: 'Start the game' }).click();
     await yourTurn(page).waitFor();
     await page.getByRole('button', { name: 'Roll', exact: true }).click();
     await page.getByRole('button', { name: /^Roll again \(2 left\)/ }).waitFor();
@@ -203,7 +206,6 @@ describeOnce('the web client (Chromium)', () => {
     await page.getByRole('heading', { name: 'New game' }).waitFor();
     await page.getByLabel(/Allow advice/).uncheck();
     await createGame(page, { ruleSet: 'simple' });
-    await page.getByRole('button', { name: 'Start the game' }).click();
     await yourTurn(page).waitFor();
     await page.getByText('This game does not allow advice, so there is no hint.').waitFor();
     expect(await page.getByRole('button', { name: /^Hint/ }).count()).toBe(0);
@@ -217,7 +219,6 @@ describeOnce('the web client (Chromium)', () => {
     await page.getByLabel('Computer opponents').fill('1');
     expect(await page.getByLabel('Computer level').inputValue()).toBe('standard');
     await createGame(page, { ruleSet: 'penta' });
-    await page.getByRole('button', { name: 'Start the game' }).click();
     await yourTurn(page).waitFor({ timeout: 60_000 });
     for (let turn = 1; turn <= 2; turn++) {
       await playTurnByClicks(page);
@@ -237,7 +238,8 @@ describeOnce('the web client (Chromium)', () => {
       .nth(1)
       .click();
     await page
-      .getByText(/score sheet/)
+      .getByRole('caption')
+      .filter({ hasText: /score sheet/ })
       .filter({ hasNotText: 'Cai' })
       .waitFor();
     expect(await page.getByLabel(/points, filled$/).count()).toBe(2);
@@ -332,7 +334,6 @@ describeOnce('the web client (Chromium)', () => {
     await ada.getByRole('link', { name: 'Games', exact: true }).click();
     await ada.getByRole('heading', { name: 'New game' }).waitFor();
     await createGame(ada, { ruleSet: 'simple' });
-    await ada.getByRole('button', { name: 'Start the game' }).click();
     await yourTurn(ada).waitFor();
     await ada.getByText('Leave this game').click();
     await ada.getByRole('button', { name: 'Quit the game' }).click();
@@ -344,34 +345,35 @@ describeOnce('the web client (Chromium)', () => {
     await ada.getByText(/^1st: Ada · \d+ \(quit\)$/).waitFor();
   });
 
-  it('a hot-seat game: one screen, the device passes, the chips switch the sheet shown', async () => {
+  it('a hot-seat game: named on the create form and started at once; one screen, the device passes, the chips switch the sheet shown', async () => {
     const page = await newPage({ width: 360, height: 800 });
     await register(page, 'Host');
-    await createGame(page, { ruleSet: 'simple', seats: 2, hotSeats: 1 });
-    await page.getByRole('button', { name: 'Start the game' }).click();
-    await page.getByText("Host (seat 1)'s turn: pass the device to Host (seat 1).").waitFor();
+    await createGame(page, { ruleSet: 'simple', seats: 2, hotSeats: 1, hotSeatNames: ['Gus'] });
+    const server = await serverGame(page);
+    expect(server.status).toBe('playing');
+    expect(server.seats.map((s: { displayName: string; hotSeat: boolean }) => [s.displayName, s.hotSeat])).toEqual([
+      ['Host', false],
+      ['Gus', true],
+    ]);
+    await page.getByText("Host's turn: pass the device to Host.").waitFor();
     await playTurnByClicks(page);
-    const name = (await serverGame(page)).seats[1].displayName;
-    const second = name === 'Host' ? 'Host (seat 2)' : (name ?? 'Seat 2');
-    await page.getByText(`${second}'s turn: pass the device to ${second}.`).waitFor();
-    await page
-      .getByRole('caption')
-      .filter({ hasText: `${second}’s score sheet` })
-      .waitFor();
+    await page.getByText("Gus's turn: pass the device to Gus.").waitFor();
+    await page.getByRole('caption').filter({ hasText: 'Gus’s score sheet' }).waitFor();
     await playTurnByClicks(page);
     // The turn has passed back (a new turn shows its own player's sheet): now choose the other one.
-    await page.getByText("Host (seat 1)'s turn: pass the device to Host (seat 1).").waitFor();
-    await page.getByRole('button', { name: new RegExp(`^${second.replace(/[()]/g, '\\$&')} \\d`) }).click();
-    await page.getByText(`${second}’s score sheet`).waitFor();
-    await page.getByRole('button', { name: /^Host \(seat 1\) \d/ }).click();
-    await page.getByText('Host (seat 1)’s score sheet').waitFor();
+    await page.getByText("Host's turn: pass the device to Host.").waitFor();
+    await page.getByRole('button', { name: /^Gus \d/ }).click();
+    await page.getByText('Gus’s score sheet').waitFor();
+    await page.getByRole('button', { name: /^Host \d/ }).click();
+    await page.getByText('Host’s score sheet').waitFor();
   });
 
   it('Farkle: select scoring dice with what they score, set aside, roll on until hot dice or a farkle', async () => {
     const page = await newPage();
     await register(page, 'Fay');
     await createGame(page, { ruleSet: 'farkle', seats: 2, hotSeats: 1 });
-    await page.getByRole('button', { name: 'Start the game' }).click();
+    // A hot seat left unnamed on the form plays under its placeholder name.
+    expect((await serverGame(page)).seats[1].displayName).toBe('Player 2');
     await page
       .getByText(/^Roll-off to start/)
       .first()
@@ -399,7 +401,6 @@ describeOnce('the web client (Chromium)', () => {
     const page = await newPage();
     await register(page, 'Hugo');
     await createGame(page, { ruleSet: 'farkle' });
-    await page.getByRole('button', { name: 'Start the game' }).click();
     await yourTurn(page).waitFor();
     const selections = page.getByRole('group', { name: 'Scoring selections' }).getByRole('button');
     // Roll until a roll scores (a farkle passes the turn back to this solo player).
@@ -427,5 +428,82 @@ describeOnce('the web client (Chromium)', () => {
     const value = (x: number | null) => (x === null ? 'not allowed' : `${x.toFixed(1)} expected turns to the target`);
     expect(await bankOrRoll.allInnerTexts()).toEqual([`Bank: ${value(after.bank)}`, `Roll: ${value(after.roll)}`]);
     expect(await hint.innerText()).toBe(`Best move: ${after.best.action} (${value(after.best.value)})`);
+  });
+
+  /**
+   * axe-core's serious and critical findings on the page as it is now, "rule: element" each. The
+   * label-in-name rule (a control's accessible name contains its visible text, WCAG 2.5.3) is not
+   * on by default and is turned on.
+   */
+  async function axeFindings(page: Page): Promise<string[]> {
+    await page.evaluate(AXE_SOURCE);
+    return page.evaluate(async () => {
+      type Finding = { id: string; impact: string | null; nodes: Array<{ target: string[] }> };
+      const axe = (
+        globalThis as unknown as { axe: { run(c: unknown, o: unknown): Promise<{ violations: Finding[] }> } }
+      ).axe;
+      const { violations } = await axe.run((globalThis as unknown as { document: unknown }).document, {
+        rules: { 'label-content-name-mismatch': { enabled: true } },
+      });
+      return violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+    });
+  }
+
+  it('accessibility: the lobby has one level-one heading; axe finds nothing serious in the lobby, a five-dice game or a Farkle game', async () => {
+    const page = await newPage();
+    await register(page, 'Axel');
+    expect(await page.getByRole('heading', { level: 1 }).allInnerTexts()).toEqual(['Lobby']);
+    expect(await axeFindings(page)).toEqual([]);
+
+    await createGame(page, { ruleSet: 'penta' });
+    await yourTurn(page).waitFor();
+    await page.keyboard.press('r');
+    await page.getByRole('button', { name: /^Roll again/ }).waitFor();
+    expect(await axeFindings(page)).toEqual([]);
+
+    await page.getByRole('link', { name: 'Games', exact: true }).click();
+    await page.getByRole('heading', { name: 'New game' }).waitFor();
+    await createGame(page, { ruleSet: 'farkle' });
+    for (let step = 0; step < 20 && (await rollFarkle(page)) === 'farkle'; step++);
+    await page.getByRole('group', { name: 'Scoring selections' }).getByRole('button').first().waitFor();
+    expect(await axeFindings(page)).toEqual([]);
+  });
+
+  it('S moves the focus to the score sheet and the arrows move it between the boxes that score: a box scored in three keys, not 72 Tabs', async () => {
+    const page = await newPage();
+    await register(page, 'Sam');
+    await createGame(page, { ruleSet: 'simple' });
+    await yourTurn(page).waitFor();
+    await page.keyboard.press('r');
+    await page.getByRole('button', { name: /^Roll again/ }).waitFor();
+    const focused = () =>
+      page.evaluate(
+        () =>
+          (
+            globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }
+          ).document.activeElement?.getAttribute('aria-label') ?? null,
+      );
+    const scorable = await page
+      .locator('table.sheet button.box-option:not([disabled])')
+      .evaluateAll((boxes) => boxes.map((b) => b.getAttribute('aria-label')));
+    expect(scorable.length).toBeGreaterThan(2);
+    await page.keyboard.press('s');
+    expect(await focused()).toBe(scorable[0]);
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe(scorable[1]);
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    expect(await focused()).toBe(scorable[scorable.length - 1]); // wraps around
+    await page.keyboard.press('s');
+    const box = scorable[0]!.split(':')[0];
+    // S, Enter (the confirm step takes the focus), Enter: the first box that scores is scored.
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: `Confirm: score ${box}` }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByLabel(new RegExp(`^${box}: \\d+ points, filled$`)).waitFor();
+    const sheet = (await serverGame(page)).fiveDice.sheets[0].boxes as Array<{ points: number | null }>;
+    expect(sheet.filter((b) => b.points !== null)).toHaveLength(1);
   });
 });

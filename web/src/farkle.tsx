@@ -6,8 +6,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { api, type GameView } from './api';
 import { Die, isTypingTarget } from './dice';
-import { seatName, type Act } from './game';
 import { HintPanel } from './hint';
+import { seatName, type Act } from './util';
 
 const same = (a: number[], b: number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 

@@ -1,14 +1,15 @@
 /**
  * Five-dice play: hold with a tap or the keys 1–5, roll with Space or R, every open box shows what
  * it would score now (the server's scoreOptions; a box the joker forbids is disabled), and a box
- * is scored after a confirm step. Chips show every player's total and switch the sheet shown.
+ * is scored after a confirm step. S moves the focus to the score sheet's first box that scores and
+ * the arrow keys move it between those boxes (not 13 boxes' worth of Tab presses). Chips show every
+ * player's total and switch the sheet shown.
  */
 import { useEffect, useRef, useState } from 'react';
 import { api, type BoxOption, type GameView } from './api';
 import { Die, isTypingTarget } from './dice';
-import { seatName, type Act } from './game';
 import { HintPanel } from './hint';
-import { UPPER, boxName } from './util';
+import { UPPER, boxName, seatName, type Act } from './util';
 
 export function FiveDiceBoard(props: { game: GameView; myTurn: boolean; act: Act; busy: boolean; readOnly?: boolean }) {
   const { game, myTurn, act, busy, readOnly } = props;
@@ -17,6 +18,7 @@ export function FiveDiceBoard(props: { game: GameView; myTurn: boolean; act: Act
   const [shownSeat, setShownSeat] = useState<number | null>(null);
   const [pending, setPending] = useState<BoxOption | null>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
+  const sheetRef = useRef<HTMLTableElement>(null);
   const interactive = myTurn && !readOnly;
   const rolled = five.rollInTurn > 0 && game.dice.length === 5;
   const canHold = interactive && rolled && (game.rollsLeft ?? 0) > 0;
@@ -53,8 +55,18 @@ export function FiveDiceBoard(props: { game: GameView; myTurn: boolean; act: Act
       api.POST('/v1/games/{id}/score', { params: { path: { id: game.id } }, body: { box: box as BoxOption['box'] } }),
     );
 
-  const keys = useRef({ toggle, roll, pending, setPending });
-  keys.current = { toggle, roll, pending, setPending };
+  // The sheet's boxes that can be scored now, in sheet order.
+  const scorable = () =>
+    Array.from(sheetRef.current?.querySelectorAll<HTMLButtonElement>('button.box-option') ?? []).filter(
+      (b) => !b.disabled,
+    );
+  const focusSheet = () => {
+    const first = scorable()[0];
+    if (first) first.focus();
+    else sheetRef.current?.focus();
+  };
+  const keys = useRef({ toggle, roll, pending, setPending, focusSheet });
+  keys.current = { toggle, roll, pending, setPending, focusSheet };
   useEffect(() => {
     if (!interactive) return;
     const onKey = (e: KeyboardEvent) => {
@@ -71,6 +83,9 @@ export function FiveDiceBoard(props: { game: GameView; myTurn: boolean; act: Act
       } else if (e.key === 'r' || e.key === 'R') {
         e.preventDefault();
         k.roll();
+      } else if (e.key === 's' || e.key === 'S') {
+        e.preventDefault();
+        k.focusSheet();
       } else if (e.key === ' ' && !(e.target instanceof HTMLButtonElement)) {
         // On a focused button, Space presses that button instead.
         e.preventDefault();
@@ -127,7 +142,7 @@ export function FiveDiceBoard(props: { game: GameView; myTurn: boolean; act: Act
               <button type="button" className="primary" onClick={roll} disabled={!canRoll}>
                 {rolled ? `Roll again (${game.rollsLeft} left)` : 'Roll'}
               </button>
-              <span className="muted hint">Keys: 1–5 hold · Space or R roll · H hint</span>
+              <span className="muted hint">Keys: 1–5 hold · Space or R roll · S score sheet (then ↑ ↓) · H hint</span>
             </div>
           )}
           <HintPanel game={game} interactive={interactive} />
@@ -173,7 +188,21 @@ export function FiveDiceBoard(props: { game: GameView; myTurn: boolean; act: Act
           </button>
         </div>
       )}
-      <table className="sheet">
+      <table
+        className="sheet"
+        ref={sheetRef}
+        tabIndex={-1}
+        onKeyDown={(e) => {
+          // Up and down move between the boxes that score now, from the one focused.
+          if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+          const boxes = scorable();
+          if (boxes.length === 0) return;
+          e.preventDefault();
+          const at = boxes.indexOf(document.activeElement as HTMLButtonElement);
+          const next = e.key === 'ArrowDown' ? (at + 1) % boxes.length : (at <= 0 ? boxes.length : at) - 1;
+          boxes[next].focus();
+        }}
+      >
         <caption>
           {seatName(game, sheet.seat)}’s score sheet{sheet.quit ? ' (quit)' : ''}
         </caption>

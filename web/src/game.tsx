@@ -17,13 +17,7 @@ import { describeEvent } from './describe';
 import { FarkleBoard } from './farkle';
 import { FiveDiceBoard } from './five-dice';
 import { Trust } from './trust';
-import { RULE_SET_TITLES, ordinal, seatName } from './util';
-
-export { seatName };
-
-export type Act = (
-  command: () => Promise<{ data?: GameView; error?: unknown; response: Response }>,
-) => Promise<boolean>;
+import { RULE_SET_TITLES, ordinal, seatName, type Act } from './util';
 
 export function GamePage({ gameId, me }: { gameId: string; me: StoredPlayer }) {
   const [game, setGame] = useState<GameView | null>(null);

@@ -36,6 +36,7 @@ export function Home({ me }: { me: StoredPlayer }) {
   });
   return (
     <div className="home">
+      <h1>Lobby</h1>
       {error && (
         <p role="alert" className="error">
           {error}
@@ -118,6 +119,8 @@ function NewGame({ me }: { me: StoredPlayer }) {
   const [ruleSet, setRuleSet] = useState<RuleSetName>('penta');
   const [seats, setSeats] = useState(1);
   const [hotSeats, setHotSeats] = useState(0);
+  // One name per hot seat, in seat order (seat 2 first); an empty one is sent as its placeholder.
+  const [hotSeatNames, setHotSeatNames] = useState<string[]>([]);
   const [visibility, setVisibility] = useState<'public' | 'private'>('public');
   const [limit, setLimit] = useState(0);
   const [allowAdvice, setAllowAdvice] = useState(true);
@@ -133,6 +136,8 @@ function NewGame({ me }: { me: StoredPlayer }) {
       .catch((err: unknown) => setError(sentence(err)));
   }, []);
   const chosen = ruleSets.find((r) => r.name === ruleSet);
+  const hotSeatCount = Math.max(0, Math.min(hotSeats, seats - 1));
+  const names = Array.from({ length: hotSeatCount }, (_, i) => hotSeatNames[i]?.trim() || defaultHotSeatName(i));
   const create = async () => {
     const game = unwrap(
       await api.POST('/v1/games', {
@@ -141,7 +146,7 @@ function NewGame({ me }: { me: StoredPlayer }) {
           seats,
           visibility,
           advice: allowAdvice ? 'allowed' : 'forbidden',
-          ...(hotSeats > 0 ? { hotSeats } : {}),
+          ...(hotSeatCount > 0 ? { hotSeats: hotSeatCount, hotSeatNames: names } : {}),
           // The computer takes the last seats (the creator's hot seats come first).
           ...(computers > 0
             ? { computerSeats: Array.from({ length: computers }, (_, i) => ({ seat: seats - 1 - i, level })) }
@@ -154,6 +159,15 @@ function NewGame({ me }: { me: StoredPlayer }) {
     unwrap(
       await api.PUT('/v1/games/{id}/seeds', { params: { path: { id: game.id } }, body: { clientSeed: randomSeed() } }),
     );
+    // Every seat is mine (hot seats) or the computer's: nobody is to wait for, so start it now,
+    // with seeds of my own for the hot seats (docs/web.md, "Creating a game").
+    if (1 + hotSeatCount + computers >= seats)
+      unwrap(
+        await api.POST('/v1/games/{id}/start', {
+          params: { path: { id: game.id } },
+          body: { seeds: names.map((_, i) => ({ seat: i + 1, clientSeed: randomSeed() })) },
+        }),
+      );
     location.hash = `#/game/${game.id}`;
   };
   return (
@@ -202,6 +216,24 @@ function NewGame({ me }: { me: StoredPlayer }) {
             onChange={(e) => setHotSeats(Number(e.target.value))}
           />
         </label>
+        {names.map((_, i) => (
+          <label key={i}>
+            Name of hot seat {i + 1} (seat {i + 2})
+            <input
+              value={hotSeatNames[i] ?? ''}
+              placeholder={defaultHotSeatName(i)}
+              maxLength={40}
+              autoComplete="off"
+              onChange={(e) =>
+                setHotSeatNames((all) => {
+                  const next = [...all];
+                  next[i] = e.target.value;
+                  return next;
+                })
+              }
+            />
+          </label>
+        ))}
         <label>
           Computer opponents
           <input
@@ -245,7 +277,7 @@ function NewGame({ me }: { me: StoredPlayer }) {
         </label>
         {chosen && <p className="muted">{chosen.description}</p>}
         <button type="submit" disabled={busy}>
-          Create game
+          {1 + hotSeatCount + computers >= seats ? 'Create and start the game' : 'Create game'}
         </button>
         <span className="muted">as {me.displayName}</span>
       </form>
@@ -257,6 +289,9 @@ function NewGame({ me }: { me: StoredPlayer }) {
     </section>
   );
 }
+
+/** A hot seat left unnamed plays as "Player 2", "Player 3"… (its seat number). */
+const defaultHotSeatName = (i: number) => `Player ${i + 2}`;
 
 /** Asks once for permission to notify (a game page then notifies when my turn comes while the tab is hidden). */
 function NotifyToggle() {

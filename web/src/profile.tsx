@@ -7,8 +7,7 @@ import { noAnalysis } from './analysis';
 import { api, sentence, unwrap, type GameSummary, type GameView, type Me, type StoredPlayer } from './api';
 import { FarkleBoard } from './farkle';
 import { FiveDiceBoard } from './five-dice';
-import type { Act } from './game';
-import { RULE_SET_TITLES } from './util';
+import { RULE_SET_TITLES, type Act } from './util';
 
 export function Profile({ onSignOut }: { onSignOut: () => void }) {
   const [me, setMe] = useState<Me | null>(null);

@@ -1,6 +1,11 @@
 import { useEffect, useRef } from 'react';
 import type { GameView, RuleSetName } from './api';
 
+/** Runs a game command for a board; true when the server accepted it (the page then shows its answer). */
+export type Act = (
+  command: () => Promise<{ data?: GameView; error?: unknown; response: Response }>,
+) => Promise<boolean>;
+
 export const RULE_SET_TITLES: Record<RuleSetName, string> = {
   penta: 'Penta (five dice)',
   simple: 'Simple (five dice)',
