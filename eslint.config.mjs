@@ -26,6 +26,8 @@ const layering = {
   // persistence: the event store and the request-reliability machinery; neither imports the other
   'event-store': foundation,
   reliability: foundation,
+  // the one command handler of every aggregate (load → authorize → decide → append → publish)
+  commands: persistence,
   // features: Nest modules over one service each; players < games < audit, async
   players: persistence,
   scoring: persistence,
@@ -35,14 +37,14 @@ const layering = {
   // the reference web client's static files (web/dist) at / and /assets
   'web-app': persistence,
   'service-info': persistence,
-  games: [...persistence, 'players'],
+  games: [...persistence, 'players', 'commands'],
   transparency: [...persistence, 'players'],
   audit: [...persistence, 'players', 'games', 'transparency'],
   // async may use the advice tables: computer seats at level optimal (src/async/computer)
   async: [...persistence, 'players', 'games', 'advice'],
   // tournaments run rounds of games (games), schedule through the job queue (async), and put
   // their games' audit bundles into the tournament's (audit)
-  tournaments: [...persistence, 'players', 'games', 'async', 'audit'],
+  tournaments: [...persistence, 'commands', 'players', 'games', 'async', 'audit'],
   // optimal advice: the solved tables (worker threads, disk cache), the advice API, post-game analysis
   advice: [...persistence, 'players', 'games', 'scoring'],
 };

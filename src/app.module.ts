@@ -18,6 +18,7 @@ import { TournamentsModule } from './tournaments/tournaments.module';
 import { AdviceModule } from './advice/advice.module';
 import { toGraphQLError } from './common/errors';
 import { ReliabilityModule } from './reliability/reliability.module';
+import { CommandsModule } from './commands/commands.module';
 import { httpOperationsOnly, noStoreCacheControl } from './reliability/graphql/transport';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { KeysModule } from './keys/keys.module';
@@ -198,6 +199,7 @@ export class AppModule {
         GraphQLModule.forRoot<ApolloDriverConfig>(graphqlOptions(options.config, streams)),
         KeysModule.forRoot(options.keys ?? resolveServiceKeys(options.config, null)),
         ReliabilityModule,
+        CommandsModule,
         HealthModule,
         ServiceInfoModule,
         PlayersModule,

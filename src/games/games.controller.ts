@@ -51,7 +51,8 @@ import {
   StartGameInput,
   StreamQuery,
 } from './dto/game.inputs';
-import { checkGameId, CommandOptions, GameListPage, GamesService } from './games.service';
+import { GamesService } from './games.service';
+import { checkGameId, type CommandOptions, type GameListPage } from './games.types';
 import { pageRequest } from '../common/pagination/page-request';
 import { Deprecated } from '../common/http/deprecation';
 import { NEXT_LINK_HEADER, setNextLink } from '../common/pagination/next-link';

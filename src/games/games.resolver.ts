@@ -11,7 +11,7 @@ import type { FamilyId } from '@fairdice/core/rules/core/family';
 import { CreateGameInput, GameListScope, JoinGameInput, SetSeedInput, StartGameInput } from './dto/game.inputs';
 import { toConnection } from '../common/graphql/connection';
 import { pageRequest } from '../common/pagination/page-request';
-import type { GameEventListPage } from './games.service';
+import type { GameEventListPage } from './games.types';
 import type { GameEventView } from './dto/game-view.model';
 import { isAccessRevoked } from './game-stream';
 import { toEventView } from './game-view';

@@ -36,7 +36,7 @@ export class Metrics {
 
   readonly commands = new Counter({
     name: 'fairdice_commands_total',
-    help: 'Game commands (REST and GraphQL) by command type and outcome: ok, replayed (idempotent retry) or the error code',
+    help: 'Commands (REST and GraphQL; tournament ones prefixed tournament.) by command type and outcome: ok, replayed (idempotent retry) or the error code',
     labelNames: ['type', 'outcome'] as const,
     registers: [this.registry],
   });

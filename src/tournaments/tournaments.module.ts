@@ -1,3 +1,4 @@
+import { TournamentAggregate } from './tournament-aggregate';
 import { Module } from '@nestjs/common';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { GamesModule } from '../games/games.module';
@@ -14,6 +15,7 @@ import { TournamentsService } from './tournaments.service';
   imports: [EventStoreModule, GamesModule, JobsModule, AuditModule],
   controllers: [TournamentsController],
   providers: [
+    TournamentAggregate,
     TournamentsService,
     TournamentsResolver,
     TournamentAuditBundleResolver,

@@ -10,13 +10,13 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DomainException } from '../common/errors';
-import { afterCommit, inTransaction } from '../database/unit-of-work';
-import { checkIfMatch, IdempotencyService, parseIdempotencyKey, requestHash } from '../reliability';
+import { inTransaction } from '../database/unit-of-work';
+import { CommandHandler, type CommandTarget } from '../commands/command-handler';
 import { Inject } from '@nestjs/common';
 import { Pool } from 'pg';
 import { PG_POOL } from '../database/prisma.service';
 import { TournamentStore, type LoadedTournament } from '../event-store/tournament-store.service';
-import { TOURNAMENT_QUEUE, tournamentEffects } from '../event-store/async-effects';
+import { TOURNAMENT_QUEUE } from '../event-store/async-effects';
 import type { ScheduledJob } from '../event-store/event-store.types';
 import { generateClientSeed, generateServerSeed } from '../fairness/seed-generation';
 import { commitmentOf } from '@fairdice/core/fairness/seeds';
@@ -35,6 +35,7 @@ import {
   type RoundGame,
   type StandingRow,
   type TournamentCommand,
+  type TournamentEvent,
   type TournamentState,
 } from '@fairdice/core/rules/tournament';
 import { GamesService } from '../games/games.service';
@@ -48,6 +49,7 @@ import type { CreateTournamentInput } from './dto/tournament.inputs';
 import { decodeCursor, encodeCursor } from '../common/pagination/cursor';
 import type { TournamentView } from './dto/tournament.models';
 import { toTournamentView } from './tournament-view';
+import { maySeeTournament, TournamentAggregate } from './tournament-aggregate';
 
 type Player = AuthenticatedPlayer;
 
@@ -102,7 +104,8 @@ export class TournamentsService implements OnModuleInit {
     private readonly bus: TournamentBus,
     private readonly gameBus: GameEventBus,
     @Inject(PG_POOL) private readonly pool: Pool,
-    private readonly idempotency: IdempotencyService,
+    private readonly handler: CommandHandler,
+    private readonly aggregate: TournamentAggregate,
   ) {}
 
   onModuleInit(): void {
@@ -116,16 +119,12 @@ export class TournamentsService implements OnModuleInit {
     input: CreateTournamentInput,
     opts: TournamentCommandOptions = {},
   ): Promise<TournamentView> {
-    const key = parseIdempotencyKey(opts.idempotencyKey);
-    return this.idempotency
-      .run(
-        {
-          playerId: player.id,
-          key,
-          hash: requestHash('tournament.create', null, input),
-          successStatus: 201,
-          onReplay: opts.onReplay,
-        },
+    const request = { operation: 'create', args: input, actor: player, opts };
+    return this.handler
+      .create(
+        'tournament',
+        request,
+        () => undefined,
         async () => toTournamentView(await this.createNow(player, input)),
       )
       .then(replayedView);
@@ -526,20 +525,19 @@ export class TournamentsService implements OnModuleInit {
 
   // ------------------------------------------------------------------ internals
 
+  /** One decision appended at the loaded version (a step of a command, a round's end, a scheduled start). */
   private async apply(t: LoadedTournament, command: TournamentCommand): Promise<LoadedTournament> {
-    const events = decideTournament(t.state, command);
-    if (isRuleError(events)) throw DomainException.fromRule(events);
-    // Webhooks (tournament.started, round.started, round.finished, tournament.finished): same statement.
-    return this.store.append(t, events, command, tournamentEffects(events.reduce(evolveTournament, t.state), events));
+    return this.aggregate.append(t, this.aggregate.decide(t, command), command);
   }
 
   /**
-   * One tournament command: load → check access and If-Match → decide and append (one
-   * transaction) → publish once committed. With an idempotency key the whole command runs in the
-   * transaction that stores its outcome, the answered view (IdempotencyService), so a retry gets
-   * the same answer and no second effect. `run` replaces the one-command `build` (start).
+   * One tournament command through the one command handler (src/commands): load → access →
+   * If-Match → decide and append (one transaction) → publish once committed. With an idempotency
+   * key the whole command runs in the transaction that stores its outcome, the answered view, so a
+   * retry gets the same answer and no second effect. `build` null: the command is `after` alone
+   * (start: close, start and round 1 in one transaction).
    */
-  private async command(
+  private command(
     player: Player,
     rawId: string,
     outsiderMayAct: boolean,
@@ -549,21 +547,28 @@ export class TournamentsService implements OnModuleInit {
     after?: (t: LoadedTournament) => Promise<LoadedTournament | void>,
   ): Promise<TournamentView> {
     const id = checkTournamentId(rawId);
-    const key = parseIdempotencyKey(opts.idempotencyKey);
-    const hash = requestHash(`tournament.${operation}`, id, args);
-    return this.serialized(id, () =>
-      this.idempotency.run({ playerId: player.id, key, hash, onReplay: opts.onReplay }, async () => {
-        const t = await this.loadVisible(player, id, outsiderMayAct);
-        checkIfMatch(opts.ifMatch, t.state.version, 'tournament');
-        const out = await inTransaction(this.pool, async () => {
-          const o = build ? await this.apply(t, build(t)) : t;
-          return (after ? await after(o) : undefined) ?? o;
-        });
-        // Watchers of the live standings see the change once it is committed.
-        afterCommit(() => this.bus.publish(id, out));
-        return toTournamentView(await this.snapshot(out));
-      }),
-    ).then(replayedView);
+    return this.handler
+      .run<LoadedTournament, TournamentCommand | null, TournamentEvent, LoadedTournament, TournamentView>(
+        // A null command (start) never reaches decide or append: `act` runs every tournament command.
+        this.aggregate as CommandTarget<LoadedTournament, TournamentCommand | null, TournamentEvent, LoadedTournament>,
+        {
+          operation,
+          id,
+          args,
+          actor: player,
+          opts,
+          outsiderMayAct,
+          around: (work) => this.serialized(id, work),
+          build: (t) => (build ? build(t) : null),
+          act: (t, command) =>
+            inTransaction(this.pool, async () => {
+              const o = command ? await this.apply(t, command) : t;
+              return (after ? await after(o) : undefined) ?? o;
+            }),
+          respond: async (out) => toTournamentView(await this.snapshot(out)),
+        },
+      )
+      .then(replayedView);
   }
 
   /**
@@ -585,11 +590,7 @@ export class TournamentsService implements OnModuleInit {
   /** Private tournaments: only the organizer and entrants (an invitation link lets others register). */
   private async loadVisible(player: Player | null, id: string, outsiderMayAct: boolean): Promise<LoadedTournament> {
     const t = await this.store.load(id);
-    if (!t) throw notFound();
-    const s = t.state;
-    const insider =
-      player !== null && (s.organizerId === player.id || s.entrants.some((e) => e.playerId === player.id));
-    if (s.visibility === 'private' && !insider && !(outsiderMayAct && s.status === 'registering')) throw notFound();
+    if (!t || !maySeeTournament(t.state, player, outsiderMayAct)) throw notFound();
     return t;
   }
 

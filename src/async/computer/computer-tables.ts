@@ -11,7 +11,7 @@ import type { FiveDiceOptions } from '@fairdice/core/rules/five-dice';
 import type { GameState } from '@fairdice/core/rules/game';
 import { DomainException } from '../../common/errors';
 import { AdviceTablesService } from '../../advice/advice-tables.service';
-import type { OptimalTablesLoader } from '../../games/games.service';
+import type { OptimalTablesLoader } from '../../games/games.types';
 
 /** A job that finds its table still being built tries again this much later. */
 export const TABLE_RETRY_MS = 2000;

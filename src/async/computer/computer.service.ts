@@ -8,7 +8,8 @@
  */
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DomainException } from '../../common/errors';
-import { GamesService, type ServiceMoveResult } from '../../games/games.service';
+import { GamesService } from '../../games/games.service';
+import type { ServiceMoveResult } from '../../games/games.types';
 import { AUTO_SCORE_QUEUE, COMPUTER_QUEUE, type ServiceMovePayload } from '../../event-store/async-effects';
 import { ClaimedJob, JobOutcome, JobQueue } from '../jobs/job-queue.service';
 import { ComputerTables, TABLE_RETRY_MS } from './computer-tables';

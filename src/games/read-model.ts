@@ -1,0 +1,28 @@
+/** The games row's read-model columns after a command, written by the same statement as its events. */
+import { familyById } from '@fairdice/core/rules/registry';
+import type { GameEvent, GameState } from '@fairdice/core/rules/game';
+import { asyncEffects, type InactivityPeriods } from '../event-store/async-effects';
+import type { ReadModelUpdate } from '../event-store/event-store.types';
+
+/** The read-model columns after a command (kept in step with the events, same statement). */
+export function readModel(
+  before: GameState,
+  after: GameState,
+  _events: readonly GameEvent[],
+  inactivity?: InactivityPeriods,
+): ReadModelUpdate {
+  const family = after.play === null ? null : familyById(after.family);
+  const currentSeat = family && after.status === 'playing' ? family.currentSeat(after.play) : null;
+  return {
+    status: after.status,
+    currentSeat,
+    currentPlayerId: currentSeat === null ? null : (after.seats[currentSeat]?.playerId ?? null),
+    standings: after.standings,
+    started: before.status === 'open' && after.status !== 'open' && after.play !== null,
+    finished: after.status === 'finished' || after.status === 'abandoned',
+    seats: after.seats.filter((s, i) => JSON.stringify(s) !== JSON.stringify(before.seats[i])),
+    organizerSeed: after.organizerSeed,
+    // Turn deadline, inactivity job and webhook fan-out, written by the same statement as the events (src/async).
+    ...asyncEffects(before, after, inactivity),
+  };
+}
