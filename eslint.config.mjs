@@ -114,9 +114,15 @@ export default tseslint.config(
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.d.ts', '.js', '.json'] })] },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.d.ts', '.js', '.json'] })],
+    },
     rules: {
       'import-x/no-restricted-paths': ['error', { zones: boundaries }],
+      // No import cycles among our own modules (issue 25). The rule skips `import type` (erased at
+      // compile time), so two type-only cycles of src/ were broken by hand; scripts/check-import-cycles.mjs
+      // (below) counts those too. Packages are not followed (ignoreExternal): their cycles are theirs.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
       // A promise nobody awaits is a lost error or an unhandled rejection in a Node service.
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
@@ -147,6 +153,12 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
     },
+  },
+  {
+    // The web client's one cycle (web/src/game.tsx <-> five-dice.tsx, farkle.tsx) is being broken by
+    // another change (issue 25 item 6); until it lands the rule is off for web/src. Remove this block then.
+    files: ['web/src/**/*.ts', 'web/src/**/*.tsx'],
+    rules: { 'import-x/no-cycle': 'off' },
   },
   {
     // @fairdice/core proper (not its tests) runs in browsers too: no node:* module and no package

@@ -51,6 +51,7 @@ import type { CreateGameInput, JoinGameInput, SetSeedInput, StartGameInput } fro
 import { asyncEffects, type InactivityPeriods } from '../event-store/async-effects';
 import { afterCommit, currentUnitOfWork } from '../database/unit-of-work';
 import { checkIfMatch, IdempotencyService, parseIdempotencyKey, requestHash } from '../reliability';
+import { UUID_PATTERN_ANY_CASE as UUID } from '@fairdice/core/fairness/ids';
 
 type Player = AuthenticatedPlayer;
 
@@ -97,7 +98,6 @@ export const DEFAULT_INACTIVITY_MS = 30 * 24 * 60 * 60 * 1000;
 
 const notFound = () => new DomainException('GAME_NOT_FOUND', 'No such game');
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids are checked before any query: a malformed one is VALIDATION_FAILED. */
 export function checkGameId(id: unknown): string {
   if (typeof id !== 'string' || !UUID.test(id)) {
