@@ -331,7 +331,16 @@ function postOnce(
   });
 }
 
-const toView = (r: any): WebhookView => ({
+/** A row of the webhooks table as pg returns it. */
+interface WebhookRow {
+  id: string;
+  url: string;
+  events: WebhookView['events'];
+  description: WebhookView['description'];
+  created_at: Date;
+}
+
+const toView = (r: WebhookRow): WebhookView => ({
   id: r.id,
   url: r.url,
   events: r.events,
