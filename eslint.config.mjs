@@ -116,9 +116,15 @@ export default tseslint.config(
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.d.ts', '.js', '.json'] })] },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.d.ts', '.js', '.json'] })],
+    },
     rules: {
       'import-x/no-restricted-paths': ['error', { zones: boundaries }],
+      // No import cycles among our own modules (issue 25). The rule skips `import type` (erased at
+      // compile time), so two type-only cycles of src/ were broken by hand; scripts/check-import-cycles.mjs
+      // (below) counts those too. Packages are not followed (ignoreExternal): their cycles are theirs.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
       // A promise nobody awaits is a lost error or an unhandled rejection in a Node service.
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
@@ -139,9 +145,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-expressions': 'error',
       'no-unused-private-class-members': 'error',
       '@typescript-eslint/no-unnecessary-type-assertion': 'error',
-      // Off on purpose: values that arrive untyped at a boundary (pg rows of raw SQL, JSON bodies
-      // in tests, Fastify's request bag) are `any` there, and each is checked where it is used (zod,
-      // class-validator, an assertion). Typing every raw row adds casts, not safety (decision 0008).
+      // Values that arrive untyped at a boundary (pg rows of raw SQL, JSON bodies in tests,
+      // Fastify's request bag) may be used without a cast (decision 0008), so the no-unsafe-* rules
+      // stay off; but an explicit `any` is refused in src/, packages/ and web/ (block below; issue 25).
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
@@ -149,6 +155,29 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
     },
+  },
+  {
+    // No explicit `any` in the service, the packages and the web client; tests, benchmarks and
+    // scripts may keep it (JSON bodies, probes).
+    files: ['src/**/*.ts', 'packages/*/src/**/*.ts', 'web/src/**/*.ts', 'web/src/**/*.tsx'],
+    ignores: ['**/*.spec.ts', '**/*.spec.tsx'],
+    rules: { '@typescript-eslint/no-explicit-any': 'error' },
+  },
+  {
+    // Files another change of issue 25 is rewriting (typed events and rows: item 4): their `any`s
+    // (raw event and row mappers, the family registry's AnyFamily) go with that change. Remove then.
+    files: [
+      'src/event-store/event-store.service.ts',
+      'src/event-store/tournament-store.service.ts',
+      'packages/core/src/rules/registry.ts',
+    ],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // The web client's one cycle (web/src/game.tsx <-> five-dice.tsx, farkle.tsx) is being broken by
+    // another change (issue 25 item 6); until it lands the rule is off for web/src. Remove this block then.
+    files: ['web/src/**/*.ts', 'web/src/**/*.tsx'],
+    rules: { 'import-x/no-cycle': 'off' },
   },
   {
     // @fairdice/core proper (not its tests) runs in browsers too: no node:* module and no package

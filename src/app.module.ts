@@ -36,6 +36,12 @@ import { graphqlRateLimitPlugin } from './reliability/rate-limit/graphql-rate-li
 import { STREAM_LIMITS, StreamLimits } from './reliability/streams/stream-limits';
 import { graphqlWsLimitHooks } from './reliability/streams/websocket-limits';
 
+/** What formatError reads of the error Apollo hands it (a GraphQLError, or anything thrown). */
+interface ApolloErrorLike {
+  originalError?: { extensions?: Record<string, unknown> } | null;
+  extensions?: { http?: { status?: unknown } };
+}
+
 export interface AppModuleOptions {
   config: AppConfig;
   /** The PostgreSQL URL actually used (the embedded server's when DATABASE_URL is unset). */
@@ -106,21 +112,17 @@ export const graphqlOptions = (config: AppConfig, streams: StreamLimits): Apollo
     hideSchemaDetailsFromClientErrors: config.NODE_ENV === 'production',
     formatError: (formatted, error) => {
       const tooComplex =
-        (error as any)?.originalError?.extensions?.code === QUERY_TOO_COMPLEX ||
+        (error as ApolloErrorLike | null)?.originalError?.extensions?.code === QUERY_TOO_COMPLEX ||
         isTokenLimitError(formatted.message) ||
         isValidationAborted(formatted.message);
       if (tooComplex) {
-        const {
-          code: _c,
-          http: _h,
-          stacktrace: _s,
-          ...limit
-        } = {
+        const merged: Record<string, unknown> = {
           // graphql-js's own limits carry no details: name them.
           ...(isTokenLimitError(formatted.message) ? { limit: 'tokens', maximum: GRAPHQL_MAX_TOKENS } : {}),
           ...(isValidationAborted(formatted.message) ? { limit: 'validation' } : {}),
-          ...((error as any)?.originalError?.extensions ?? {}),
+          ...(error as ApolloErrorLike | null)?.originalError?.extensions,
         };
+        const { code: _c, http: _h, stacktrace: _s, ...limit } = merged;
         return {
           message: formatted.message,
           locations: formatted.locations,
@@ -134,7 +136,7 @@ export const graphqlOptions = (config: AppConfig, streams: StreamLimits): Apollo
       // the rest (parse/validation errors, errors thrown by Apollo itself).
       // Errors Apollo raises itself with an HTTP 4xx head but no code (a persisted-query hash that
       // does not match its query, an unsupported persisted-query version) are client errors too.
-      const httpStatus = Number((error as any)?.extensions?.http?.status ?? 0);
+      const httpStatus = Number((error as ApolloErrorLike | null)?.extensions?.http?.status ?? 0);
       const code =
         (formatted.extensions?.code === undefined || formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') &&
         httpStatus >= 400 &&
@@ -160,7 +162,7 @@ export const graphqlOptions = (config: AppConfig, streams: StreamLimits): Apollo
         const { stacktrace: _s, ...extensions } = formatted.extensions ?? {};
         return { ...formatted, extensions };
       }
-      const { graphqlError } = toGraphQLError((error as any)?.originalError ?? error);
+      const { graphqlError } = toGraphQLError((error as ApolloErrorLike | null)?.originalError ?? error);
       return {
         message: graphqlError.message,
         locations: formatted.locations,

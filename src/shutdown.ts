@@ -25,7 +25,7 @@ export function installGracefulShutdown(
     // Close the HTTP server first: Fastify stops accepting connections and waits for the
     // in-flight requests. Only then does Nest dispose providers (the database pool), which
     // those requests may still be using.
-    const fastify = (app.getHttpAdapter() as any).getInstance?.();
+    const fastify = app.getHttpAdapter().getInstance() as { close?: () => Promise<void> } | undefined;
     Promise.resolve(fastify?.close?.())
       .then(() => app.close().catch(() => undefined))
       .then(() => options.onClosed?.())

@@ -7,8 +7,8 @@ import { EventStore } from '../event-store/event-store.service';
 import { assembleBundle, AuditBundle, isSeedRevealable } from '@fairdice/core/fairness/audit-bundle';
 import type { HashedEventEnvelope } from '@fairdice/core/fairness/hash-chain';
 import type { AuthenticatedPlayer } from '../players/players.types';
+import { UUID_PATTERN_ANY_CASE as UUID } from '@fairdice/core/fairness/ids';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = () => new DomainException('GAME_NOT_FOUND', 'No such game');
 
 /**

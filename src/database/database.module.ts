@@ -46,7 +46,7 @@ class PgPoolCloser implements OnApplicationShutdown {
 export interface DatabaseModuleAsyncOptions {
   imports?: ModuleMetadata['imports'];
   inject?: (InjectionToken | OptionalFactoryDependency)[];
-  useFactory: (...args: any[]) => DatabaseOptions | Promise<DatabaseOptions>;
+  useFactory: (...args: never[]) => DatabaseOptions | Promise<DatabaseOptions>;
 }
 
 const sharedProviders: Provider[] = [

@@ -35,6 +35,7 @@ import { familyById } from '@fairdice/core/rules/registry';
 import type { GameState } from '@fairdice/core/rules/game';
 import type { FiveDiceState } from '@fairdice/core/rules/five-dice';
 import { computeStandings, type TournamentEvent, type TournamentState } from '@fairdice/core/rules/tournament';
+import { isEnded } from '@fairdice/core/rules/game/status';
 
 export const DEADLINE_QUEUE = 'deadline';
 export const INACTIVITY_QUEUE = 'inactivity';
@@ -199,8 +200,7 @@ export function asyncEffects(
     });
   }
   // A tournament game that ends wakes its tournament (src/tournaments): the round may be over.
-  const isEnded = (st: GameState) => st.status === 'finished' || st.status === 'abandoned';
-  if (after.tournament && !isEnded(before) && isEnded(after)) {
+  if (after.tournament && !isEnded(before.status) && isEnded(after.status)) {
     const payload: TournamentProgressPayload = { tournamentId: after.tournament.id, round: after.tournament.round };
     jobs.push({
       queue: TOURNAMENT_QUEUE,

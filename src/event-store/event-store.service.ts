@@ -74,6 +74,8 @@ import {
   StoredPayload,
   toGameEvent,
 } from './event-store.types';
+import { UUID_PATTERN as UUID } from '@fairdice/core/fairness/ids';
+import { isEnded } from '@fairdice/core/rules/game/status';
 
 /** What append() returns. */
 export interface AppendResult {
@@ -107,8 +109,6 @@ interface CacheEntry {
   row?: GameRow | null;
   names?: Record<string, string> | null;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const GAME_COLUMNS = `g.id, g.rule_set, g.family, g.status, g.version, g.visibility, g.creator_id, g.seat_count,
   g.server_seed, g.server_seed_hash, g.created_at, g.updated_at, g.started_at, g.finished_at, g.seed_sealed`;
@@ -540,7 +540,6 @@ const SUMMARY_COLUMNS = `g.id, g.rule_set, g.family, g.status, g.visibility, g.v
 
 /** The leaf's timestamp: milliseconds since the epoch, taken by the database (one clock for every instance). */
 const LEAF_TIMESTAMP = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
-const isEnded = (status: string) => status === 'finished' || status === 'abandoned';
 
 const conflict = () =>
   new DomainException(

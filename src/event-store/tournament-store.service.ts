@@ -22,6 +22,7 @@ import {
   type TournamentState,
 } from '@fairdice/core/rules/tournament';
 import type { ScheduledJob } from './event-store.types';
+import { UUID_PATTERN as UUID } from '@fairdice/core/fairness/ids';
 
 export interface StoredTournamentEvent extends HashedEventEnvelope {
   createdAt: Date;
@@ -44,7 +45,6 @@ export interface LoadedTournament {
   events: StoredTournamentEvent[];
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const conflict = () =>
   new DomainException('VERSION_CONFLICT', 'The tournament changed meanwhile; reload it and try again');
 

@@ -7,10 +7,9 @@ import { BOX_IDS, type FiveDiceState, ROLLS_PER_TURN } from '@fairdice/core/rule
 import { familyById } from '@fairdice/core/rules/registry';
 import type { GameState } from '@fairdice/core/rules/game';
 import type { Die } from '@fairdice/core/rules/core/dice';
-import type { FarkleView, FiveDiceView, GameEventView, GameView } from './dto/game-view.model';
-
-/** Is the server seed public yet? Only once the game is over (finished or abandoned). */
-export const seedRevealed = (status: string) => status === 'finished' || status === 'abandoned';
+import type { GameEventView } from './dto/game-event-view.model';
+import type { FarkleView, FiveDiceView, GameView } from './dto/game-view.model';
+import { isEnded } from '@fairdice/core/rules/game/status';
 
 /**
  * The client's view of a game. `revealStatus` decides whether the server seed is shown (the
@@ -131,8 +130,9 @@ export function buildGameView(
     organizerSeed: state.organizerSeed,
     commitment: state.commitment || row.serverSeedHash,
     chainHead: head,
-    // A duplicate tournament game's seed is the round seed: secret until every game of the round ended.
-    serverSeed: seedRevealed(revealStatus) && !row.seedSealed ? row.serverSeed : null,
+    // Public once the game is over; a duplicate tournament game's seed is the round seed: secret
+    // until every game of the round ended.
+    serverSeed: isEnded(revealStatus) && !row.seedSealed ? row.serverSeed : null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     startedAt: row.startedAt,

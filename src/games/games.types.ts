@@ -1,4 +1,5 @@
 /** What the games' services share: command options and answers, page shapes, the id check. */
+import { UUID_PATTERN_ANY_CASE as UUID } from '@fairdice/core/fairness/ids';
 import type { OptimalTables } from '@fairdice/core/rules/computer';
 import type { FamilyId } from '@fairdice/core/rules/core/family';
 import type { GameState, TournamentRef } from '@fairdice/core/rules/game';
@@ -45,8 +46,6 @@ export const compactOf = (gameId: string, stored: readonly StoredEvent[]): Comma
 export const DEFAULT_INACTIVITY_MS = 30 * 24 * 60 * 60 * 1000;
 
 export const gameNotFound = () => new DomainException('GAME_NOT_FOUND', 'No such game');
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Ids are checked before any query: a malformed one is VALIDATION_FAILED. */
 export function checkGameId(id: unknown): string {

@@ -16,6 +16,7 @@ import {
   TournamentLeaderboardConnection,
   TokenModel,
 } from './dto/player.model';
+import { UUID_PATTERN_ANY_CASE as UUID } from '@fairdice/core/fairness/ids';
 
 @Resolver(() => MeModel)
 export class PlayersResolver {
@@ -77,7 +78,6 @@ export class PlayersResolver {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The id must be a UUID (VALIDATION_FAILED, as REST's UuidPipe answers). */
 function checkPlayerId(id: string): string {
   if (!UUID.test(id)) throw new DomainException('VALIDATION_FAILED', 'id must be a UUID');

@@ -2,7 +2,7 @@ import type { LoadedTournament, TournamentStore } from '../event-store/tournamen
 import { InProcessGameEventBus } from '../games/game-event-bus';
 import { StandingsStream } from './standings-stream';
 import { TournamentBus } from './tournament-bus';
-import type { StandingsSnapshot, TournamentsService } from './tournaments.service';
+import type { StandingsSnapshot } from './tournaments.service';
 
 const tournament = (version: number, status: string) =>
   ({
@@ -19,7 +19,7 @@ function slowService() {
         const snap = { tournamentId: 't1', version: t.state.version, status: t.state.status } as StandingsSnapshot;
         calls.push({ t, finish: () => resolve(snap) });
       }),
-  } as unknown as TournamentsService;
+  };
   return { service, calls };
 }
 

@@ -10,12 +10,25 @@
  */
 import type { GameEventBus } from '../games/game-event-bus';
 import type { LoadedTournament } from '../event-store/tournament-store.service';
-import type { StandingsSnapshot, TournamentsService } from './tournaments.service';
 import type { TournamentBus } from './tournament-bus';
 
-export class StandingsStream implements AsyncIterableIterator<StandingsSnapshot> {
-  private readonly queue: StandingsSnapshot[] = [];
-  private waiting: ((r: IteratorResult<StandingsSnapshot>) => void) | null = null;
+/**
+ * What computes a snapshot: TournamentsService (its StandingsSnapshot is `S`). A port rather than
+ * the service's own type, because the service creates the stream: naming it here was an import
+ * cycle (issue 25). The stream reads only `version` (to order snapshots) and passes the rest on.
+ */
+export interface StandingsSource<S> {
+  standingsOf(t: LoadedTournament): Promise<S>;
+}
+
+/** The one waiting `next()`, as a method so that a stream of snapshots is a stream of `{ version }`. */
+interface Waiter<S> {
+  resolve(r: IteratorResult<S>): void;
+}
+
+export class StandingsStream<S extends { version: number } = { version: number }> implements AsyncIterableIterator<S> {
+  private readonly queue: S[] = [];
+  private waiting: Waiter<S> | null = null;
   private closed = false;
   private unsubs: Array<() => void> = [];
   private watchedRound = 0;
@@ -26,7 +39,7 @@ export class StandingsStream implements AsyncIterableIterator<StandingsSnapshot>
   private pushedUpTo = 0;
 
   constructor(
-    private readonly service: TournamentsService,
+    private readonly service: StandingsSource<S>,
     private readonly tournaments: TournamentBus,
     private readonly games: GameEventBus,
     first: LoadedTournament,
@@ -76,23 +89,23 @@ export class StandingsStream implements AsyncIterableIterator<StandingsSnapshot>
     });
   }
 
-  private push(s: StandingsSnapshot): void {
+  private push(s: S): void {
     if (this.closed) return;
     if (this.waiting) {
       const w = this.waiting;
       this.waiting = null;
-      w({ value: s, done: false });
+      w.resolve({ value: s, done: false });
     } else this.queue.push(s);
   }
 
-  next(): Promise<IteratorResult<StandingsSnapshot>> {
+  next(): Promise<IteratorResult<S>> {
     const s = this.queue.shift();
     if (s) return Promise.resolve({ value: s, done: false });
     if (this.closed) return Promise.resolve({ value: undefined, done: true });
-    return new Promise((resolve) => (this.waiting = resolve));
+    return new Promise((resolve) => (this.waiting = { resolve }));
   }
 
-  return(): Promise<IteratorResult<StandingsSnapshot>> {
+  return(): Promise<IteratorResult<S>> {
     this.close();
     return Promise.resolve({ value: undefined, done: true });
   }
@@ -102,7 +115,7 @@ export class StandingsStream implements AsyncIterableIterator<StandingsSnapshot>
     this.closed = true;
     for (const u of this.unsubs) u();
     this.unsubs = [];
-    if (this.waiting) this.waiting({ value: undefined, done: true });
+    if (this.waiting) this.waiting.resolve({ value: undefined, done: true });
     this.waiting = null;
   }
 

@@ -1,13 +1,12 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { TournamentStore, type LoadedTournament } from '../event-store/tournament-store.service';
 import { GameEventBus } from '../games/game-event-bus';
+import { UUID_PATTERN as UUID } from '@fairdice/core/fairness/ids';
 
 export type TournamentListener = (t: LoadedTournament) => void;
 
 /** The NOTIFY channel of committed tournament changes: '<tournamentId>:<version>'. */
 export const TOURNAMENT_EVENTS_CHANNEL = 'fairdice_tournament_events';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * Pushes a tournament's committed changes to live subscribers (standings SSE and GraphQL

@@ -1,9 +1,21 @@
 import { canonicalJson } from '@fairdice/core/fairness/canonical';
 import type { StoredTournamentEvent } from '../event-store/tournament-store.service';
 import type { TournamentEventView, TournamentView } from './dto/tournament.models';
-import type { TournamentSnapshot } from './tournaments.service';
+import type { TournamentState } from '@fairdice/core/rules/tournament';
 
-export function toTournamentView(t: TournamentSnapshot): TournamentView {
+/**
+ * What the view is made from (TournamentsService's TournamentSnapshot has this shape). Declared
+ * here, not imported from the service, which imports this module: that was an import cycle.
+ */
+export interface TournamentViewSource {
+  state: TournamentState;
+  head: string;
+  names: Record<string, string>;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export function toTournamentView(t: TournamentViewSource): TournamentView {
   const s = t.state;
   return {
     id: s.id,

@@ -50,10 +50,10 @@ import { decodeCursor, encodeCursor } from '../common/pagination/cursor';
 import type { TournamentView } from './dto/tournament.models';
 import { toTournamentView } from './tournament-view';
 import { maySeeTournament, TournamentAggregate } from './tournament-aggregate';
+import { UUID_PATTERN_ANY_CASE as UUID } from '@fairdice/core/fairness/ids';
 
 type Player = AuthenticatedPlayer;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = () => new DomainException('TOURNAMENT_NOT_FOUND', 'No such tournament');
 
 export function checkTournamentId(id: unknown, field = 'tournamentId'): string {

@@ -42,8 +42,7 @@ import {
   signTreeHead,
   toHex,
 } from '@fairdice/core/fairness/transparency-log';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID_PATTERN_ANY_CASE as UUID } from '@fairdice/core/fairness/ids';
 
 /** pg advisory lock key of the sequencer ("fair" in ASCII). */
 export const LOG_SEQUENCER_LOCK_KEY = 0x66616972;

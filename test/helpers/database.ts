@@ -53,24 +53,6 @@ export function createTestPrisma(url: string = testDatabaseUrl(), max: number = 
   };
 }
 
-/** Application tables, children first. */
-export const APP_TABLES = [
-  'game_events',
-  'game_seats',
-  'games',
-  'idempotency_records',
-  'rate_limit_counters',
-  'players',
-] as const;
-
-/**
- * Empties every application table (keeps _prisma_migrations). TRUNCATE is not seen by the
- * append-only row trigger on game_events, so this is the supported way to reset test data.
- */
-export async function resetDatabase(pool: Pool): Promise<void> {
-  await pool.query(`TRUNCATE ${APP_TABLES.map((t) => `"${t}"`).join(', ')} CASCADE`);
-}
-
 export interface FreshDatabase {
   url: string;
   kind: TestDbKind;

@@ -27,9 +27,9 @@ import { DATABASE_OPTIONS, DatabaseOptions, PG_POOL } from '../../database/prism
 import { EventStore } from '../../event-store/event-store.service';
 import { GAME_EVENTS_CHANNEL, StoredEvent } from '../../event-store/event-store.types';
 import { GameEventListener, InProcessGameEventBus } from '../../games/game-event-bus';
+import { UUID_PATTERN as UUID } from '@fairdice/core/fairness/ids';
 
 const PAGE = 100;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 @Injectable()
 export class PostgresGameEventBus extends InProcessGameEventBus implements OnModuleInit, OnModuleDestroy {

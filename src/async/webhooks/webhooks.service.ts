@@ -35,6 +35,7 @@ import { DELIVERY_QUEUE, FANOUT_QUEUE, FanoutPayload, GAME_WEBHOOK_EVENT_TYPES }
 import { ClaimedJob, JobOutcome, JobQueue } from '../jobs/job-queue.service';
 import type { CreateWebhookInput, WebhookDeliveryView, WebhookRegistration, WebhookView } from './dto/webhook.dto';
 import { pinnedLookup, WebhookTargets } from './webhook-targets';
+import { UUID_PATTERN_ANY_CASE as UUID } from '@fairdice/core/fairness/ids';
 
 /**
  * What the owner is told about a failed attempt (webhook_deliveries.last_error):
@@ -68,7 +69,6 @@ const TLS_ERROR = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_
 
 /** Webhooks one player may hold. */
 export const MAX_WEBHOOKS_PER_PLAYER = 10;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const notFound = () => new DomainException('WEBHOOK_NOT_FOUND', 'No such webhook');
 
@@ -331,7 +331,16 @@ function postOnce(
   });
 }
 
-const toView = (r: any): WebhookView => ({
+/** A row of the webhooks table as pg returns it. */
+interface WebhookRow {
+  id: string;
+  url: string;
+  events: WebhookView['events'];
+  description: WebhookView['description'];
+  created_at: Date;
+}
+
+const toView = (r: WebhookRow): WebhookView => ({
   id: r.id,
   url: r.url,
   events: r.events,

@@ -51,13 +51,24 @@ const statusToCode = (status: number): ErrorCode => {
   }
 };
 
+/** The members read of a thrown value (an Error, a pg or Prisma error, a Nest or Fastify one). */
+interface ErrorLike {
+  code?: string | number;
+  message?: string;
+  cause?: unknown;
+  originalError?: unknown;
+  statusCode?: unknown;
+  getStatus?: () => number;
+  getResponse?: () => unknown;
+}
+
 /**
  * Is this a failure to reach PostgreSQL's primary (refused, reset, terminated, pool timeout, or a
  * session that landed on a standby during a failover: 25006, read-only)?
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
-  let current: any = error;
+  let current = error as ErrorLike | null | undefined;
   while (current && typeof current === 'object' && !seen.has(current)) {
     seen.add(current);
     const code = String(current.code ?? '');
@@ -92,7 +103,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       )
     )
       return true;
-    current = current.cause ?? current.originalError;
+    current = (current.cause ?? current.originalError) as ErrorLike | null | undefined;
   }
   return false;
 }
@@ -128,7 +139,7 @@ export function normalizeError(error: unknown, instance?: string): NormalizedErr
       instance,
     );
   }
-  const anyError = error as any;
+  const anyError = error as ErrorLike | null | undefined;
   // NestJS HttpException (e.g. 404 for unknown routes) and Fastify errors (body too large, bad JSON).
   const status: number | undefined =
     typeof anyError?.getStatus === 'function'
@@ -145,9 +156,9 @@ export function normalizeError(error: unknown, instance?: string): NormalizedErr
           ? 'UNSUPPORTED_MEDIA_TYPE'
           : statusToCode(status);
     const response = typeof anyError?.getResponse === 'function' ? anyError.getResponse() : undefined;
-    const raw =
+    const raw: unknown =
       typeof response === 'object' && response && 'message' in response ? response.message : anyError?.message;
-    const detail = Array.isArray(raw) ? raw.join('; ') : String(raw ?? ERROR_MAP[code].title);
+    const detail = Array.isArray(raw) ? raw.join('; ') : String((raw as string | undefined) ?? ERROR_MAP[code].title);
     const { title } = ERROR_MAP[code];
     if (code === 'DATABASE_UNAVAILABLE')
       return normalizeError(

@@ -28,6 +28,9 @@ import {
   type RequestHeaderName,
 } from './decorators';
 
+// An OpenAPI document walked and completed in place: any member may be read or set, and the
+// result is checked against the spec by test/api/openapi-document.e2e-spec.ts.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON tree edited in place (above)
 type Json = Record<string, any>;
 
 /** Schemas Nest generates twice under two names (REST views shared with GraphQL types): canonical kept. */

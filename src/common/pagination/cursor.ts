@@ -7,6 +7,7 @@
  * well-formed hand-made cursor only names a position in a list the caller may read anyway.
  */
 import { DomainException } from '../errors';
+import { UUID_PATTERN as UUID } from '@fairdice/core/fairness/ids';
 
 export const CURSOR_VERSION = 1;
 /** Longest cursor accepted (the longest we issue is about 150 characters). */
@@ -17,7 +18,6 @@ export type KeyPart = number | string | null;
 export type KeyShape = readonly ('int' | 'uuid' | 'int?')[];
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function encodeCursor(list: string, key: readonly KeyPart[]): string {
   return Buffer.from(JSON.stringify({ v: CURSOR_VERSION, l: list, k: key }), 'utf8').toString('base64url');

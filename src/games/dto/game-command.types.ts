@@ -303,26 +303,3 @@ export function toTypedCommand(command: Record<string, unknown> | null, family: 
   if (Array.isArray(command.moves)) typed.moves = (command.moves as Record<string, unknown>[]).map(typedMove);
   return typed;
 }
-
-/** Every command, move and overrides object type (reached only through the interfaces and the union). */
-export const GAME_COMMAND_OBJECT_TYPES = [
-  CreateCommand,
-  JoinCommand,
-  LeaveCommand,
-  SetSeedCommand,
-  StartCommand,
-  CancelCommand,
-  PlayCommand,
-  TimeoutCommand,
-  ComputerCommand,
-  AutoScoreCommand,
-  AbandonCommand,
-  ComputerSeat,
-  FiveDiceRollMove,
-  FiveDiceScoreMove,
-  FiveDiceQuitMove,
-  FarkleRollMove,
-  FarkleSetAsideMove,
-  FarkleBankMove,
-  FarkleQuitMove,
-];

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { LIFECYCLE_EVENT_TYPES } from '@fairdice/core/rules/game/types';
 import { FARKLE_EVENT_TYPES, FIVE_DICE_EVENT_TYPES, GAME_EVENT_TYPES } from '../../common/graphql/enums';
 import { eventTypeName, toTypedEvent } from './game-event.types';
-import type { GameEventView } from './game-view.model';
+import type { GameEventView } from './game-event-view.model';
 
 /** The `type` literals of a family's events, read from its types.ts (the events section). */
 function declaredEventTypes(family: 'five-dice' | 'farkle'): string[] {

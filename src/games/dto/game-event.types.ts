@@ -22,7 +22,7 @@ import { GameOptions } from '../../common/graphql/game-options';
 import { canonicalJson } from '@fairdice/core/fairness/canonical';
 import { JSONScalar } from './json.scalar';
 import { GameCommand, toTypedCommand, TournamentRef } from './game-command.types';
-import type { GameEventView } from './game-view.model';
+import type { GameEventView } from './game-event-view.model';
 
 @InterfaceType('GameEvent', {
   description:
@@ -341,31 +341,3 @@ export function toTypedEvent(view: GameEventView, family: FamilyId): TypedGameEv
   });
   return typed;
 }
-
-/** Every event object type (registered with the schema: they are reached only through GameEvent). */
-export const GAME_EVENT_OBJECT_TYPES = [
-  GameCreatedEvent,
-  SeatTakenEvent,
-  ComputerSeatedEvent,
-  SeatLeftEvent,
-  SeedSetEvent,
-  GameStartedEvent,
-  GameAbandonedEvent,
-  GameFinishedEvent,
-  FiveDiceRolledEvent,
-  FiveDiceScoredEvent,
-  FiveDiceQuitEvent,
-  FiveDiceFinishedEvent,
-  FarkleRollOffEvent,
-  FarkleTurnStartedEvent,
-  FarkleRolledEvent,
-  FarkleSetAsideEvent,
-  FarkleFarkledEvent,
-  FarklePenaltyEvent,
-  FarkleBankedEvent,
-  FarkleBustedEvent,
-  FarklePassedEvent,
-  FarkleLastRoundEvent,
-  FarkleQuitEvent,
-  FarkleFinishedEvent,
-];

@@ -17,6 +17,9 @@ import {
   VisibilityEnum,
 } from '../../common/graphql/enums';
 import { GameEvent } from './game-event.types';
+import type { GameEventView } from './game-event-view.model';
+
+export { GameEventView } from './game-event-view.model';
 
 @ObjectType({ description: 'One seat (numbered from 0; the creator holds seat 0).' })
 export class SeatView {
@@ -285,21 +288,6 @@ export class GamePage {
 
 @ObjectType('GameConnection', { description: 'Games, newest first (Relay connection; decision 0025).' })
 export class GameConnection extends connectionOf(GameSummaryView, 'Game', 'game') {}
-
-/** A stored event with its place in the hash chain (REST; GraphQL has GameEvent and its types). */
-export class GameEventView {
-  @ApiProperty({ format: 'uuid' }) gameId: string;
-  @ApiProperty() version: number;
-  @ApiProperty() type: string;
-  @ApiProperty({ type: Number, nullable: true }) seat: number | null;
-  @ApiProperty({ type: 'object', additionalProperties: true }) data: Record<string, unknown>;
-  @ApiProperty({ type: Number, nullable: true }) rollNumber: number | null;
-  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
-  command: Record<string, unknown> | null;
-  @ApiProperty() prevHash: string;
-  @ApiProperty() hash: string;
-  @ApiProperty({ type: String, format: 'date-time' }) createdAt: Date;
-}
 
 @ObjectType({ description: 'A page of events, oldest first.' })
 export class GameEventPage {

@@ -65,7 +65,7 @@ export function parseCorsOrigins(value: string | undefined): string[] | '*' | nu
 
 export async function registerSecurity(app: NestFastifyApplication, options: { corsOrigins?: string }): Promise<void> {
   const origins = parseCorsOrigins(options.corsOrigins);
-  await app.register(fastifyHelmet as any, {
+  await app.register(fastifyHelmet, {
     // Set per response below (strict for the API, relaxed for the HTML tools).
     contentSecurityPolicy: false,
     // The HTML tools load only same-origin resources; keep cross-origin isolation headers off

@@ -1,7 +1,6 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { DomainException } from '../../common/errors';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID_PATTERN_ANY_CASE as UUID } from '@fairdice/core/fairness/ids';
 
 /** Like ParseUUIDPipe, but fails with our 400 VALIDATION_FAILED problem, before any query. */
 @Injectable()

@@ -11,6 +11,7 @@ import { emptyGame, evolveGame, type GameCommand, type GameEvent, type GameState
 import { envelopeFields, type HashedEventEnvelope } from './hash-chain';
 import { orderedClientSeeds } from './seeds';
 import type { BundleTransparencyLog } from './log-proof';
+import { isEnded } from '../rules/game/status';
 
 export const AUDIT_FORMAT = 'fairdice-audit';
 /**
@@ -124,7 +125,7 @@ export interface AuditBundle {
 }
 
 /** Is the server seed public? Only once the game is over (finished or abandoned). */
-export const isSeedRevealable = (status: string): boolean => status === 'finished' || status === 'abandoned';
+export const isSeedRevealable = (status: string): boolean => isEnded(status);
 
 export interface AssembleBundleInput {
   gameId: string;

@@ -12,6 +12,9 @@
 import type { Die, RollDice } from '../rules/core/dice';
 import { bytesToHex, concatBytes, keyedHmacSha256, utf8ToBytes } from './bytes';
 import { assertServerSeed, validateClientSeed } from './seeds';
+import { UUID_PATTERN as GAME_ID_PATTERN } from './ids';
+
+export { GAME_ID_PATTERN };
 
 export const ROLL_DOMAIN_TAG = 'fairdice/roll/v1';
 /** Bytes >= this value are rejected: 252 is the largest multiple of 6 that is <= 256. */
@@ -19,7 +22,6 @@ export const REJECTION_THRESHOLD = 252;
 export const MAX_ROLL_NUMBER = 0xffffffff;
 export const MAX_DICE_PER_ROLL = 10_000;
 /** Canonical textual UUID: 8-4-4-4-12 lowercase hex digits (any version). */
-export const GAME_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface StreamParams {
   /** The 32 server-seed bytes (a Node Buffer is a Uint8Array too). */

@@ -27,6 +27,7 @@ import {
   verifyInclusion,
   verifyTreeHeadSignature,
 } from './transparency-log';
+import { isEnded } from '../rules/game/status';
 
 export interface BundleLogEntry {
   leafIndex: number;
@@ -49,7 +50,6 @@ export interface LogCheckResult {
 const HEX64 = /^[0-9a-f]{64}$/;
 const HEX = /^(?:[0-9a-f]{2})*$/;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isEnded = (s: unknown) => s === 'finished' || s === 'abandoned';
 
 /** Why `v` is not a well-formed transparencyLog member, or null. */
 export function logShapeError(v: unknown): string | null {

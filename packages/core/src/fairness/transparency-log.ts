@@ -14,6 +14,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
+import { UUID_PATTERN as UUID } from './ids';
 
 export const LOG_LEAF_VERSION = 1;
 export const LOG_LEAF_BYTES = 62;
@@ -27,7 +28,6 @@ export const LOG_SIGNATURE_ALGORITHM = 'ed25519';
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const HEX128 = /^[0-9a-f]{128}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MAX_U32 = 0xffffffff;
 
 export interface LogLeaf {

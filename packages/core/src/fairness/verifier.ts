@@ -67,6 +67,7 @@ import { type EventEnvelope, eventHash, verifyChain } from './hash-chain';
 import { HEX_SHA256_PATTERN, orderedClientSeeds, validateClientSeed } from './seeds';
 import { checkBundleLog } from './log-proof';
 import { checkServiceMove, type OptimalTablesFor, ServiceMovesTally } from './service-moves';
+import { isEnded } from '../rules/game/status';
 
 export type CheckStatus = 'pass' | 'fail' | 'skipped';
 
@@ -188,7 +189,6 @@ const canon = (v: unknown): string => {
   }
 };
 const same = (a: unknown, b: unknown) => canon(a) === canon(b);
-const isEnded = (status: string) => status === 'finished' || status === 'abandoned';
 const brief = (v: unknown, max = 160) => {
   const s = canon(v);
   return s.length > max ? `${s.slice(0, max)}…` : s;

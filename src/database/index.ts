@@ -1,6 +1,0 @@
-export * from './embedded-postgres';
-export * from './migrate';
-export * from './database-lifecycle';
-export * from './prisma.service';
-export { DatabaseModule } from './database.module';
-export type { DatabaseModuleAsyncOptions } from './database.module';
