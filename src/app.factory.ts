@@ -30,6 +30,7 @@ import { METRICS, type Metrics } from './metrics/metrics';
 import { serviceInfo } from './service-info/service-info';
 import { completeOpenApiDocument } from './common/openapi/document';
 import { WEBHOOK_SCHEMAS, WEBHOOKS } from './async/webhooks/webhook-payloads';
+import { configureSse } from './common/http/sse';
 
 /** Largest request body accepted (bytes). Commands are tiny; this stops abuse early. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -115,6 +116,12 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   const streams = app.get<StreamLimits>(STREAM_LIMITS);
   streams.playerOf = async (token) => (await players.authenticate(token))?.id ?? null;
   registerWebSocketLimits(app.getHttpServer(), streams, clientAddressOf(options.config.TRUST_PROXY));
+  // SSE back-pressure (src/common/http/sse.ts): a reader past the bound is dropped, and counted.
+  const sseMetrics = options.config.METRICS_ENABLED ? app.get<Metrics>(METRICS) : null;
+  configureSse(fastify, {
+    maxBufferedBytes: options.config.SSE_MAX_BUFFERED_BYTES,
+    onDropped: sseMetrics ? () => sseMetrics.sseDropped.inc() : undefined,
+  });
   // Prometheus metrics (docs/operations.md "Metrics"): latency of every request, and /metrics
   // here unless METRICS_PORT moves it to a listener of its own (src/metrics).
   if (options.config.METRICS_ENABLED) {

@@ -127,6 +127,8 @@ export const configSchema = z.object({
   WS_CONNECTION_INIT_TIMEOUT_MS: positiveInt('WS_CONNECTION_INIT_TIMEOUT_MS').default(5000),
   /** SSE streams (game events, tournament standings) per client address. */
   SSE_MAX_STREAMS_PER_ADDRESS: positiveInt('SSE_MAX_STREAMS_PER_ADDRESS').default(50),
+  /** One SSE reader's pending bytes (unsent, its socket not draining); a reader past it is dropped. */
+  SSE_MAX_BUFFERED_BYTES: positiveInt('SSE_MAX_BUFFERED_BYTES').default(1024 * 1024),
   /** pg pool: time to wait for a connection (a down database fails fast) and per-query limit. */
   DATABASE_CONNECT_TIMEOUT_MS: positiveInt('DATABASE_CONNECT_TIMEOUT_MS').default(1500),
   DATABASE_QUERY_TIMEOUT_MS: positiveInt('DATABASE_QUERY_TIMEOUT_MS').default(10000),

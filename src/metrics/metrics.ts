@@ -83,6 +83,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly sseDropped = new Counter({
+    name: 'fairdice_sse_readers_dropped_total',
+    help: 'SSE readers (event and standings streams) closed because their pending bytes passed SSE_MAX_BUFFERED_BYTES: they stopped reading',
+    registers: [this.registry],
+  });
+
   constructor(sources: MetricsSources = {}) {
     // Process CPU, memory, GC, event-loop lag (nodejs_eventloop_lag_*), handles.
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { writeSse } from '../games/sse';
+import { writeSse } from '../common/http/sse';
 import type { StandingsStream } from './standings-stream';
 
 /** Writes live standings as Server-Sent Events (`event: standings`, `data: <json>`) until the client goes away. */

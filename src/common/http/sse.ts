@@ -1,0 +1,118 @@
+/**
+ * The one Server-Sent Events writer (game event streams, tournament standings; issue 25 item 7),
+ * with back-pressure: a message is written only while the socket takes it (after `write()` returns
+ * false the writer waits for `drain`, holding what comes meanwhile), and a reader whose pending
+ * bytes (the response's buffer and those held) would pass the bound is dropped: its connection is
+ * closed and `onDropped` counts it. A reader that stops reading therefore costs at most the bound,
+ * never memory without end (docs/operations.md "Live connections"; decision 0092).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/** Heartbeat comment interval on the SSE stream (keeps proxies from closing an idle connection). */
+export const SSE_HEARTBEAT_MS = 15_000;
+
+/** Default bound of one reader's pending bytes (SSE_MAX_BUFFERED_BYTES). */
+export const DEFAULT_SSE_MAX_BUFFERED_BYTES = 1024 * 1024;
+
+export interface SseOptions {
+  /** A reader whose pending bytes would pass this is dropped. */
+  maxBufferedBytes: number;
+  /** Called once per dropped reader (the metric fairdice_sse_readers_dropped_total). */
+  onDropped?: () => void;
+}
+
+const optionsByServer = new WeakMap<object, SseOptions>();
+
+/** Sets the bound and the drop counter of the streams served by `server` (app.factory.ts). */
+export function configureSse(server: FastifyInstance, options: SseOptions): void {
+  optionsByServer.set(server, options);
+}
+
+const optionsOf = (req: FastifyRequest): SseOptions =>
+  optionsByServer.get(req.server) ?? { maxBufferedBytes: DEFAULT_SSE_MAX_BUFFERED_BYTES };
+
+/**
+ * Writes `items` as Server-Sent Events until the stream ends, `message` returns `last` (after
+ * writing that message), the client goes away or is dropped for not reading; with a heartbeat.
+ */
+export async function writeSse<T>(
+  items: AsyncIterableIterator<T> & { close(): void },
+  req: FastifyRequest,
+  reply: FastifyReply,
+  message: (item: T) => { text: string; last: boolean },
+): Promise<void> {
+  const { maxBufferedBytes, onDropped } = optionsOf(req);
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+    'x-request-id': String(req.id),
+  });
+  // Messages held while the socket drains, and their size.
+  const held: string[] = [];
+  let heldBytes = 0;
+  let draining = false;
+  let dropped = false;
+  const flush = () => {
+    draining = false;
+    while (held.length > 0 && !raw.destroyed) {
+      const text = held.shift() as string;
+      heldBytes -= Buffer.byteLength(text);
+      if (!raw.write(text)) {
+        draining = true;
+        raw.once('drain', flush);
+        return;
+      }
+    }
+  };
+  const send = (text: string) => {
+    if (dropped || raw.destroyed) return;
+    const bytes = Buffer.byteLength(text);
+    if (raw.writableLength + heldBytes + bytes > maxBufferedBytes) {
+      dropped = true;
+      held.length = 0;
+      heldBytes = 0;
+      onDropped?.();
+      raw.destroy();
+      stop();
+      return;
+    }
+    if (draining) {
+      held.push(text);
+      heldBytes += bytes;
+    } else if (!raw.write(text)) {
+      draining = true;
+      raw.once('drain', flush);
+    }
+  };
+  const heartbeat = setInterval(() => send(': heartbeat\n\n'), SSE_HEARTBEAT_MS);
+  const stop = () => {
+    clearInterval(heartbeat);
+    items.close();
+  };
+  send(': connected\n\n');
+  req.raw.once('close', stop);
+  raw.once('close', stop);
+  // A client that went away while the stream was being opened (backlog read) fired 'close'
+  // before the listeners existed: stop now, or the stream would stay subscribed for good.
+  if (raw.destroyed || req.raw.destroyed) stop();
+  try {
+    for await (const item of items) {
+      const { text, last } = message(item);
+      send(text);
+      if (last || dropped) break;
+    }
+  } finally {
+    stop();
+    // The last messages may still be held: end once they are written.
+    const finish = () => {
+      if (raw.writableEnded || raw.destroyed) return;
+      if (draining) raw.once('drain', finish);
+      else raw.end();
+    };
+    finish();
+  }
+}
