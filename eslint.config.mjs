@@ -167,17 +167,9 @@ export default tseslint.config(
     // Files another change of issue 25 is rewriting (typed events and rows: item 4): their `any`s
     // (raw event and row mappers, the family registry's AnyFamily) go with that change. Remove then.
     files: [
-      'src/event-store/event-store.service.ts',
-      'src/event-store/tournament-store.service.ts',
       'packages/core/src/rules/registry.ts',
     ],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
-  },
-  {
-    // The web client's one cycle (web/src/game.tsx <-> five-dice.tsx, farkle.tsx) is being broken by
-    // another change (issue 25 item 6); until it lands the rule is off for web/src. Remove this block then.
-    files: ['web/src/**/*.ts', 'web/src/**/*.tsx'],
-    rules: { 'import-x/no-cycle': 'off' },
   },
   {
     // @fairdice/core proper (not its tests) runs in browsers too: no node:* module and no package

@@ -309,7 +309,11 @@ export class EventStore {
        SELECT p.id, p.display_name FROM game_seats s JOIN players p ON p.id = s.player_id WHERE s.game_id = '${gameId}';
        SELECT version, type, seat, payload, prev_hash AS "prevHash", hash, created_at AS "createdAt"
          FROM game_events WHERE game_id = '${gameId}' AND version > ${after} ORDER BY version`,
-    )) as unknown as Array<{ rows: any[] }>;
+    )) as unknown as [
+      { rows: GameDbRow[] },
+      { rows: Array<{ id: string; display_name: string }> },
+      { rows: EventDbRow[] },
+    ];
     const [games, seats, rawEvents] = results;
     if (games.rows.length === 0) return null;
     const r = games.rows[0];
@@ -455,7 +459,7 @@ export class EventStore {
 
   /** Events with version > after, oldest first, at most `limit`. */
   async readEvents(gameId: string, after: number, limit: number): Promise<StoredEvent[]> {
-    const { rows } = await this.pool.query(
+    const { rows } = await this.pool.query<EventDbRow>(
       `SELECT version, type, seat, payload, prev_hash AS "prevHash", hash, created_at AS "createdAt"
          FROM game_events WHERE game_id = $1 AND version > $2 ORDER BY version LIMIT $3`,
       [gameId, after, limit],
@@ -465,7 +469,7 @@ export class EventStore {
 
   /** Events with version <= upTo (a full replay reads them all). */
   async readEventsUpTo(gameId: string, upTo: number): Promise<StoredEvent[]> {
-    const { rows } = await this.pool.query(
+    const { rows } = await this.pool.query<EventDbRow>(
       `SELECT version, type, seat, payload, prev_hash AS "prevHash", hash, created_at AS "createdAt"
          FROM game_events WHERE game_id = $1 AND version <= $2 ORDER BY version`,
       [gameId, upTo],
@@ -503,7 +507,7 @@ export class EventStore {
     const keyset = from.after
       ? ` AND (g.created_at, g.id) < (${fromMicros(p(from.after.createdMicros))}, ${p(from.after.id)}::uuid)`
       : '';
-    const { rows } = await this.pool.query(
+    const { rows } = await this.pool.query<SummaryDbRow>(
       `SELECT ${SUMMARY_COLUMNS} FROM games g
         WHERE ${filter}${keyset}
         ORDER BY g.created_at DESC, g.id DESC
@@ -568,8 +572,58 @@ const toRecord = (e: StoredEvent) => ({
   hash: e.hash,
 });
 
-function fromJson(gameId: string, e: any): StoredEvent {
-  const payload = e.payload as StoredPayload;
+/** A game_events row as the readers select it (payload: StoredPayload, as written by toRecord). */
+interface EventDbRow {
+  version: number;
+  type: StoredEvent['type'];
+  seat: number | null;
+  payload: StoredPayload;
+  prevHash: string;
+  hash: string;
+  createdAt: Date | string;
+}
+
+/** A games row as GAME_COLUMNS select it. */
+interface GameDbRow {
+  id: string;
+  rule_set: string;
+  family: string;
+  status: GameRow['status'];
+  version: number;
+  visibility: GameRow['visibility'];
+  creator_id: string;
+  seat_count: number;
+  server_seed: string;
+  server_seed_hash: string;
+  created_at: Date;
+  updated_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  seed_sealed: boolean | null;
+}
+
+/** A games row as SUMMARY_COLUMNS select it (created_micros: a bigint, as text). */
+interface SummaryDbRow {
+  id: string;
+  rule_set: string;
+  family: string;
+  status: GameSummaryRow['status'];
+  visibility: GameSummaryRow['visibility'];
+  version: number;
+  seat_count: number;
+  seats_taken: number;
+  computer_seats: number;
+  creator_id: string;
+  current_seat: number | null;
+  current_player_id: string | null;
+  standings: GameSummaryRow['standings'];
+  created_at: Date;
+  updated_at: Date;
+  created_micros: string | number;
+}
+
+function fromJson(gameId: string, e: EventDbRow): StoredEvent {
+  const payload = e.payload;
   return {
     gameId,
     version: e.version,
@@ -584,7 +638,7 @@ function fromJson(gameId: string, e: any): StoredEvent {
   };
 }
 
-const toRow = (r: any, vault: SeedVault): GameRow => ({
+const toRow = (r: GameDbRow, vault: SeedVault): GameRow => ({
   id: r.id,
   ruleSet: r.rule_set,
   family: r.family,
@@ -602,7 +656,7 @@ const toRow = (r: any, vault: SeedVault): GameRow => ({
   seedSealed: r.seed_sealed === true,
 });
 
-const toSummary = (r: any): GameSummaryRow => ({
+const toSummary = (r: SummaryDbRow): GameSummaryRow => ({
   id: r.id,
   ruleSet: r.rule_set,
   family: r.family,

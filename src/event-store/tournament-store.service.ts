@@ -241,7 +241,17 @@ function toRecord(e: StoredTournamentEvent) {
   };
 }
 
-function fromRow(id: string, e: any): StoredTournamentEvent {
+/** A tournament_events row as `load` selects it. */
+interface TournamentEventDbRow {
+  version: number;
+  type: StoredTournamentEvent['type'];
+  payload: { data: StoredTournamentEvent['data']; command?: StoredTournamentEvent['command'] };
+  prev_hash: string;
+  hash: string;
+  created_at: Date | string;
+}
+
+function fromRow(id: string, e: TournamentEventDbRow): StoredTournamentEvent {
   return {
     gameId: id,
     version: e.version,
