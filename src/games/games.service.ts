@@ -50,6 +50,7 @@ import type { GameSummaryRow, ListPosition, StoredEvent } from '../event-store/e
 import type { CreateGameInput, JoinGameInput, SetSeedInput, StartGameInput } from './dto/game.inputs';
 import { asyncEffects, type InactivityPeriods } from '../event-store/async-effects';
 import { afterCommit, currentUnitOfWork } from '../database/unit-of-work';
+import { ReadRouter } from '../database/read-routing';
 import { checkIfMatch, IdempotencyService, parseIdempotencyKey, requestHash } from '../reliability';
 
 type Player = AuthenticatedPlayer;
@@ -117,6 +118,7 @@ export class GamesService {
     private readonly idempotency: IdempotencyService,
     @Optional() @Inject(APP_CONFIG) config?: AppConfig,
     @Optional() @Inject(METRICS) private readonly metrics?: Metrics,
+    @Optional() private readonly reads?: ReadRouter,
   ) {
     this.inactivity = {
       abandonAfterMs: config?.GAME_ABANDON_AFTER_MS ?? DEFAULT_INACTIVITY_MS,
@@ -663,9 +665,16 @@ export class GamesService {
     return this.gamePage('games:mine', rows, page, player);
   }
 
-  /** Open public games, newest first. */
+  /**
+   * Open public games, newest first. A public read: on the standby when DATABASE_READ_URL is set
+   * (decision 0091), so a game may still be listed for a moment after it filled up (joining it then
+   * answers from the primary).
+   */
   async listOpen(player: Player | null, page: PageRequest): Promise<GameListPage> {
-    const rows = await this.store.listOpen(page.limit + 1, this.gamesPosition('games:open', page));
+    const position = this.gamesPosition('games:open', page);
+    const rows = this.reads
+      ? await this.reads.read((t) => this.store.listOpen(page.limit + 1, position, t.db))
+      : await this.store.listOpen(page.limit + 1, position);
     return this.gamePage('games:open', rows, page, player);
   }
 
