@@ -84,6 +84,48 @@ export class PrivateCluster {
     return cluster;
   }
 
+  /**
+   * A streaming standby of `primary` (hot standby, read-only): pg_basebackup -R of the running
+   * primary into a new temporary directory, started on a free port. The primary must allow
+   * replication connections from 127.0.0.1 (initdb's trust default does).
+   */
+  static async standbyOf(primary: PrivateCluster): Promise<PrivateCluster> {
+    const root = mkdtempSync(join(tmpdir(), 'fairdice-faults-standby-'));
+    if (asRoot) {
+      const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+      const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+      chownSync(root, uid, gid);
+    }
+    const standby = new PrivateCluster(root, await freePort());
+    try {
+      pg(
+        'pg_basebackup',
+        [
+          '-D',
+          standby.dataDir,
+          '-h',
+          '127.0.0.1',
+          '-p',
+          String(primary.port),
+          '-U',
+          'postgres',
+          '-R',
+          '-X',
+          'stream',
+          '-c',
+          'fast',
+          '--no-sync',
+        ],
+        120_000,
+      );
+      standby.start();
+    } catch (err) {
+      standby.destroy();
+      throw err;
+    }
+    return standby;
+  }
+
   /** The cluster the global setup created, found from the environment (in a Jest worker). */
   static fromEnv(): PrivateCluster {
     const root = process.env[ENV.root];
