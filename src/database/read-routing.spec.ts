@@ -48,14 +48,14 @@ function fakePool(answer: (sql: string, params?: unknown[]) => unknown) {
   const pool = {
     calls,
     ended: false,
-    query: jest.fn(async (sql: string, params?: unknown[]) => {
+    query: jest.fn((sql: string, params?: unknown[]) => {
       calls.push(sql);
       const a = answer(sql, params);
-      if (a instanceof Error) throw a;
-      return { rows: a as unknown[] };
+      return a instanceof Error ? Promise.reject(a) : Promise.resolve({ rows: a as unknown[] });
     }),
-    end: jest.fn(async () => {
+    end: jest.fn(() => {
       pool.ended = true;
+      return Promise.resolve();
     }),
   };
   return pool;
@@ -146,20 +146,13 @@ describe('ReadRouter.read', () => {
     const { r } = router(() => new Error('connection refused'));
     await r.check();
     expect(await readSide(r)).toBe('primary:primary');
-    const missing = await r.read(async (t) => {
+    const missing = await r.read((t) => {
       if (t.source === 'replica') t.missing();
-      return t.source;
+      return Promise.resolve(t.source);
     });
     expect(missing).toBe('primary');
     const answer = new Error('RULE_SET_NOT_FOUND');
-    await expect(
-      r.read(
-        async () => {
-          throw answer;
-        },
-        { isAnswer: (e) => e === answer },
-      ),
-    ).rejects.toBe(answer);
+    await expect(r.read(() => Promise.reject(answer), { isAnswer: (e) => e === answer })).rejects.toBe(answer);
     expect(r.readCounts()).toEqual({ replica: 1, lag: 0, unreachable: 0, missing: 1, error: 1 });
     await r.close();
   });
