@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { PrismaClient } from '../generated/prisma/client';
+import type { Queryable } from './unit-of-work';
 import {
   collectReadSources,
   decideRoute,
@@ -58,7 +59,7 @@ function fakePool(answer: (sql: string, params?: unknown[]) => unknown) {
       return Promise.resolve();
     }),
   };
-  return pool;
+  return pool as unknown as typeof pool & Queryable;
 }
 
 describe('standbyCaughtUp', () => {
