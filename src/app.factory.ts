@@ -12,6 +12,7 @@ import { registerGraphiql } from './graphiql/graphiql';
 import { registerVerifyPage } from './verify-page/verify-page';
 import { registerWebApp } from './web-app/web-app';
 import { PG_POOL } from './database/prisma.service';
+import { ReadRouter } from './database/read-routing';
 import { registerSecurity } from './reliability/http/security';
 import { registerGraphqlPrecheck } from './reliability/graphql/http-precheck';
 import { registerBodyParsers } from './reliability/http/json-body';
@@ -127,6 +128,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   if (options.config.METRICS_ENABLED) {
     const metrics = app.get<Metrics>(METRICS);
     metrics.observeLiveConnections(() => streams.counts());
+    const reads = app.get(ReadRouter);
+    if (reads.enabled) metrics.observeReadRouting(reads);
     streams.onRefused = (kind, reason) => metrics.streamRefusals.inc({ kind, reason });
     fastify.addHook('onResponse', async (request, reply) => {
       // The route template (/v1/games/:id), never the raw URL: label values stay few.

@@ -196,6 +196,10 @@ export class AppModule {
               ? Math.max(options.config.DATABASE_CONNECT_TIMEOUT_MS, 30_000)
               : options.config.DATABASE_CONNECT_TIMEOUT_MS,
           queryTimeoutMs: options.config.DATABASE_QUERY_TIMEOUT_MS,
+          // The standby for public reads (decision 0091; the configuration allows it only with DATABASE_URL).
+          readUrl: options.config.DATABASE_READ_URL ?? null,
+          readMaxLagMs: options.config.DATABASE_READ_MAX_LAG_MS,
+          readLagCheckMs: options.config.DATABASE_READ_LAG_CHECK_MS,
         }),
         MetricsModule,
         GraphQLModule.forRoot<ApolloDriverConfig>(graphqlOptions(options.config, streams)),

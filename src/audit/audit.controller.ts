@@ -5,7 +5,8 @@ import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { AuditService } from './audit.service';
 import { AuditQuery } from './dto/audit.dto';
-import { ApiProblems, PATH_PROBLEMS } from '../common/openapi/decorators';
+import { ApiProblems, PATH_PROBLEMS, STALENESS_HEADER_DOC } from '../common/openapi/decorators';
+import { withStalenessHeader } from '../database/read-routing';
 
 @ApiTags('games')
 @ApiBearerAuth()
@@ -24,7 +25,7 @@ export class AuditController {
   })
   @ApiOkResponse({
     schema: { $ref: '#/components/schemas/AuditBundle' },
-    headers: { 'Content-Disposition': { $ref: '#/components/headers/ContentDisposition' } },
+    headers: { 'Content-Disposition': { $ref: '#/components/headers/ContentDisposition' }, ...STALENESS_HEADER_DOC },
   })
   @ApiProblems(...PATH_PROBLEMS, 'GAME_NOT_FOUND', 'DATABASE_UNAVAILABLE')
   async get(
@@ -33,7 +34,7 @@ export class AuditController {
     @Query() q: AuditQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const bundle = await this.audit.bundle(me, id);
+    const bundle = await withStalenessHeader(reply, () => this.audit.bundle(me, id));
     if (q.download === '1' || q.download === 'true') {
       reply.header('content-disposition', `attachment; filename="fairdice-${bundle.gameId}.json"`);
     }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException } from '../common/errors';
 import { PrismaService } from '../database/prisma.service';
+import { ReadRouter, type ReadTarget } from '../database/read-routing';
 import { SeedVault } from '../keys/seed-vault';
 import { TransparencyLogService } from '../transparency/transparency-log.service';
 import { EventStore } from '../event-store/event-store.service';
@@ -25,6 +26,7 @@ export class AuditService {
     private readonly store: EventStore,
     private readonly vault: SeedVault,
     private readonly log: TransparencyLogService,
+    private readonly reads: ReadRouter,
   ) {}
 
   /**
@@ -55,7 +57,25 @@ export class AuditService {
       });
     }
     const id = rawId.toLowerCase();
-    const game = await this.prisma.game.findUnique({
+    // A tournament's audit reads its games on the primary; a game's own audit is a public read:
+    // on the standby when DATABASE_READ_URL is set, for a game that has ended there (decision 0091).
+    if (player === TOURNAMENT_READER) return this.build(player, id, null);
+    return this.reads.read((t) => this.build(player, id, t), {
+      isAnswer: (err) => err instanceof DomainException,
+    });
+  }
+
+  /**
+   * The bundle, read through `target` (null: the primary). On the standby only a game that has
+   * ended there is served (its row and events no longer change); a game it does not have, or has
+   * not seen end yet, is read on the primary instead of answering 404 or a stale "not ended".
+   */
+  private async build(
+    player: AuthenticatedPlayer | null | typeof TOURNAMENT_READER,
+    id: string,
+    target: ReadTarget | null,
+  ): Promise<{ bundle: AuditBundle; eventTimes: Map<number, Date> }> {
+    const game = await (target?.prisma ?? this.prisma).game.findUnique({
       where: { id },
       select: {
         id: true,
@@ -70,6 +90,7 @@ export class AuditService {
         seats: { select: { seat: true, playerId: true, player: { select: { displayName: true } } } },
       },
     });
+    if (target?.source === 'replica' && !(game && isSeedRevealable(game.status) && !game.seedSealed)) target.missing();
     if (!game) throw notFound();
     // Private games: only their seated players (and the creator); everyone else sees no such game.
     // (The tournament bundle passes `player: 'tournament'`: it includes a tournament's games only
@@ -82,7 +103,7 @@ export class AuditService {
       throw notFound();
     }
     // Events up to the row's version: a consistent snapshot even if a move lands meanwhile.
-    const stored = await this.store.readEventsUpTo(id, game.version);
+    const stored = await this.store.readEventsUpTo(id, game.version, target?.db);
     const events: HashedEventEnvelope[] = stored.map((e) => ({
       gameId: id,
       version: e.version,
@@ -108,7 +129,8 @@ export class AuditService {
       endedAt: ended && game.finishedAt ? game.finishedAt.toISOString() : null,
       generatedAt: new Date().toISOString(),
     });
-    // The leaves of this game and the head they are proved against (docs/fairness.md §9.4). The
+    // The leaves of this game and the head they are proved against (docs/fairness.md §9.4), always
+    // from the primary (the log's sequencer integrates pending leaves there). The
     // proof is taken after the events: a game ended meanwhile shows its ended leaf only if the
     // bundle's events include the end (the verifier checks the leaf against the bundle).
     const proof = await this.log.proofForGame(id);

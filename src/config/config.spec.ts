@@ -108,6 +108,18 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('takes a standby for the public reads beside DATABASE_URL, with a lag bound above the check interval', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgresql://postgres@primary:5432/db',
+      DATABASE_READ_URL: 'postgresql://postgres@standby:5432/db',
+      ...KEYS,
+    });
+    expect(config.DATABASE_READ_URL).toBe('postgresql://postgres@standby:5432/db');
+    expect(config.DATABASE_READ_MAX_LAG_MS).toBe(5000);
+    expect(config.DATABASE_READ_LAG_CHECK_MS).toBe(1000);
+    expect(loadConfig({}).DATABASE_READ_URL).toBeUndefined();
+  });
+
   it('keys are optional for the embedded default only', () => {
     expect(loadConfig({}).LOG_SIGNING_KEY).toBeUndefined();
     expect(loadConfig({}).SEED_ENCRYPTION_KEYS).toBeUndefined();
@@ -126,6 +138,11 @@ describe('loadConfig', () => {
     [{ METRICS_ENABLED: 'perhaps' }, 'METRICS_ENABLED'],
     [{ DATABASE_DIRECT_URL: 'mysql://x' }, 'DATABASE_DIRECT_URL'],
     [{ DATABASE_DIRECT_URL: 'postgresql://postgres@127.0.0.1:5432/db' }, 'DATABASE_DIRECT_URL'],
+    [{ DATABASE_URL: 'postgresql://h/db', ...KEYS, DATABASE_READ_URL: 'standby:5432' }, 'DATABASE_READ_URL'],
+    [{ DATABASE_READ_URL: 'postgresql://standby:5432/db' }, 'DATABASE_READ_URL'],
+    [{ DATABASE_READ_MAX_LAG_MS: '0' }, 'DATABASE_READ_MAX_LAG_MS'],
+    [{ DATABASE_READ_LAG_CHECK_MS: 'often' }, 'DATABASE_READ_LAG_CHECK_MS'],
+    [{ DATABASE_READ_MAX_LAG_MS: '1000', DATABASE_READ_LAG_CHECK_MS: '1000' }, 'DATABASE_READ_MAX_LAG_MS'],
     [{ METRICS_PORT: 'nine' }, 'METRICS_PORT'],
     [{ METRICS_PORT: '70000' }, 'METRICS_PORT'],
     [{ CORS_ORIGINS: 'example.com' }, 'CORS_ORIGINS'],

@@ -83,6 +83,16 @@ export const configSchema = z.object({
    * carry: LISTEN and the migrations' session lock. Unset: DATABASE_URL. Only with DATABASE_URL.
    */
   DATABASE_DIRECT_URL: postgresUrl.optional(),
+  /**
+   * A streaming standby (or a proxy port that routes to one) for the public, staleness-tolerant
+   * reads: leaderboards, public profiles, the open-games list, finished games' audits (decision
+   * 0091). Unset: every read on DATABASE_URL. Only with DATABASE_URL.
+   */
+  DATABASE_READ_URL: postgresUrl.optional(),
+  /** Reads go to the standby only while it was last seen caught up at most this long ago (ms). */
+  DATABASE_READ_MAX_LAG_MS: positiveInt('DATABASE_READ_MAX_LAG_MS').default(5000),
+  /** How often the standby's replay position is compared with the primary's (ms). */
+  DATABASE_READ_LAG_CHECK_MS: positiveInt('DATABASE_READ_LAG_CHECK_MS').default(1000),
   PGLITE_DATA_DIR: z.string().min(1).default('./data/pglite'),
   MIGRATE_ON_START: booleanFlag.default(true),
   LOG_LEVEL: z
@@ -288,6 +298,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (parsed.data.DATABASE_DIRECT_URL !== undefined && parsed.data.DATABASE_URL === undefined)
     throw new ConfigError(
       'Invalid configuration: DATABASE_DIRECT_URL needs DATABASE_URL (it is the direct session beside a pooled DATABASE_URL)',
+    );
+  if (parsed.data.DATABASE_READ_URL !== undefined && parsed.data.DATABASE_URL === undefined)
+    throw new ConfigError(
+      'Invalid configuration: DATABASE_READ_URL needs DATABASE_URL (it is a standby of that PostgreSQL; the embedded database has none)',
+    );
+  if (parsed.data.DATABASE_READ_MAX_LAG_MS <= parsed.data.DATABASE_READ_LAG_CHECK_MS)
+    throw new ConfigError(
+      `Invalid configuration: DATABASE_READ_MAX_LAG_MS must be greater than DATABASE_READ_LAG_CHECK_MS (${parsed.data.DATABASE_READ_LAG_CHECK_MS}): the lag is only known once per check`,
     );
   return {
     ...parsed.data,

@@ -21,14 +21,26 @@
  *   - PG_POOL: the underlying pg.Pool, for raw SQL on the hot path (same connections as
  *     Prisma: with the embedded database poolMax is 1, so do not hold a pool client while
  *     awaiting a Prisma call, it would wait for itself);
- *   - DATABASE_OPTIONS: the resolved { url, poolMax }.
+ *   - DATABASE_OPTIONS: the resolved { url, poolMax };
+ *   - ReadRouter: the public, staleness-tolerant reads, on the standby of `readUrl` when one is
+ *     set and fresh enough, else on the primary (read-routing.ts).
  */
-import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown, Provider } from '@nestjs/common';
+import {
+  DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  Provider,
+} from '@nestjs/common';
 import type { InjectionToken, ModuleMetadata, OptionalFactoryDependency } from '@nestjs/common';
 import { Pool } from 'pg';
 import { createPgPool, DATABASE_OPTIONS, DatabaseOptions, PG_POOL, PrismaService } from './prisma.service';
+import { ReadRouter } from './read-routing';
 
-export { DATABASE_OPTIONS, PG_POOL, PrismaService };
+export { DATABASE_OPTIONS, PG_POOL, PrismaService, ReadRouter };
 export type { DatabaseOptions };
 
 /**
@@ -43,6 +55,34 @@ class PgPoolCloser implements OnApplicationShutdown {
   }
 }
 
+/** Starts the standby's lag checks once the app is up; closes its pool after the primary's users are done. */
+@Injectable()
+class ReadRouterLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(private readonly router: ReadRouter) {}
+  onApplicationBootstrap(): void {
+    this.router.start();
+  }
+  async onApplicationShutdown(): Promise<void> {
+    await this.router.close();
+  }
+}
+
+const readRouterProvider: Provider = {
+  provide: ReadRouter,
+  inject: [PG_POOL, PrismaService, DATABASE_OPTIONS],
+  useFactory: (pool: Pool, prisma: PrismaService, o: DatabaseOptions) =>
+    new ReadRouter(
+      pool,
+      prisma,
+      {
+        url: o.readUrl ?? null,
+        maxLagMs: o.readMaxLagMs ?? 5000,
+        lagCheckMs: o.readLagCheckMs ?? 1000,
+      },
+      (url) => createPgPool({ ...o, url }, 'fairdice-read'),
+    ),
+};
+
 export interface DatabaseModuleAsyncOptions {
   imports?: ModuleMetadata['imports'];
   inject?: (InjectionToken | OptionalFactoryDependency)[];
@@ -53,8 +93,10 @@ const sharedProviders: Provider[] = [
   { provide: PG_POOL, inject: [DATABASE_OPTIONS], useFactory: (o: DatabaseOptions) => createPgPool(o) },
   PgPoolCloser,
   PrismaService,
+  readRouterProvider,
+  ReadRouterLifecycle,
 ];
-const sharedExports = [PrismaService, PG_POOL, DATABASE_OPTIONS];
+const sharedExports = [PrismaService, PG_POOL, DATABASE_OPTIONS, ReadRouter];
 
 @Global()
 @Module({})

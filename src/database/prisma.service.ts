@@ -21,14 +21,20 @@ export interface DatabaseOptions {
   connectTimeoutMs?: number;
   /** Client-side limit per query; the client is then discarded (default 10000). */
   queryTimeoutMs?: number;
+  /** A standby for the public reads (read-routing.ts); unset = none. */
+  readUrl?: string | null;
+  /** Reads go to the standby only while it was last seen caught up at most this long ago (default 5000). */
+  readMaxLagMs?: number;
+  /** How often the standby's lag is checked (default 1000). */
+  readLagCheckMs?: number;
 }
 
 /** Creates the pool PrismaService and raw queries share. */
-export function createPgPool(options: DatabaseOptions): Pool {
+export function createPgPool(options: DatabaseOptions, applicationName = 'fairdice'): Pool {
   const pool = new Pool({
     connectionString: options.url,
     max: options.poolMax ?? 10,
-    application_name: 'fairdice',
+    application_name: applicationName,
     // Fail fast while the database is unreachable (503 + Retry-After, see normalizeError);
     // covers both opening a connection and waiting for a free pool slot.
     connectionTimeoutMillis: options.connectTimeoutMs ?? 1500,

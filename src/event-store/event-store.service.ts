@@ -51,7 +51,7 @@ import { DomainException } from '../common/errors';
 import { fromMicros, micros } from '../common/pagination/cursor';
 import { PG_POOL } from '../database/prisma.service';
 import { SeedVault } from '../keys/seed-vault';
-import { afterCommit, currentUnitOfWork, dbOr, IdempotencyKeyTaken } from '../database/unit-of-work';
+import { afterCommit, currentUnitOfWork, dbOr, IdempotencyKeyTaken, type Queryable } from '../database/unit-of-work';
 import {
   AppendBatcher,
   type AppendItem,
@@ -468,8 +468,8 @@ export class EventStore {
   }
 
   /** Events with version <= upTo (a full replay reads them all). */
-  async readEventsUpTo(gameId: string, upTo: number): Promise<StoredEvent[]> {
-    const { rows } = await this.pool.query<EventDbRow>(
+  async readEventsUpTo(gameId: string, upTo: number, db: Queryable = this.pool): Promise<StoredEvent[]> {
+    const { rows } = await db.query<EventDbRow>(
       `SELECT version, type, seat, payload, prev_hash AS "prevHash", hash, created_at AS "createdAt"
          FROM game_events WHERE game_id = $1 AND version <= $2 ORDER BY version`,
       [gameId, upTo],
@@ -492,8 +492,8 @@ export class EventStore {
   }
 
   /** Open public games, newest first (same order and paging as listMine). */
-  async listOpen(limit: number, from: ListPosition = {}): Promise<GameSummaryRow[]> {
-    return this.listGames(`g.status = 'open' AND g.visibility = 'public'`, [], limit, from);
+  async listOpen(limit: number, from: ListPosition = {}, db: Queryable = this.pool): Promise<GameSummaryRow[]> {
+    return this.listGames(`g.status = 'open' AND g.visibility = 'public'`, [], limit, from, db);
   }
 
   private async listGames(
@@ -501,13 +501,14 @@ export class EventStore {
     params: unknown[],
     limit: number,
     from: ListPosition,
+    db: Queryable = this.pool,
   ): Promise<GameSummaryRow[]> {
     const values = [...params];
     const p = (v: unknown) => `$${values.push(v)}`;
     const keyset = from.after
       ? ` AND (g.created_at, g.id) < (${fromMicros(p(from.after.createdMicros))}, ${p(from.after.id)}::uuid)`
       : '';
-    const { rows } = await this.pool.query<SummaryDbRow>(
+    const { rows } = await db.query<SummaryDbRow>(
       `SELECT ${SUMMARY_COLUMNS} FROM games g
         WHERE ${filter}${keyset}
         ORDER BY g.created_at DESC, g.id DESC

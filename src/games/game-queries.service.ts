@@ -3,11 +3,12 @@
  * state other features read (advice, tournaments). Every read applies the one access rule
  * (game-access.ts): a game the reader may not see is GAME_NOT_FOUND.
  */
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import type { FamilyId } from '@fairdice/core/rules/core/family';
 import { emptyGame, evolveGame, type GameEvent, type GameState } from '@fairdice/core/rules/game';
 import { familyById } from '@fairdice/core/rules/registry';
 import { DomainException } from '../common/errors';
+import { ReadRouter } from '../database/read-routing';
 import { cursorPage, decodeCursor, encodeCursor } from '../common/pagination/cursor';
 import type { PageRequest } from '../common/pagination/page-request';
 import { EventStore, type LoadedGame } from '../event-store/event-store.service';
@@ -27,6 +28,7 @@ export class GameQueries {
   constructor(
     private readonly store: EventStore,
     private readonly bus: GameEventBus,
+    @Optional() private readonly reads?: ReadRouter,
   ) {}
 
   /**
@@ -52,9 +54,16 @@ export class GameQueries {
     return this.gamePage('games:mine', rows, page, player);
   }
 
-  /** Open public games, newest first. */
+  /**
+   * Open public games, newest first. A public read: on the standby when DATABASE_READ_URL is set
+   * (decision 0091), so a game may still be listed for a moment after it filled up (joining it then
+   * answers from the primary).
+   */
   async listOpen(player: Player | null, page: PageRequest): Promise<GameListPage> {
-    const rows = await this.store.listOpen(page.limit + 1, this.gamesPosition('games:open', page));
+    const position = this.gamesPosition('games:open', page);
+    const rows = this.reads
+      ? await this.reads.read((t) => this.store.listOpen(page.limit + 1, position, t.db))
+      : await this.store.listOpen(page.limit + 1, position);
     return this.gamePage('games:open', rows, page, player);
   }
 

@@ -34,7 +34,9 @@ import {
   ApiRequestHeaders,
   BODY_PROBLEMS,
   PATH_PROBLEMS,
+  STALENESS_HEADER_DOC,
 } from '../common/openapi/decorators';
+import { withStalenessHeader } from '../database/read-routing';
 import { EVENT_TYPES } from '../common/openapi/game-schemas';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { CommandEventsView, GameEventPage, GamePage, GameView } from './dto/game-view.model';
@@ -107,7 +109,7 @@ export class GamesController {
     description:
       'scope=mine (token needed): games I hold a seat in. scope=open: open public games. Both newest first (created_at, then id, descending): a game keeps its place while it is played, so paging by cursor neither skips nor repeats a game (games created meanwhile are not added to a pass already under way; docs/api.md#pagination). The games awaiting my move, most urgent first: GET /v1/inbox.',
   })
-  @ApiOkResponse({ type: GamePage, headers: NEXT_LINK_HEADER })
+  @ApiOkResponse({ type: GamePage, headers: { ...NEXT_LINK_HEADER, ...STALENESS_HEADER_DOC } })
   @Deprecated({ since: '2026-12-01', params: ['offset'] })
   @ApiProblems('VALIDATION_FAILED', 'INVALID_CURSOR', 'DATABASE_UNAVAILABLE')
   async list(
@@ -118,7 +120,7 @@ export class GamesController {
   ): Promise<GamePage> {
     const page = pageRequest(q);
     let result: GameListPage;
-    if ((q.scope ?? 'mine') === 'open') result = await this.games.listOpen(me, page);
+    if ((q.scope ?? 'mine') === 'open') result = await withStalenessHeader(reply, () => this.games.listOpen(me, page));
     else if (!me) throw new DomainException('UNAUTHENTICATED', 'scope=mine needs "Authorization: Bearer <token>"');
     else result = await this.games.listMine(me, page);
     setNextLink(req, reply, result.nextCursor);

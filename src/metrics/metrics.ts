@@ -153,6 +153,46 @@ export class Metrics {
     });
   }
 
+  /**
+   * Reports the read routing of DATABASE_READ_URL (src/database/read-routing.ts; wired by
+   * app.factory only when a standby is configured): public reads by the side that answered and
+   * why, and how stale the standby may be now.
+   */
+  observeReadRouting(router: {
+    readCounts(): Record<string, number>;
+    staleness(): number | null;
+    reachable(): boolean;
+  }): void {
+    new Counter({
+      name: 'fairdice_db_public_reads_total',
+      help: 'Public, staleness-tolerant reads (leaderboards, public profiles, open games, finished audits) by the side that answered (standby or primary) and why: replica, lag (the standby was too far behind), unreachable (the last lag check failed), missing (the standby lacked the row), error (the read failed on the standby)',
+      labelNames: ['served_by', 'reason'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [reason, n] of Object.entries(router.readCounts()))
+          this.inc({ served_by: reason === 'replica' ? 'standby' : 'primary', reason }, n);
+      },
+    });
+    new Gauge({
+      name: 'fairdice_db_standby_staleness_seconds',
+      help: 'How far the standby may lag the primary: the time since a lag check last found it caught up (-1: never found caught up)',
+      registers: [this.registry],
+      collect() {
+        const ms = router.staleness();
+        this.set(ms === null ? -1 : ms / 1000);
+      },
+    });
+    new Gauge({
+      name: 'fairdice_db_standby_up',
+      help: '1 when the last lag check reached the standby (and the primary), else 0',
+      registers: [this.registry],
+      collect() {
+        this.set(router.reachable() ? 1 : 0);
+      },
+    });
+  }
+
   /** Text exposition format for a scrape. */
   async scrape(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };

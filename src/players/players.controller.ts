@@ -18,7 +18,14 @@ import {
   TournamentLeaderboardPage,
 } from './dto/player.model';
 import { NoFieldsPipe } from '../common/dto/no-fields.pipe';
-import { ApiNoFieldsBody, ApiProblems, BODY_PROBLEMS, PATH_PROBLEMS } from '../common/openapi/decorators';
+import {
+  ApiNoFieldsBody,
+  ApiProblems,
+  BODY_PROBLEMS,
+  PATH_PROBLEMS,
+  STALENESS_HEADER_DOC,
+} from '../common/openapi/decorators';
+import { withStalenessHeader } from '../database/read-routing';
 
 @ApiTags('players')
 @Controller('players')
@@ -72,10 +79,13 @@ export class PlayersController {
     description:
       'Anyone may read it (no token needed): the display name, when the player registered, and statistics per rule set from their finished games (the same figures as GET /v1/players/me).',
   })
-  @ApiOkResponse({ type: PlayerProfileView })
+  @ApiOkResponse({ type: PlayerProfileView, headers: STALENESS_HEADER_DOC })
   @ApiProblems(...PATH_PROBLEMS, 'PLAYER_NOT_FOUND', 'DATABASE_UNAVAILABLE')
-  profile(@Param('id', UuidPipe) id: string): Promise<PlayerProfileView> {
-    return this.players.publicProfile(id);
+  profile(
+    @Param('id', UuidPipe) id: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<PlayerProfileView> {
+    return withStalenessHeader(reply, () => this.players.publicProfile(id));
   }
 }
 
@@ -90,7 +100,7 @@ export class LeaderboardsController {
     description:
       "Only public one-seat games that finished with advice forbidden and in which the computer made no move (no event with reason timeout, autoScore or computer) count; a player's line is their best such score (the earliest, when equal). High score first, then the earlier finish, then the game id; rank is standard competition ranking (equal scores share a rank). Paged by cursor (docs/api.md#pagination). No token needed.",
   })
-  @ApiOkResponse({ type: SoloLeaderboardPage, headers: NEXT_LINK_HEADER })
+  @ApiOkResponse({ type: SoloLeaderboardPage, headers: { ...NEXT_LINK_HEADER, ...STALENESS_HEADER_DOC } })
   @ApiProblems(...PATH_PROBLEMS, 'RULE_SET_NOT_FOUND', 'INVALID_CURSOR', 'DATABASE_UNAVAILABLE')
   async solo(
     @Param('ruleSet') ruleSet: string,
@@ -98,7 +108,7 @@ export class LeaderboardsController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<SoloLeaderboardPage> {
-    const page = await this.players.soloLeaderboard(ruleSet, pageRequest(q));
+    const page = await withStalenessHeader(reply, () => this.players.soloLeaderboard(ruleSet, pageRequest(q)));
     setNextLink(req, reply, page.nextCursor);
     return { items: page.items, nextCursor: page.nextCursor };
   }
@@ -109,7 +119,7 @@ export class LeaderboardsController {
     description:
       "One line per player who entered a finished public tournament of the rule set: wins (ranked first), podiums (first to third), tournaments played and best rank, from each tournament's final standings (docs/tournaments.md §4). Ordered by wins, podiums, tournaments played (descending), then player id; rank is competition ranking by (wins, podiums). Paged by cursor. No token needed.",
   })
-  @ApiOkResponse({ type: TournamentLeaderboardPage, headers: NEXT_LINK_HEADER })
+  @ApiOkResponse({ type: TournamentLeaderboardPage, headers: { ...NEXT_LINK_HEADER, ...STALENESS_HEADER_DOC } })
   @ApiProblems(...PATH_PROBLEMS, 'RULE_SET_NOT_FOUND', 'INVALID_CURSOR', 'DATABASE_UNAVAILABLE')
   async tournaments(
     @Param('ruleSet') ruleSet: string,
@@ -117,7 +127,7 @@ export class LeaderboardsController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<TournamentLeaderboardPage> {
-    const page = await this.players.tournamentLeaderboard(ruleSet, pageRequest(q));
+    const page = await withStalenessHeader(reply, () => this.players.tournamentLeaderboard(ruleSet, pageRequest(q)));
     setNextLink(req, reply, page.nextCursor);
     return { items: page.items, nextCursor: page.nextCursor };
   }

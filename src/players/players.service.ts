@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DomainException } from '../common/errors';
 import { PrismaService } from '../database/prisma.service';
+import { ReadRouter } from '../database/read-routing';
 import { SeatStanding } from '@fairdice/core/rules/core/family';
 import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
 import { AuthenticatedPlayer, PlayerProfile, RuleSetStats } from './players.types';
@@ -10,6 +11,7 @@ import { tournamentLeaderboard, type TournamentLeaderboardEntry } from './tourna
 import { soloLeaderboard, type SoloLeaderboardEntry } from './leaderboard';
 import type { CursorPage } from '../common/pagination/cursor';
 import type { PageRequest } from '../common/pagination/page-request';
+import type { PrismaClient } from '../generated/prisma/client';
 import { generateToken, hashToken, looksLikeToken, sameHash } from './tokens';
 
 /** How long an authenticated token is trusted without asking the database (this instance only). */
@@ -27,7 +29,10 @@ export class PlayersService {
   /** Bumped by every rotation: a lookup that raced with one is not cached. */
   private rotations = 0;
 
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly reads: ReadRouter,
+  ) {}
 
   /** Registers a player; the token is returned here once and never again (only its hash is kept). */
   async register(displayName: string): Promise<{ player: PlayerProfile; token: string }> {
@@ -38,29 +43,48 @@ export class PlayersService {
     return { player: toProfile(player), token };
   }
 
-  async profile(playerId: string): Promise<PlayerProfile> {
-    const player = await this.prisma.player.findUnique({ where: { id: playerId } });
+  async profile(playerId: string, prisma: PrismaClient = this.prisma): Promise<PlayerProfile> {
+    const player = await prisma.player.findUnique({ where: { id: playerId } });
     if (!player) throw new DomainException('PLAYER_NOT_FOUND', 'No such player');
     return toProfile(player);
   }
 
-  /** A player's public profile with statistics per rule set (PLAYER_NOT_FOUND). */
+  /**
+   * A player's public profile with statistics per rule set (PLAYER_NOT_FOUND). A public read: on
+   * the standby when DATABASE_READ_URL is set (decision 0091); a player the standby does not know
+   * yet (just registered) is looked up on the primary.
+   */
   async publicProfile(
     playerId: string,
   ): Promise<PlayerProfile & { stats: RuleSetStats[]; tournaments: TournamentResult[] }> {
-    const profile = await this.profile(playerId);
-    const query = (sql: string, params: unknown[]) => this.prisma.pool.query(sql, params);
-    return { ...profile, stats: await this.stats(playerId), tournaments: await tournamentResults(query, playerId) };
+    return this.reads.read(
+      async (t) => {
+        const player = await t.prisma.player.findUnique({ where: { id: playerId } });
+        if (!player && t.source === 'replica') t.missing();
+        if (!player) throw new DomainException('PLAYER_NOT_FOUND', 'No such player');
+        const query = (sql: string, params: unknown[]) => t.db.query(sql, params);
+        return {
+          ...toProfile(player),
+          stats: await this.stats(playerId, t.prisma),
+          tournaments: await tournamentResults(query, playerId),
+        };
+      },
+      { isAnswer: isClientError },
+    );
   }
 
-  /** Best solo scores of a rule set (src/players/leaderboard.ts). */
+  /** Best solo scores of a rule set (src/players/leaderboard.ts). A public read (decision 0091). */
   soloLeaderboard(ruleSet: string, page: PageRequest): Promise<CursorPage<SoloLeaderboardEntry>> {
-    return soloLeaderboard((sql, params) => this.prisma.pool.query(sql, params), ruleSet, page);
+    return this.reads.read((t) => soloLeaderboard((sql, params) => t.db.query(sql, params), ruleSet, page), {
+      isAnswer: isClientError,
+    });
   }
 
-  /** Tournament results of a rule set (src/players/tournament-leaderboard.ts). */
+  /** Tournament results of a rule set (src/players/tournament-leaderboard.ts). A public read (decision 0091). */
   tournamentLeaderboard(ruleSet: string, page: PageRequest): Promise<CursorPage<TournamentLeaderboardEntry>> {
-    return tournamentLeaderboard((sql, params) => this.prisma.pool.query(sql, params), ruleSet, page);
+    return this.reads.read((t) => tournamentLeaderboard((sql, params) => t.db.query(sql, params), ruleSet, page), {
+      isAnswer: isClientError,
+    });
   }
 
   /** Issues a new token; the old one stops working at once. */
@@ -112,8 +136,8 @@ export class PlayersService {
    * A duplicate tournament game counts only once its round has ended (`seedSealed` cleared): until
    * then its score would tell the other entrants about the shared dice (docs/tournaments.md §4).
    */
-  async stats(playerId: string): Promise<RuleSetStats[]> {
-    const games = await this.prisma.game.findMany({
+  async stats(playerId: string, prisma: PrismaClient = this.prisma): Promise<RuleSetStats[]> {
+    const games = await prisma.game.findMany({
       where: { status: 'finished', seedSealed: false, seats: { some: { playerId } } },
       select: {
         ruleSet: true,
@@ -165,6 +189,9 @@ export class PlayersService {
     return [...byRuleSet.values()];
   }
 }
+
+/** A routed read's DomainException is its answer (an unknown rule set, a bad cursor), not a reason to ask the primary. */
+const isClientError = (err: unknown): boolean => err instanceof DomainException;
 
 const toProfile = (p: { id: string; displayName: string; createdAt: Date }): PlayerProfile => ({
   id: p.id,

@@ -6,7 +6,7 @@
  * - the content type is declared for that status, and the body validates against its schema
  *   (closed objects included: additionalProperties: false rejects an undocumented field);
  * - every API header the service sent (ETag, RateLimit-*, Retry-After, Idempotent-Replayed,
- *   Deprecation, Sunset, Link, Content-Disposition, X-Request-Id) is declared for that response
+ *   Deprecation, Sunset, Link, Content-Disposition, X-Request-Id, X-Data-Staleness-Ms) is declared for that response
  *   and matches its schema.
  * Violations are collected and fail the running test (test/helpers/contract-setup.ts, afterEach).
  * Not covered: /graphql (GraphQL has its own schema), /docs, the verifier page, the SSE stream
@@ -42,6 +42,7 @@ const API_HEADERS = [
   'link',
   'content-disposition',
   'x-request-id',
+  'x-data-staleness-ms',
 ];
 
 const DOCUMENTED_PREFIXES = ['/v1/', '/health'];

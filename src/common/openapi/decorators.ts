@@ -61,3 +61,6 @@ export const ApiCommandProblems = (...ruleCodes: ErrorCode[]) =>
 /** The body of a command without parameters: absent or `{}` (NoFieldsPipe). */
 export const ApiNoFieldsBody = () =>
   ApiBody({ required: false, schema: { $ref: '#/components/schemas/EmptyObject' } as never });
+
+/** The header of the public reads a standby may answer (DATABASE_READ_URL; docs/operations.md "Read routing"). */
+export const STALENESS_HEADER_DOC = { 'X-Data-Staleness-Ms': { $ref: '#/components/headers/XDataStalenessMs' } };

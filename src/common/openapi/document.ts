@@ -128,6 +128,11 @@ const RESPONSE_HEADERS: Record<string, Json> = {
     description: 'With ?download=1: attachment; filename="fairdice-<id>.json".',
     schema: { type: 'string' },
   },
+  'X-Data-Staleness-Ms': {
+    description:
+      'Only when the deployment routes public reads to a standby (DATABASE_READ_URL) and the standby answered: an upper bound, in milliseconds, of how far its data may lag the primary (at most DATABASE_READ_MAX_LAG_MS). Absent: read from the primary. See docs/operations.md "Read routing".',
+    schema: { type: 'integer', minimum: 0 },
+  },
 };
 
 /** Codes answered with Retry-After. */

@@ -8,7 +8,7 @@
  * (runuser); as any other user, as that user. The binaries are the newest under
  * /usr/lib/postgresql/<version>/bin (override: PG_BIN_DIR).
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -37,6 +37,17 @@ function pg(binary: string, args: string[], timeoutMs = 60_000): string {
   const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', path, ...args]] : [path, args];
   // cwd: a directory the postgres user can enter (not the checkout, which may be root's).
   return execFileSync(cmd, argv, { stdio: 'pipe', timeout: timeoutMs, encoding: 'utf8', cwd: tmpdir() });
+}
+
+/** As pg(), without blocking the event loop (for a fault injected while the app in this process serves). */
+function pgAsync(binary: string, args: string[], timeoutMs = 60_000): Promise<string> {
+  const path = join(postgresBinDir(), binary);
+  const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', path, ...args]] : [path, args];
+  return new Promise((resolve, reject) =>
+    execFile(cmd, argv, { timeout: timeoutMs, encoding: 'utf8', cwd: tmpdir() }, (err: Error | null, stdout) =>
+      err ? reject(err) : resolve(stdout),
+    ),
+  );
 }
 
 export function freePort(): Promise<number> {
@@ -84,6 +95,48 @@ export class PrivateCluster {
     return cluster;
   }
 
+  /**
+   * A streaming standby of `primary` (hot standby, read-only): pg_basebackup -R of the running
+   * primary into a new temporary directory, started on a free port. The primary must allow
+   * replication connections from 127.0.0.1 (initdb's trust default does).
+   */
+  static async standbyOf(primary: PrivateCluster): Promise<PrivateCluster> {
+    const root = mkdtempSync(join(tmpdir(), 'fairdice-faults-standby-'));
+    if (asRoot) {
+      const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+      const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+      chownSync(root, uid, gid);
+    }
+    const standby = new PrivateCluster(root, await freePort());
+    try {
+      pg(
+        'pg_basebackup',
+        [
+          '-D',
+          standby.dataDir,
+          '-h',
+          '127.0.0.1',
+          '-p',
+          String(primary.port),
+          '-U',
+          'postgres',
+          '-R',
+          '-X',
+          'stream',
+          '-c',
+          'fast',
+          '--no-sync',
+        ],
+        120_000,
+      );
+      standby.start();
+    } catch (err) {
+      standby.destroy();
+      throw err;
+    }
+    return standby;
+  }
+
   /** The cluster the global setup created, found from the environment (in a Jest worker). */
   static fromEnv(): PrivateCluster {
     const root = process.env[ENV.root];
@@ -113,6 +166,14 @@ export class PrivateCluster {
   /** Fast shutdown (connections are cut, as in a crash of the database server). */
   stop(): void {
     pg('pg_ctl', ['-D', this.dataDir, '-m', 'fast', '-w', '-t', '60', 'stop']);
+  }
+
+  /**
+   * As stop(), without blocking the event loop: the synchronous stop would stall an app served by
+   * this process for the shutdown's duration (its readiness then reports event-loop delay).
+   */
+  async stopAsync(): Promise<void> {
+    await pgAsync('pg_ctl', ['-D', this.dataDir, '-m', 'fast', '-w', '-t', '60', 'stop']);
   }
 
   isRunning(): boolean {
