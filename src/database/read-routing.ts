@@ -29,7 +29,6 @@ export type ReadSource = 'replica' | 'primary';
  * failed on the standby: re-run on the primary).
  */
 export type ReadReason = 'replica' | 'lag' | 'unreachable' | 'missing' | 'error';
-export const READ_REASONS: readonly ReadReason[] = ['replica', 'lag', 'unreachable', 'missing', 'error'];
 
 /** What the lag checks found so far (times are this process's Date.now()). */
 export interface LagState {
