@@ -99,7 +99,8 @@ describe('high availability: Patroni, a synchronous standby and HAProxy, under l
   const statuses = new Map<number, number>();
   const failures: Array<{ status: number; code?: string; retryAfter: string | null; at: number }> = [];
   const acks: Ack[] = [];
-  const successTimes: number[] = [];
+  /** Each success: when its attempt was sent, and when it was answered. */
+  const successes: Array<{ sentAt: number; at: number }> = [];
   let stopLoad = false;
   let keySeq = 0;
   let load: Promise<void>;
@@ -117,6 +118,7 @@ describe('high availability: Patroni, a synchronous standby and HAProxy, under l
       let status: number;
       let json: any;
       let retryAfter: string | null = null;
+      const sentAt = Date.now();
       try {
         const res = await fetch(base + path, {
           method,
@@ -143,7 +145,7 @@ describe('high availability: Patroni, a synchronous standby and HAProxy, under l
       }
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
       if (status >= 200 && status < 300) {
-        successTimes.push(Date.now());
+        successes.push({ sentAt, at: Date.now() });
         return { status, body: json, key };
       }
       failures.push({ status, code: json?.code, retryAfter, at: Date.now() });
@@ -213,11 +215,18 @@ describe('high availability: Patroni, a synchronous standby and HAProxy, under l
   const readiness = async (base: string) =>
     (await fetch(base + '/health/ready', { signal: AbortSignal.timeout(10_000) }).catch(() => null))?.status ?? -1;
 
-  /** First failed command at or after `since`, then the first success after it: the window, in ms. */
+  /**
+   * First failed command at or after `since`, then the first success of an attempt sent after it:
+   * the window, in ms. (An attempt sent before the first failure may be answered after it, from the
+   * old primary's last commits; it says nothing of when the service came back.)
+   */
   function unavailability(since: number): number | null {
     const firstFailure = failures.filter((f) => f.at >= since).sort((a, b) => a.at - b.at)[0];
     if (!firstFailure) return null;
-    const firstSuccess = successTimes.filter((s) => s > firstFailure.at).sort((a, b) => a - b)[0];
+    const firstSuccess = successes
+      .filter((s) => s.sentAt > firstFailure.at)
+      .map((s) => s.at)
+      .sort((a, b) => a - b)[0];
     return firstSuccess - firstFailure.at;
   }
 
