@@ -32,8 +32,7 @@
  */
 import type { ReadModelUpdate, ScheduledJob } from './event-store.types';
 import { familyById } from '@fairdice/core/rules/registry';
-import type { GameState } from '@fairdice/core/rules/game';
-import type { FiveDiceState } from '@fairdice/core/rules/five-dice';
+import { fiveDicePlay, type GameState } from '@fairdice/core/rules/game';
 import { computeStandings, type TournamentEvent, type TournamentState } from '@fairdice/core/rules/tournament';
 import { isEnded } from '@fairdice/core/rules/game/status';
 
@@ -122,8 +121,8 @@ const seatedPlayers = (state: GameState): string[] => [
 
 /** The auto-score delay when the game waits for a five-dice score after the turn's last roll, else null. */
 function autoScoreDelay(state: GameState): number | null {
-  if (state.family !== 'five-dice' || state.status !== 'playing' || state.play === null) return null;
-  const play = state.play as FiveDiceState;
+  const play = fiveDicePlay(state);
+  if (play === null || state.status !== 'playing') return null;
   const ms = play.options.autoScoreAfterMs;
   return typeof ms === 'number' && play.turn !== null && play.turn.rollInTurn === 3 ? ms : null;
 }

@@ -1,11 +1,10 @@
 import type { LoadedGame } from '../event-store/event-store.service';
 import type { GameRow, StoredEvent } from '../event-store/event-store.types';
 import { bestSelection, scoringSelections } from '@fairdice/core/rules/farkle/scoring';
-import type { FarkleState } from '@fairdice/core/rules/farkle/types';
 import { scoreOptionsFor, totals } from '@fairdice/core/rules/five-dice/scoring';
-import { BOX_IDS, type FiveDiceState, ROLLS_PER_TURN } from '@fairdice/core/rules/five-dice/types';
+import { BOX_IDS, ROLLS_PER_TURN } from '@fairdice/core/rules/five-dice/types';
 import { familyById } from '@fairdice/core/rules/registry';
-import type { GameState } from '@fairdice/core/rules/game';
+import { farklePlay, fiveDicePlay, type GameState } from '@fairdice/core/rules/game';
 import type { Die } from '@fairdice/core/rules/core/dice';
 import type { GameEventView } from './dto/game-event-view.model';
 import type { FarkleView, FiveDiceView, GameView } from './dto/game-view.model';
@@ -32,8 +31,10 @@ export function buildGameView(
   let rollsLeft: number | null = null;
   let fiveDice: FiveDiceView | null = null;
   let farkle: FarkleView | null = null;
-  if (state.play !== null && state.family === 'five-dice') {
-    const p = state.play as FiveDiceState;
+  const fivePlay = fiveDicePlay(state);
+  const farkleState = farklePlay(state);
+  if (fivePlay !== null) {
+    const p = fivePlay;
     const turn = p.turn;
     dice = turn ? [...turn.dice] : [];
     rollsLeft = turn ? ROLLS_PER_TURN - turn.rollInTurn : 0;
@@ -64,8 +65,8 @@ export function buildGameView(
       }),
       scoreOptions: turn && turn.dice.length > 0 ? scoreOptionsFor(p.sheets[turn.seat], turn.dice, options) : null,
     };
-  } else if (state.play !== null && state.family === 'farkle') {
-    const p = state.play as FarkleState;
+  } else if (farkleState !== null) {
+    const p = farkleState;
     const turn = p.turn;
     const roll = turn?.roll ?? null;
     dice = roll ? [...roll] : [];

@@ -8,8 +8,7 @@
 import { Injectable } from '@nestjs/common';
 import { MissingTableError, type OptimalTables, planTurn, fiveDiceBox } from '@fairdice/core/rules/computer';
 import { isRuleError } from '@fairdice/core/rules/core/errors';
-import type { ComputerLevel, GameCommand } from '@fairdice/core/rules/game';
-import type { FiveDiceState } from '@fairdice/core/rules/five-dice';
+import { fiveDicePlay, type ComputerLevel, type GameCommand } from '@fairdice/core/rules/game';
 import { familyById } from '@fairdice/core/rules/registry';
 import { CommandHandler } from '../commands/command-handler';
 import { DomainException } from '../common/errors';
@@ -63,8 +62,8 @@ export class ServiceMoves {
    */
   async autoScore(gameId: string, version: number, tables?: OptimalTablesLoader): Promise<ServiceMoveResult> {
     return this.move(gameId, version, async (g) => {
-      if (g.state.status !== 'playing' || g.state.family !== 'five-dice') return null;
-      const play = g.state.play as FiveDiceState | null;
+      if (g.state.status !== 'playing') return null;
+      const play = fiveDicePlay(g.state);
       const turn = play?.turn;
       if (!play || !turn || turn.rollInTurn !== 3) return null;
       const level = g.state.computerLevel;

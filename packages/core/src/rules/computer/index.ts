@@ -9,6 +9,7 @@ import type { Die, RollDice } from '../core/dice';
 import { RuleError } from '../core/errors';
 import { familyById } from '../registry';
 import type { ComputerLevel, GameState, SeatMove } from '../game/types';
+import { farklePlay, fiveDicePlay } from '../game/play';
 import {
   BOX_IDS,
   type BoxId,
@@ -164,10 +165,10 @@ export function farkleMove(state: FarkleState, level: ComputerLevel, tables: Opt
 
 /** The next move of the seat on turn in a started game at `level`, or null when none is due. */
 export function computerMove(state: GameState, level: ComputerLevel, tables: OptimalTables = {}): SeatMove | null {
-  if (state.play === null) return null;
-  return state.family === 'five-dice'
-    ? fiveDiceMove(state.play as FiveDiceState, level, tables)
-    : farkleMove(state.play as FarkleState, level, tables);
+  const five = fiveDicePlay(state);
+  if (five !== null) return fiveDiceMove(five, level, tables);
+  const farkle = farklePlay(state);
+  return farkle === null ? null : farkleMove(farkle, level, tables);
 }
 
 /**

@@ -2,13 +2,15 @@ import type { Die, RollDice } from '../core/dice';
 import { RuleError, ruleError } from '../core/errors';
 import { familyById, isRuleSetName, RULE_SETS } from '../registry';
 import { evolveGame } from './evolve';
-import type { FiveDiceState } from '../five-dice/types';
+import { fiveDicePlay } from './play';
 import {
   ADVICE_SETTINGS,
   type CreateCommand,
   type GameCommand,
   type GameEvent,
   type GameState,
+  type LifecycleEventData,
+  type LifecycleEventType,
   isComputerLevel,
   isLifecycleEvent,
   type SeatMove,
@@ -26,7 +28,12 @@ const seedError = (s: unknown): RuleError | null =>
     ? null
     : ruleError('INVALID_SEED', 'a client seed is 1 to 128 visible ASCII characters (0x21-0x7E), no spaces');
 
-const lifecycle = (type: string, seat: number | null, data: Record<string, unknown>): GameEvent => ({
+/** A lifecycle event, its data typed by its type (LifecycleEventData). */
+const lifecycle = <T extends LifecycleEventType>(
+  type: T,
+  seat: number | null,
+  data: LifecycleEventData[T],
+): GameEvent => ({
   type,
   seat,
   data,
@@ -338,8 +345,8 @@ function decideServiceMove(
     return serviceTurn(state, command.seat, command.moves, 'computer', roll);
   }
   // autoScore: five dice with the option on, after the turn's last roll, a human's seat.
-  const play = state.play as FiveDiceState;
-  if (state.family !== 'five-dice' || typeof play.options.autoScoreAfterMs !== 'number')
+  const play = fiveDicePlay(state);
+  if (play === null || typeof play.options.autoScoreAfterMs !== 'number')
     return ruleError('INVALID_COMMAND', 'This game does not score automatically');
   if (play.turn === null || play.turn.rollInTurn !== 3)
     return ruleError('INVALID_COMMAND', 'Auto-score comes only after the last roll of a turn');
@@ -406,7 +413,7 @@ export function seedsStateFor(state: GameState, command: GameCommand): GameState
   if (command.type !== 'start' || state.status !== 'open') return state;
   const seeds = startSeeds(state, command);
   if (seeds instanceof RuleError) return state;
-  const list = seeds.clientSeeds as Array<string | null>;
+  const list = seeds.clientSeeds;
   return { ...state, seats: state.seats.map((s, i) => ({ ...s, clientSeed: list[i] ?? s.clientSeed })) };
 }
 
@@ -415,7 +422,7 @@ export function seedsStateFor(state: GameState, command: GameCommand): GameState
  * form) which of them the service generated. Legacy start commands (no `generatedSeeds`) need a
  * seed on every seat and record no generated flags, exactly as they did.
  */
-function startSeeds(state: GameState, command: StartCommand): Record<string, unknown> | RuleError {
+function startSeeds(state: GameState, command: StartCommand): LifecycleEventData['gameStarted'] | RuleError {
   const seeds = state.seats.map((s) => s.clientSeed);
   const generated = state.seats.map(() => false);
   const apply = (list: unknown, given: boolean): RuleError | null => {
@@ -448,13 +455,13 @@ function startSeeds(state: GameState, command: StartCommand): Record<string, unk
   if (command.generatedSeeds === undefined) {
     const missing = seeds.findIndex((s) => s === null);
     if (missing >= 0) return ruleError('INVALID_COMMAND', `seat ${missing} has no client seed`);
-    return { clientSeeds: seeds };
+    return { clientSeeds: seeds.map((s) => s!) };
   }
   const bad = apply(command.generatedSeeds, false);
   if (bad) return bad;
   const missing = seeds.findIndex((s) => s === null);
   if (missing >= 0) return ruleError('INVALID_COMMAND', `seat ${missing} has no client seed`);
-  return { clientSeeds: seeds, clientSeedsGenerated: generated };
+  return { clientSeeds: seeds.map((s) => s!), clientSeedsGenerated: generated };
 }
 
 /**

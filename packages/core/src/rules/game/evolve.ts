@@ -1,14 +1,5 @@
-import { familyById, type RuleSetName } from '../registry';
-import type { FamilyId, SeatStanding } from '../core/family';
-import {
-  type ComputerLevel,
-  DEFAULT_COMPUTER_LEVEL,
-  type GameEvent,
-  type GameState,
-  type SeatState,
-  type TournamentRef,
-  type Visibility,
-} from './types';
+import { familyById } from '../registry';
+import { DEFAULT_COMPUTER_LEVEL, type GameEvent, type GameState, isLifecycle, type SeatState } from './types';
 
 /** The state before any event. */
 export const emptyGame = (id: string): GameState => ({
@@ -42,91 +33,65 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
   const next: GameState = { ...state };
   next.version = state.version + 1;
   if (event.rollNumber !== null) next.rollCount = state.rollCount + 1;
-  const d = event.data;
+  if (!isLifecycle(event)) {
+    if (state.play !== null) next.play = familyById(state.family).evolve(state.play, event.data); // null cannot happen for events decide produced
+    return next;
+  }
   switch (event.type) {
     case 'gameCreated': {
-      const seatCount = d.seatCount as number;
-      next.ruleSet = d.ruleSet as RuleSetName;
-      next.family = d.family as FamilyId;
-      next.options = d.options as Record<string, unknown>;
-      next.seatCount = seatCount;
-      next.visibility = d.visibility as Visibility;
-      next.creatorId = d.creatorId as string;
-      next.commitment = d.commitment as string;
-      next.organizerSeed = (d.organizerSeed as string | null) ?? null;
-      next.turnTimeLimitSeconds = (d.turnTimeLimitSeconds as number | null) ?? null;
-      next.computerLevel = (d.computerLevel as ComputerLevel | undefined) ?? DEFAULT_COMPUTER_LEVEL;
-      if (d.tournament) next.tournament = { ...(d.tournament as TournamentRef) };
+      const d = event.data;
+      next.ruleSet = d.ruleSet;
+      next.family = d.family;
+      next.options = d.options;
+      next.seatCount = d.seatCount;
+      next.visibility = d.visibility;
+      next.creatorId = d.creatorId;
+      next.commitment = d.commitment;
+      next.organizerSeed = d.organizerSeed ?? null;
+      next.turnTimeLimitSeconds = d.turnTimeLimitSeconds ?? null;
+      next.computerLevel = d.computerLevel ?? DEFAULT_COMPUTER_LEVEL;
+      if (d.tournament) next.tournament = { ...d.tournament };
       next.advice = d.advice === 'forbidden' ? 'forbidden' : 'allowed';
       next.rematchOf = typeof d.rematchOf === 'string' ? d.rematchOf : null;
       const seats: SeatState[] = [];
-      for (let seat = 0; seat < seatCount; seat++)
-        seats.push({
-          seat,
-          playerId: null,
-          hotSeat: false,
-          computer: null,
-          name: null,
-          clientSeed: null,
-          clientSeedGenerated: null,
-        });
+      for (let seat = 0; seat < d.seatCount; seat++) seats.push(emptySeat(seat));
       next.seats = seats;
       next.status = 'open';
       return next;
     }
-    case 'seatTaken':
+    case 'seatTaken': {
+      const d = event.data;
       next.seats = state.seats.map((s) =>
         s.seat === event.seat
           ? {
-              seat: s.seat,
-              playerId: d.playerId as string,
+              ...emptySeat(s.seat),
+              playerId: d.playerId,
               hotSeat: Boolean(d.hotSeat),
-              computer: null,
               name: typeof d.name === 'string' ? d.name : null,
-              clientSeed: (d.clientSeed as string | null | undefined) ?? null,
-              clientSeedGenerated: null,
+              clientSeed: d.clientSeed ?? null,
             }
           : s,
       );
       return next;
-    case 'computerSeated':
-      next.seats = state.seats.map((s) =>
-        s.seat === event.seat
-          ? {
-              seat: s.seat,
-              playerId: null,
-              hotSeat: false,
-              computer: d.level as ComputerLevel,
-              name: null,
-              clientSeed: null,
-              clientSeedGenerated: null,
-            }
-          : s,
-      );
+    }
+    case 'computerSeated': {
+      const level = event.data.level;
+      next.seats = state.seats.map((s) => (s.seat === event.seat ? { ...emptySeat(s.seat), computer: level } : s));
       return next;
+    }
     case 'seatLeft':
-      next.seats = state.seats.map((s) =>
-        s.seat === event.seat
-          ? {
-              seat: s.seat,
-              playerId: null,
-              hotSeat: false,
-              computer: null,
-              name: null,
-              clientSeed: null,
-              clientSeedGenerated: null,
-            }
-          : s,
-      );
+      next.seats = state.seats.map((s) => (s.seat === event.seat ? emptySeat(s.seat) : s));
       return next;
-    case 'seedSet':
-      if (d.seat === null) next.organizerSeed = d.clientSeed as string;
-      else next.seats = state.seats.map((s) => (s.seat === d.seat ? { ...s, clientSeed: d.clientSeed as string } : s));
+    case 'seedSet': {
+      const d = event.data;
+      if (d.seat === null) next.organizerSeed = d.clientSeed;
+      else next.seats = state.seats.map((s) => (s.seat === d.seat ? { ...s, clientSeed: d.clientSeed } : s));
       return next;
+    }
     case 'gameStarted': {
       // The seeds in force from here on (seat order); `clientSeedsGenerated` is absent in legacy events.
-      const seeds = d.clientSeeds as string[];
-      const generated = Array.isArray(d.clientSeedsGenerated) ? (d.clientSeedsGenerated as boolean[]) : null;
+      const seeds = event.data.clientSeeds;
+      const generated = Array.isArray(event.data.clientSeedsGenerated) ? event.data.clientSeedsGenerated : null;
       next.seats = state.seats.map((s, i) => ({
         ...s,
         clientSeed: seeds[i] ?? s.clientSeed,
@@ -141,13 +106,21 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
       return next;
     case 'gameFinished':
       next.status = 'finished';
-      next.standings = d.standings as SeatStanding[];
-      return next;
-    default:
-      if (state.play !== null) next.play = familyById(state.family).evolve(state.play, d); // null cannot happen for events decide produced
+      next.standings = event.data.standings;
       return next;
   }
 }
+
+/** A seat nobody holds. */
+const emptySeat = (seat: number): SeatState => ({
+  seat,
+  playerId: null,
+  hotSeat: false,
+  computer: null,
+  name: null,
+  clientSeed: null,
+  clientSeedGenerated: null,
+});
 
 export function replayGame(id: string, events: readonly GameEvent[]): GameState {
   let state = emptyGame(id);

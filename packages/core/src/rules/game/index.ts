@@ -1,3 +1,4 @@
 export * from './types';
 export * from './evolve';
 export * from './decide';
+export * from './play';

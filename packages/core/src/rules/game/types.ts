@@ -265,3 +265,48 @@ export const LIFECYCLE_EVENT_TYPES = [
 export type LifecycleEventType = (typeof LIFECYCLE_EVENT_TYPES)[number];
 export const isLifecycleEvent = (type: string): type is LifecycleEventType =>
   (LIFECYCLE_EVENT_TYPES as readonly string[]).includes(type);
+
+/**
+ * What each lifecycle event carries in `data`, as decideGame writes it. Optional fields are absent
+ * from events written before they existed (replays and verifiers read both forms).
+ */
+export type LifecycleEventData = {
+  gameCreated: {
+    ruleSet: RuleSetName;
+    family: FamilyId;
+    options: Record<string, unknown>;
+    seatCount: number;
+    visibility: Visibility;
+    creatorId: string;
+    commitment: string;
+    organizerSeed: string | null;
+    turnTimeLimitSeconds: number | null;
+    computerLevel?: ComputerLevel;
+    tournament?: TournamentRef;
+    advice?: AdviceSetting;
+    rematchOf?: string;
+  };
+  seatTaken: { playerId: string; clientSeed: string | null; hotSeat: boolean; name?: string };
+  computerSeated: { level: ComputerLevel };
+  seatLeft: { playerId: string };
+  /** `seat` null: the organizer seed. */
+  seedSet: { seat: number | null; playerId: string; clientSeed: string };
+  /** The seeds in force, in seat order; `clientSeedsGenerated` absent in legacy events. */
+  gameStarted: { clientSeeds: string[]; clientSeedsGenerated?: boolean[] };
+  gameAbandoned: { reason: 'expired' | 'inactive' | 'cancelled' };
+  gameFinished: { standings: SeatStanding[] };
+};
+
+/** A lifecycle event, typed by its `type` (a discriminated union: switches over it are exhaustive). */
+export type LifecycleEvent = {
+  [T in LifecycleEventType]: {
+    type: T;
+    seat: number | null;
+    data: LifecycleEventData[T];
+    rollNumber: number | null;
+    command: GameCommand | null;
+  };
+}[LifecycleEventType];
+
+/** A stored event that is a lifecycle event, with its data typed. */
+export const isLifecycle = (e: GameEvent): e is GameEvent & LifecycleEvent => isLifecycleEvent(e.type);
