@@ -85,7 +85,7 @@ function firings(instances: Instance[], gameId: string): Map<number, number> {
       await sub.connected; // subscribed to the live events on A (its `: connected` comment)
       const moved = await api(b, 'POST', `/v1/games/${view.id}/roll`, ada.token, {});
       // The move made through B arrives on A (LISTEN/NOTIFY), as the next event: no timing asserted
-      // here (the elapsed time is not asserted: README, Contributing).
+      // here (speed is measured in bench/, never asserted: README, Contributing).
       const got = await waitFor(() => sub.events.find((e) => e.version === moved.version), 10_000, 'the move on A');
       expect(got.type).toBe('rolled');
       expect(sub.events.map((e) => e.version)).toEqual([moved.version]);
