@@ -12,7 +12,13 @@ COPY prisma ./prisma
 COPY prisma.config.ts ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build && npm prune --omit=dev
+# The run-time tree (docs/decisions/0093): without the dev packages AND without the optional ones,
+# because @prisma/client names the Prisma CLI (`prisma`) and `typescript` as optional peers, which
+# keeps them (npm's "devOptional") under --omit=dev alone. The only optional run-time packages,
+# pg-cloudflare (Cloudflare Workers sockets) and @emotion/* (inside GraphiQL's sources; the page
+# serves graphiql's prebuilt bundle), are never loaded on Node. The service migrates with its own
+# step (src/database/migrate.ts), not the Prisma CLI.
+RUN npm run build && npm prune --omit=dev --omit=optional
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0

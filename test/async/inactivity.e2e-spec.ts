@@ -69,6 +69,7 @@ describe('inactivity: stalled games are abandoned, open games expire, seeds reve
   it('an open game that never starts expires the same way, the period counted from its last command', async () => {
     const client = restClient(t);
     let view = await client.create(ada.token, { ruleSet: 'farkle', seats: 3 });
+    // Kept on purpose: the join must come 2.5 s after the creation (the period is counted from it).
     await new Promise((r) => setTimeout(r, 2500));
     view = await client.join(bob.token, view.id, { clientSeed: 'bob-waits' });
     const joinedAt = Date.now();

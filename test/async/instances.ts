@@ -96,9 +96,15 @@ export async function api(i: Instance, method: string, path: string, token?: str
   return text ? JSON.parse(text) : null;
 }
 
-/** An SSE subscription; `events` fills as messages arrive (with their arrival time). */
+/**
+ * An SSE subscription; `events` fills as messages arrive (with their arrival time). `connected`
+ * resolves at the server's `: connected` comment, written once the stream is subscribed to the
+ * game's live events (src/games/game-stream.ts subscribes before it reads the backlog).
+ */
 export function subscribe(i: Instance, gameId: string, after: number) {
   const events: Array<{ version: number; type: string; at: number; data: any }> = [];
+  let onConnected: () => void = () => undefined;
+  const connected = new Promise<void>((resolve) => (onConnected = resolve));
   const req = http.get(`${i.base}/v1/games/${gameId}/stream?after=${after}`, { agent: false }, (res) => {
     let buf = '';
     res.setEncoding('utf8');
@@ -108,6 +114,7 @@ export function subscribe(i: Instance, gameId: string, after: number) {
       while ((idx = buf.indexOf('\n\n')) >= 0) {
         const msg = buf.slice(0, idx);
         buf = buf.slice(idx + 2);
+        if (msg.startsWith(': connected')) onConnected();
         const id = /^id: (\d+)$/m.exec(msg);
         const type = /^event: (.+)$/m.exec(msg);
         const data = /^data: (.+)$/m.exec(msg);
@@ -117,5 +124,5 @@ export function subscribe(i: Instance, gameId: string, after: number) {
     });
   });
   req.on('error', () => undefined);
-  return { events, close: () => req.destroy() };
+  return { events, connected, close: () => req.destroy() };
 }

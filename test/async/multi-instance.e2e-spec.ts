@@ -1,7 +1,6 @@
 /**
  * Several instances on ONE PostgreSQL: two server processes (`node dist/src/main.js`) on two
- * ports. A subscriber on instance A receives a move made through instance B within one second
- * (LISTEN/NOTIFY); every turn deadline fires exactly once although both instances run the job
+ * ports. A subscriber on instance A receives a move made through instance B (LISTEN/NOTIFY); every turn deadline fires exactly once although both instances run the job
  * worker; a tournament's change made through A reaches a standings stream on B without waiting for a
  * move; and a pending deadline still fires after every instance was restarted.
  *
@@ -75,7 +74,7 @@ function firings(instances: Instance[], gameId: string): Map<number, number> {
     await pool?.end();
   });
 
-  it('pushes a move made through B to a subscriber on A within a second; each deadline fires once', async () => {
+  it('pushes a move made through B to a subscriber on A; each deadline fires once', async () => {
     const ada = await api(a, 'POST', '/v1/players', undefined, { displayName: 'Ada' });
     const bob = await api(b, 'POST', '/v1/players', undefined, { displayName: 'Bob' });
     let view = await api(a, 'POST', '/v1/games', ada.token, { ruleSet: 'penta', seats: 2, turnTimeLimitSeconds: 2 });
@@ -83,12 +82,13 @@ function firings(instances: Instance[], gameId: string): Map<number, number> {
     view = await api(b, 'POST', `/v1/games/${view.id}/start`, ada.token, {});
     const sub = subscribe(a, view.id, view.version);
     try {
-      await new Promise((r) => setTimeout(r, 300)); // the subscription is open
-      const sent = Date.now();
+      await sub.connected; // subscribed to the live events on A (its `: connected` comment)
       const moved = await api(b, 'POST', `/v1/games/${view.id}/roll`, ada.token, {});
-      const got = await waitFor(() => sub.events.find((e) => e.version === moved.version), 3000, 'the move on A');
+      // The move made through B arrives on A (LISTEN/NOTIFY), as the next event: no timing asserted
+      // here (speed is measured in bench/, never asserted: README, Contributing).
+      const got = await waitFor(() => sub.events.find((e) => e.version === moved.version), 10_000, 'the move on A');
       expect(got.type).toBe('rolled');
-      expect(got.at - sent).toBeLessThan(1000);
+      expect(sub.events.map((e) => e.version)).toEqual([moved.version]);
 
       // Nobody moves: the deadlines of seat 0, then seat 1 fire, each ONCE.
       const batches = await waitFor(
@@ -110,6 +110,7 @@ function firings(instances: Instance[], gameId: string): Map<number, number> {
       // The log lines of the processes arrive a little after the rows: wait for them, then count.
       const versions = batches.slice(0, 2).map((bt) => bt[0].version - 1);
       await waitFor(() => versions.every((v) => firings(all, view.id).has(v)), 5000, "the 'deadline fired' log lines");
+      // Kept on purpose: proving that NO second firing follows needs a window in which none comes.
       await new Promise((r) => setTimeout(r, 300));
       const fired = firings(all, view.id);
       for (const v of versions) expect(fired.get(v)).toBe(1);

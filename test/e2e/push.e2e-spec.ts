@@ -11,6 +11,7 @@ const WebSocket: unknown = require('ws');
 import { createTestApp, registerPlayer, storedServerSeed, type TestApp } from '../helpers/app';
 import { chooseMove, poolOf, restClient } from '../helpers/games';
 import { recordStreamMessage } from '../helpers/contract';
+import { waitFor } from '../async/helpers';
 
 jest.setTimeout(60_000);
 
@@ -178,7 +179,9 @@ describe('push: GraphQL subscription and SSE', () => {
     const viaSse: SseMessage[] = [];
     const gqlDone = subscribe(wsClient(bob.token), id, 0, (e) => void viaGql.push(e));
     const sseDone = sse(port, `/v1/games/${id}/stream`, {}, (m) => void viaSse.push(m)).done;
-    await new Promise((r) => setTimeout(r, 300)); // subscribed (the backlog arrives either way)
+    // Both are subscribed once they have delivered the backlog (the game's events so far).
+    const backlog = (await storedVersions(id)).length;
+    await waitFor(() => viaGql.length >= backlog && viaSse.length >= backlog, 10_000, 'the backlog on both streams');
     await restClient(t).start(ada.token, id);
     const end = await play(id);
     expect(end.status).toBe('finished');

@@ -49,12 +49,15 @@ describe('graceful shutdown', () => {
       env: { ...process.env, SLOW_MS: '1500' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let out = '';
+    let onInFlight: () => void = () => undefined;
+    const inFlight = new Promise<void>((resolve) => (onInFlight = resolve));
     const port = await new Promise<number>((resolve, reject) => {
-      let out = '';
       child!.stdout!.on('data', (chunk) => {
         out += chunk;
         const m = /LISTENING (\d+)/.exec(out);
         if (m) resolve(Number(m[1]));
+        if (out.includes('SLOW REQUEST STARTED')) onInFlight();
       });
       child!.on('exit', (code) => reject(new Error(`server exited early (${code}): ${out}`)));
     });
@@ -69,7 +72,7 @@ describe('graceful shutdown', () => {
         })
         .on('error', reject);
     });
-    await new Promise((r) => setTimeout(r, 300)); // the request is now in flight
+    await inFlight; // the fixture's log line: the slow route has started
     child.kill('SIGTERM');
 
     const { status, body } = await response;

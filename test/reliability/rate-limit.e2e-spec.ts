@@ -10,12 +10,14 @@ import type { Pool } from 'pg';
 import { rateLimitKey } from '../../src/reliability/rate-limit/rate-limit';
 import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 import { createTestPool } from '../helpers/database';
+import { waitFor } from '../async/helpers';
 
 jest.setTimeout(60_000);
 
 /** Waits when a minute boundary is near, so that a fixed-window count is not split. */
 async function awayFromMinuteBoundary(): Promise<void> {
   const intoMinute = Date.now() % 60_000;
+  // Kept on purpose: the window is the wall clock's minute, so only the clock can move past it.
   if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
 }
 
@@ -61,8 +63,12 @@ describe('rate limit buckets', () => {
     // No token at all: the same address bucket.
     await t.http().get('/v1/rule-sets').set('x-forwarded-for', ip).expect(429);
     // All of it is one counter row (the address), not one per token.
-    await new Promise((r) => setTimeout(r, 400)); // one flush period
-    expect(await count('SELECT count(*) FROM rate_limit_counters WHERE key = $1', [`ip:${ip}`])).toBe(1);
+    // The next flush writes every pending counter in one statement: once the address row is there, so would be any token's.
+    await waitFor(
+      async () => (await count('SELECT count(*) FROM rate_limit_counters WHERE key = $1', [`ip:${ip}`])) === 1,
+      10_000,
+      'the flushed address counter',
+    );
     expect(await count("SELECT count(*) FROM rate_limit_counters WHERE key LIKE 'token:%'")).toBe(0);
   });
 
@@ -85,7 +91,11 @@ describe('rate limit buckets', () => {
       expect(res.headers['ratelimit-remaining']).toBe(String(3 - i));
     }
     await t.http().get('/v1/players/me').set(ada.auth).set('x-forwarded-for', freshAddress()).expect(429);
-    await new Promise((r) => setTimeout(r, 400));
+    await waitFor(
+      async () => (await count('SELECT count(*) FROM rate_limit_counters WHERE key = $1', [`player:${ada.id}`])) === 1,
+      10_000,
+      'the flushed player counter',
+    );
     expect(await count('SELECT count(*) FROM rate_limit_counters WHERE key = $1', [`player:${ada.id}`])).toBe(1);
   });
 

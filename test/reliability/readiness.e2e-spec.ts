@@ -116,6 +116,9 @@ describe('readiness under overload', () => {
     for (let i = 0; i < (pool.options.max ?? 1); i++) held.push(await pool.connect());
     const waiting = pool.query('SELECT 1');
     try {
+      // Kept on purpose: saturation IS a wait past READY_MAX_POOL_WAIT_MS (100 ms), so that time must
+      // pass; polling /health/ready instead would queue more waiters on the held pool (tried: the
+      // polls' own pings time out first and linger into the next test).
       await sleep(500); // the query has now waited well past 100 ms for a connection
       const res = await t.http().get('/health/ready');
       expect(res.status).toBe(503);

@@ -9,7 +9,7 @@
 import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 import { chooseMove, type Move } from '../helpers/games';
 import { EventStore } from '../../src/event-store/event-store.service';
-import type { P } from './helpers';
+import { type P, waitFor } from './helpers';
 
 jest.setTimeout(120_000);
 
@@ -58,13 +58,13 @@ describe('tournament progress from the last game (e2e)', () => {
     }
   }
 
-  /** The standings once they are `finished` (read until then: the test's timeout bounds the wait). */
+  /** The standings once they are `finished` (polled, with a bounded wait). */
   async function finishedStandings(id: string): Promise<{ status: string; rows: unknown[] }> {
-    for (;;) {
-      const s = (await t.http().get(`/v1/tournaments/${id}/standings`).expect(200)).body;
-      if (s.status === 'finished') return s;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    return waitFor(
+      async () => (await t.http().get(`/v1/tournaments/${id}/standings`).expect(200)).body,
+      (s: { status: string; rows: unknown[] }) => s.status === 'finished',
+      'finished standings',
+    );
   }
 
   it("two entrants' final scores written in one batch both answer 200, and the tournament finishes", async () => {

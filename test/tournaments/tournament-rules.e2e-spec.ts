@@ -192,14 +192,12 @@ describe('tournaments: visibility and bad input (e2e)', () => {
 
     // Ben finishes: the round ends, its seed is revealed, and Ann's score counts.
     await play(t, ben, benGame, firstRollOnly);
-    for (;;) {
-      const v = (await t.http().get(`/v1/tournaments/${id}`).expect(200)).body;
-      if (v.status === 'finished') {
-        expect(v.roundDetails[0].roundSeed).toMatch(/^[0-9a-f]{64}$/);
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const v = await waitFor(
+      async () => (await t.http().get(`/v1/tournaments/${id}`).expect(200)).body,
+      (x: { status: string; roundDetails: Array<{ roundSeed: string | null }> }) => x.status === 'finished',
+      'the finished tournament',
+    );
+    expect(v.roundDetails[0].roundSeed).toMatch(/^[0-9a-f]{64}$/);
     const annAfter = (await t.http().get(`/v1/games/${annGame}`).set(ann.auth).expect(200)).body;
     expect(annAfter.serverSeed).toMatch(/^[0-9a-f]{64}$/);
     const final = (await t.http().get(`/v1/tournaments/${id}/standings`).expect(200)).body;
