@@ -32,7 +32,7 @@
  */
 import type { ReadModelUpdate, ScheduledJob } from './event-store.types';
 import { familyById } from '@fairdice/core/rules/registry';
-import { fiveDicePlay, type GameState } from '@fairdice/core/rules/game';
+import type { GameState } from '@fairdice/core/rules/game';
 import { computeStandings, type TournamentEvent, type TournamentState } from '@fairdice/core/rules/tournament';
 import { isEnded } from '@fairdice/core/rules/game/status';
 
@@ -119,12 +119,10 @@ const seatedPlayers = (state: GameState): string[] => [
   ...new Set(state.seats.map((s) => s.playerId).filter((p): p is string => p !== null)),
 ];
 
-/** The auto-score delay when the game waits for a five-dice score after the turn's last roll, else null. */
+/** The auto-score delay when the game waits for a score after the turn's last roll (the family says), else null. */
 function autoScoreDelay(state: GameState): number | null {
-  const play = fiveDicePlay(state);
-  if (play === null || state.status !== 'playing') return null;
-  const ms = play.options.autoScoreAfterMs;
-  return typeof ms === 'number' && play.turn !== null && play.turn.rollInTurn === 3 ? ms : null;
+  if (state.status !== 'playing' || state.play === null) return null;
+  return familyById(state.family).autoScoreDelayMs?.(state.play) ?? null;
 }
 
 /** The deadline column and the jobs of a command that took the game from `before` to `after`. */

@@ -55,4 +55,11 @@ export interface GameFamily<O, S, C extends SeatCommand, E extends FamilyEvent> 
   timeoutMove?(state: S): Omit<C, 'seat'> | null;
   /** True while the current seat has not acted yet in this turn (used to stop a timeout after one turn). */
   isTurnStart?(state: S): boolean;
+  /**
+   * Families whose games may score by themselves after a turn's last roll (five dice with
+   * `autoScoreAfterMs`): the delay in ms while the current seat waits to score, else null.
+   */
+  autoScoreDelayMs?(state: S): number | null;
+  /** The move an auto-score of `box` makes for `seat` now, or why there is none (the rules check it again). */
+  autoScoreMove?(state: S, seat: number, box: string): C | RuleError;
 }

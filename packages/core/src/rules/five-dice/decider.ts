@@ -258,4 +258,22 @@ export const fiveDiceFamily: GameFamily<FiveDiceOptions, FiveDiceState, FiveDice
   /** The computer completes a timed-out turn (see `timeoutMove` in computer.ts). */
   timeoutMove,
   isTurnStart: (state) => state.turn !== null && state.turn.rollInTurn === 0,
+  autoScoreDelayMs,
+  autoScoreMove,
 };
+
+/** `autoScoreAfterMs` while the turn's last roll waits for a score, else null. */
+function autoScoreDelayMs(state: FiveDiceState): number | null {
+  const ms = state.options.autoScoreAfterMs;
+  return typeof ms === 'number' && state.turn !== null && state.turn.rollInTurn === 3 ? ms : null;
+}
+
+/** Auto-score: with the option on, after the turn's last roll, the dice go into `box`. */
+function autoScoreMove(state: FiveDiceState, seat: number, box: string): FiveDiceCommand | RuleError {
+  if (typeof state.options.autoScoreAfterMs !== 'number')
+    return ruleError('INVALID_COMMAND', 'This game does not score automatically');
+  if (state.turn === null || state.turn.rollInTurn !== 3)
+    return ruleError('INVALID_COMMAND', 'Auto-score comes only after the last roll of a turn');
+  if (!isBoxId(box)) return ruleError('UNKNOWN_BOX', `unknown box ${JSON.stringify(box)}`, { box });
+  return { type: 'score', box, seat };
+}

@@ -2,7 +2,6 @@ import type { Die, RollDice } from '../core/dice';
 import { RuleError, ruleError } from '../core/errors';
 import { familyById, isRuleSetName, RULE_SETS } from '../registry';
 import { evolveGame } from './evolve';
-import { fiveDicePlay } from './play';
 import {
   ADVICE_SETTINGS,
   type CreateCommand,
@@ -344,17 +343,11 @@ function decideServiceMove(
     if (!Array.isArray(command.moves)) return ruleError('INVALID_COMMAND', 'moves must be a list');
     return serviceTurn(state, command.seat, command.moves, 'computer', roll);
   }
-  // autoScore: five dice with the option on, after the turn's last roll, a human's seat.
-  const play = fiveDicePlay(state);
-  if (play === null || typeof play.options.autoScoreAfterMs !== 'number')
-    return ruleError('INVALID_COMMAND', 'This game does not score automatically');
-  if (play.turn === null || play.turn.rollInTurn !== 3)
-    return ruleError('INVALID_COMMAND', 'Auto-score comes only after the last roll of a turn');
-  const events = tagRolls(
-    state,
-    (r) => family.decide(state.play, { type: 'score', box: command.box, seat: command.seat }, r),
-    roll,
-  );
+  // autoScore: the family's own (five dice with the option on, after the turn's last roll).
+  if (!family.autoScoreMove) return ruleError('INVALID_COMMAND', 'This game does not score automatically');
+  const move = family.autoScoreMove(state.play, command.seat, command.box);
+  if (move instanceof RuleError) return move;
+  const events = tagRolls(state, (r) => family.decide(state.play, move, r), roll);
   if (events instanceof RuleError) return events;
   return withFinish(state, [], mark(events, 'autoScore'));
 }
