@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Worker } from 'node:worker_threads';
@@ -13,11 +13,11 @@ import { farkle } from '@fairdice/core/rules/farkle/options';
 import { type AppConfig, APP_CONFIG } from '../config/config';
 import { DomainException } from '../common/errors';
 import type { TableJob, TableJobResult } from './table-worker';
+import type { AdviceCaller, AdviceTablesStatus, Kind, OptionsOf, Solution } from './advice-tables.types';
+import { TableDiskCache } from './table-disk-cache';
 import { startTableWorker } from './worker-entry';
 
-type Kind = 'five-dice' | 'farkle';
-type Solution<K extends Kind> = K extends 'five-dice' ? FiveDiceSolution : FarkleSolution;
-type OptionsOf<K extends Kind> = K extends 'five-dice' ? FiveDiceOptions : FarkleOptions;
+export type { AdviceCaller, AdviceTablesStatus } from './advice-tables.types';
 
 interface Entry {
   kind: Kind;
@@ -38,24 +38,9 @@ interface Entry {
   paidBy: string | null;
 }
 
-/** Who asks the stateless advisers for a table: the player, or null when anonymous. */
-export interface AdviceCaller {
-  playerId: string | null;
-}
-
 interface Slot {
   worker: Worker;
   job: { id: number; entry: Entry } | null;
-}
-
-/** What the tables service is doing (the health/metrics view and the tests read it). */
-export interface AdviceTablesStatus {
-  workers: number;
-  queued: number;
-  building: number;
-  ready: number;
-  /** Bytes of custom tables' files in the cache directory (the presets' files are not counted). */
-  diskBytes: number;
 }
 
 /** Seconds a build is assumed to take before one has been measured (a five-dice solve under load). */
@@ -99,7 +84,7 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
   /** Other ready tables, at most ADVICE_MEMORY_TABLES: the least recently used leaves memory first. */
   private readonly memory: LRUCache<string, Entry>;
   /** Custom tables' files on disk by size, at most ADVICE_CACHE_MAX_BYTES: the least recently used is deleted. */
-  private readonly disk: LRUCache<string, number>;
+  private readonly disk: TableDiskCache;
   /** New custom tables built per player in the current hour (ADVICE_CUSTOM_BUILDS_PER_HOUR). */
   private readonly budgets = new LRUCache<string, { count: number; resetAt: number }>({ max: BUDGET_PLAYERS });
   /** Presets and games in progress go first; custom builds wait behind them. */
@@ -112,7 +97,6 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
   private readonly queueMax: number;
   private readonly cacheDir: string;
   private readonly presetKeys: ReadonlySet<string>;
-  private readonly presetFiles: ReadonlySet<string>;
   private nextJobId = 1;
   private closed = false;
   /** Last measured seconds per kind and source, for Retry-After. */
@@ -127,17 +111,14 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
       ...PRESET_TABLE_OPTIONS.map((o) => this.key('five-dice', o)),
       this.key('farkle', FARKLE_PRESET_OPTIONS),
     ]);
-    this.presetFiles = new Set(PRESET_TABLE_OPTIONS.map((o) => this.cacheFile(o)));
     this.memory = new LRUCache<string, Entry>({ max: config.ADVICE_MEMORY_TABLES });
-    this.disk = new LRUCache<string, number>({
-      maxSize: config.ADVICE_CACHE_MAX_BYTES,
-      sizeCalculation: (bytes) => Math.max(1, bytes),
-      // Only an eviction deletes the file (a set or delete of the same file keeps it).
-      dispose: (_bytes, file, reason) => {
-        if (reason === 'evict') this.removeFile(file);
-      },
-    });
-    this.indexDisk();
+    this.disk = new TableDiskCache(
+      this.cacheDir,
+      config.ADVICE_CACHE_MAX_BYTES,
+      new Set(PRESET_TABLE_OPTIONS.map((o) => this.cacheFile(o))),
+      this.logger,
+    );
+    this.disk.index();
   }
 
   /** Start-up: the presets are queued in the background; start-up and requests never wait for them. */
@@ -238,7 +219,7 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
       queued: all.filter((e) => e.status === 'queued').length,
       building: all.filter((e) => e.status === 'building').length,
       ready: all.filter((e) => e.status === 'ready').length,
-      diskBytes: this.disk.calculatedSize,
+      diskBytes: this.disk.bytes,
     };
   }
 
@@ -270,7 +251,7 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
 
   /** A use: the table's file becomes the most recently used on disk (memory's LRU is bumped by lookup). */
   private touch(entry: Entry): void {
-    if (entry.file && this.disk.has(entry.file)) this.disk.get(entry.file);
+    if (entry.file) this.disk.touch(entry.file);
   }
 
   /**
@@ -373,7 +354,7 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
       if (result.kind === 'five-dice') {
         if (result.source === 'solved') this.buildSeconds['five-dice'] = result.ms / 1000;
         if (result.writeError) this.logger.warn(`advice table not cached (${entry.key}): ${result.writeError}`);
-        else if (entry.file) this.cached(entry.file, result.bytes);
+        else if (entry.file) this.disk.cached(entry.file, result.bytes);
         this.logger.log(
           `advice table ${result.source === 'disk' ? 'loaded' : 'solved'} in ${Math.round(result.ms)} ms (${entry.key})`,
         );
@@ -398,54 +379,6 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
     }
     void slot.worker.terminate();
     this.pump();
-  }
-
-  /** A custom table's file was written or read: it counts against ADVICE_CACHE_MAX_BYTES (older files may go). */
-  private cached(file: string, bytes: number): void {
-    if (this.presetFiles.has(file)) return;
-    this.disk.set(file, bytes);
-    // A file larger than the whole bound is not kept (lru-cache refuses it without an eviction).
-    if (!this.disk.has(file)) this.removeFile(file);
-  }
-
-  private removeFile(file: string): void {
-    try {
-      rmSync(file, { force: true });
-    } catch (error) {
-      this.logger.warn(`advice cache file not removed (${file}): ${String(error)}`);
-    }
-  }
-
-  /**
-   * At start-up: the custom tables' files already in the cache directory, oldest first, so that the
-   * bound holds from the start (a smaller ADVICE_CACHE_MAX_BYTES deletes the oldest), and the
-   * temporary files of a write a crash interrupted.
-   */
-  private indexDisk(): void {
-    let names: string[];
-    try {
-      names = readdirSync(this.cacheDir);
-    } catch {
-      return; // No directory yet: the first write makes it.
-    }
-    const files: Array<{ file: string; bytes: number; mtime: number }> = [];
-    for (const name of names) {
-      const file = join(this.cacheDir, name);
-      try {
-        if (name.endsWith('.tmp')) {
-          // Another instance sharing the directory may be writing it: only an old one is a leftover.
-          if (Date.now() - statSync(file).mtimeMs > 3_600_000) rmSync(file, { force: true });
-          continue;
-        }
-        if (!name.endsWith('.fdot') || this.presetFiles.has(file)) continue;
-        const stat = statSync(file);
-        files.push({ file, bytes: stat.size, mtime: stat.mtimeMs });
-      } catch {
-        // Removed meanwhile (another instance): nothing to count.
-      }
-    }
-    files.sort((a, b) => a.mtime - b.mtime);
-    for (const { file, bytes } of files) this.cached(file, bytes);
   }
 
   /** Seconds until the table is probably ready: its build's remainder, plus the builds queued before it. */

@@ -5,60 +5,33 @@ import {
   adviseHolds,
   adviseLastTurnSetAside,
   adviseSetAside,
-  assertFarkleSolvable,
   expectedFinalScore,
-  expectedScoreFromStart,
   expectedTurns,
   solveLastTurn,
-  TIE_EPSILON,
   type FarkleSolution,
   type FiveDiceSolution,
 } from '@fairdice/core/rules/advice';
 import type { Die } from '@fairdice/core/rules/core/dice';
-import { RuleError } from '@fairdice/core/rules/core/errors';
-import { familyById, RULE_SETS, type RuleSetPreset } from '@fairdice/core/rules/registry';
-import {
-  BOX_IDS,
-  isPossibleBoxValue,
-  totals,
-  UPPER_BOXES,
-  type BoxId,
-  type FiveDiceOptions,
-  type FiveDiceSheet,
-  type FiveDiceState,
-} from '@fairdice/core/rules/five-dice';
+import { familyById, RULE_SETS } from '@fairdice/core/rules/registry';
+import type { FiveDiceOptions, FiveDiceSheet, FiveDiceState } from '@fairdice/core/rules/five-dice';
 import type { FarkleOptions, FarkleState } from '@fairdice/core/rules/farkle';
-import { emptyGame, evolveGame, type GameEvent, type GameState } from '@fairdice/core/rules/game';
 import { DomainException } from '../common/errors';
 import { GamesService } from '../games/games.service';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { AdviceTablesService, type AdviceCaller } from './advice-tables.service';
 import type {
-  DecisionView,
   FarkleAdviceInput,
   FarkleAdviceView,
   FiveDiceAdviceInput,
   FiveDiceAdviceView,
   GameAdviceView,
   GameAnalysisView,
-  SeatAnalysisView,
 } from './dto/advice.dto';
+import { checkedSheet, invalidPosition, resolveOptions, supportedFarkle, unsupported } from './advice-input';
+import { analyseFiveDice } from './game-analysis';
 
-/** Labels by expected-value loss in points (docs/advice.md "Post-game analysis"). */
-export const LOSS_THRESHOLDS = { good: 0.5, inaccuracy: 2, mistake: 6 } as const;
-
-export function labelOf(loss: number): DecisionView['label'] {
-  if (loss <= TIE_EPSILON) return 'best';
-  if (loss < LOSS_THRESHOLDS.good) return 'good';
-  if (loss < LOSS_THRESHOLDS.inaccuracy) return 'inaccuracy';
-  if (loss < LOSS_THRESHOLDS.mistake) return 'mistake';
-  return 'blunder';
-}
-
-const invalidSheet = (message: string, details: Record<string, unknown> = {}) =>
-  new DomainException('INVALID_SHEET', message, details);
-const invalidPosition = (message: string, field: string) => new DomainException('INVALID_POSITION', message, { field });
-const unsupported = (message: string) => new DomainException('ADVICE_UNSUPPORTED', message);
+export { checkedSheet } from './advice-input';
+export { labelOf } from './game-analysis';
 
 const UNIT = 50;
 
@@ -322,153 +295,4 @@ export class AdviceService {
       roll: choice.roll,
     };
   }
-}
-
-function resolveOptions<O>(preset: RuleSetPreset, overrides: Record<string, unknown> | undefined): O {
-  const resolved = familyById(preset.family).resolveOptions(preset.options, overrides ?? {});
-  if (resolved instanceof RuleError) throw DomainException.fromRule(resolved);
-  return resolved as O;
-}
-
-function supportedFarkle(options: FarkleOptions): void {
-  try {
-    assertFarkleSolvable(options);
-  } catch (error) {
-    throw unsupported(`Farkle advice does not model these rules: ${(error as Error).message}`);
-  }
-}
-
-/**
- * A sheet a game could have produced: known boxes, each at most once, each value possible for its
- * box, not full, and an extra bonus that is a multiple of the rule's bonus, earned only with 50 in
- * five of a kind and at most one per other filled box.
- */
-export function checkedSheet(
-  filled: ReadonlyArray<{ box: string; points: number }>,
-  extraBonus: number,
-  options: FiveDiceOptions,
-): FiveDiceSheet {
-  const boxes: Partial<Record<BoxId, number>> = {};
-  for (const { box, points } of filled) {
-    if (!(BOX_IDS as readonly string[]).includes(box))
-      throw new DomainException('UNKNOWN_BOX', `unknown box '${box}'`, { box });
-    if (box in boxes) throw invalidSheet(`box ${box} is listed twice`, { box });
-    if (!isPossibleBoxValue(box as BoxId, points))
-      throw invalidSheet(
-        (UPPER_BOXES as readonly string[]).includes(box)
-          ? `box ${box} cannot hold ${points}: a multiple of its face up to five times it`
-          : `box ${box} cannot hold ${points}`,
-        { box, points },
-      );
-    boxes[box as BoxId] = points;
-  }
-  if (Object.keys(boxes).length === BOX_IDS.length) throw invalidSheet('the sheet is full: no decision is left');
-  if (extraBonus > 0) {
-    const unit = options.extraFiveOfAKindBonus;
-    const others = Object.keys(boxes).length - 1;
-    if (unit === 0 || extraBonus % unit !== 0 || boxes.fiveOfAKind !== 50 || extraBonus / unit > others)
-      throw invalidSheet(
-        `extraBonus ${extraBonus} is impossible: a multiple of ${unit} earned only with 50 in fiveOfAKind, at most one per other filled box`,
-        { field: 'extraBonus' },
-      );
-  }
-  return { boxes, extraBonus };
-}
-
-/** Replays a finished five-dice game's events and scores every decision against the table. */
-export function analyseFiveDice(table: FiveDiceSolution, finalState: GameState, events: GameEvent[]): GameAnalysisView {
-  let state = emptyGame(finalState.id);
-  const decisions: DecisionView[] = [];
-  const turns = new Map<number, number>();
-  // After a roll with rolls left, the decision is what the next event of that seat does.
-  let pending: { seat: number; sheet: FiveDiceSheet; dice: Die[]; rollsLeft: 1 | 2; version: number } | null = null;
-  for (const event of events) {
-    const before = state;
-    state = evolveGame(state, event);
-    if (before.family !== 'five-dice' || before.status !== 'playing') continue;
-    const play = before.play as FiveDiceState;
-    const reason = typeof event.data.reason === 'string' ? event.data.reason : null;
-    const seat = event.seat ?? -1;
-    if (pending && pending.seat === seat && (event.type === 'rolled' || event.type === 'scored')) {
-      const kept =
-        event.type === 'rolled'
-          ? (event.data.held as number[]).map((i) => pending!.dice[i]).sort((a, b) => a - b)
-          : [...pending.dice].sort((a, b) => a - b);
-      const holds = adviseHolds(table, pending.sheet, pending.dice, pending.rollsLeft);
-      const chosen = holds.find((h) => h.kept.length === kept.length && h.kept.every((f, i) => f === kept[i]))!;
-      const loss = Math.max(0, holds[0].expected - chosen.expected);
-      decisions.push({
-        version: before.version + 1,
-        seat,
-        turn: turns.get(seat) ?? 1,
-        kind: 'hold',
-        dice: pending.dice,
-        rollsLeft: pending.rollsLeft,
-        kept,
-        box: null,
-        bestKept: holds[0].kept,
-        bestBox: null,
-        expected: chosen.expected,
-        bestExpected: holds[0].expected,
-        loss,
-        label: labelOf(loss),
-        reason,
-      });
-    }
-    pending = null;
-    if (event.type === 'rolled') {
-      const rollInTurn = event.data.rollInTurn as number;
-      if (rollInTurn < 3)
-        pending = {
-          seat,
-          sheet: play.sheets[seat],
-          dice: event.data.dice as Die[],
-          rollsLeft: (3 - rollInTurn) as 1 | 2,
-          version: before.version + 1,
-        };
-    } else if (event.type === 'scored') {
-      const dice = play.turn!.dice as Die[];
-      const boxes = adviseBox(table, play.sheets[seat], dice);
-      const chosen = boxes.find((b) => b.box === event.data.box)!;
-      const loss = Math.max(0, boxes[0].expected - chosen.expected);
-      decisions.push({
-        version: before.version + 1,
-        seat,
-        turn: turns.get(seat) ?? 1,
-        kind: 'box',
-        dice: [...dice],
-        rollsLeft: 3 - play.turn!.rollInTurn,
-        kept: null,
-        box: chosen.box,
-        bestKept: null,
-        bestBox: boxes[0].box,
-        expected: chosen.expected,
-        bestExpected: boxes[0].expected,
-        loss,
-        label: labelOf(loss),
-        reason,
-      });
-      turns.set(seat, (turns.get(seat) ?? 1) + 1);
-    }
-  }
-  const optimalExpectedScore = expectedScoreFromStart(table);
-  const finalPlay = finalState.play as FiveDiceState;
-  const seats: SeatAnalysisView[] = finalState.seats.map(({ seat, playerId }) => {
-    const mine = decisions.filter((d) => d.seat === seat);
-    const totalLoss = mine.reduce((sum, d) => sum + d.loss, 0);
-    const count = (label: string) => mine.filter((d) => d.label === label).length;
-    return {
-      seat,
-      playerId,
-      decisions: mine.length,
-      optimal: count('best'),
-      inaccuracies: count('inaccuracy'),
-      mistakes: count('mistake'),
-      blunders: count('blunder'),
-      totalLoss,
-      accuracy: (100 * Math.max(0, optimalExpectedScore - totalLoss)) / optimalExpectedScore,
-      score: finalPlay.sheets[seat] ? totals(finalPlay.sheets[seat], finalPlay.options).total : null,
-    };
-  });
-  return { gameId: finalState.id, optimalExpectedScore, seats, decisions };
 }

@@ -17,7 +17,7 @@
  * consistency proof (packages/core/src/fairness/transparency-log.ts: ranges → perfect subtrees → root).
  */
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { DomainException } from '../common/errors';
 import { PG_POOL } from '../database/prisma.service';
@@ -27,85 +27,34 @@ import {
   consistencyProofRanges,
   encodeLeaf,
   frontier,
-  fromHex,
   inclusionProofRanges,
-  LeafRange,
   leafHash,
-  LOG_LEAF_KINDS,
   LOG_SIGNATURE_ALGORITHM,
   logIdOf,
-  LogLeafKind,
   logPublicKey,
   nodeHash,
-  perfectSubtrees,
-  SignedTreeHead,
   signTreeHead,
   toHex,
 } from '@fairdice/core/fairness/transparency-log';
 import { UUID_PATTERN_ANY_CASE as UUID } from '@fairdice/core/fairness/ids';
+import {
+  headRowAt,
+  type HeadRow,
+  latestHeadRow,
+  type LeafRow,
+  leafOf,
+  leavesOf,
+  rangeHashes,
+  readNodes,
+} from './log-store';
+import type { ConsistencyProofView, GameLogProof, PublishedTreeHead } from './transparency-log.types';
+
+export type { ConsistencyProofView, GameLogProof, PublishedTreeHead } from './transparency-log.types';
 
 /** pg advisory lock key of the sequencer ("fair" in ASCII). */
 export const LOG_SEQUENCER_LOCK_KEY = 0x66616972;
 /** Leaves integrated per transaction (a pass repeats until none is pending). */
 const BATCH = 2000;
-
-export interface PublishedTreeHead extends SignedTreeHead {
-  signatureAlgorithm: typeof LOG_SIGNATURE_ALGORITHM;
-  /** The log's Ed25519 public key, 64 hex. */
-  publicKey: string;
-  /** SHA-256 of the public key, 64 hex. */
-  logId: string;
-}
-
-export interface LogEntryProof {
-  kind: LogLeafKind;
-  leafIndex: number;
-  /** The 62-byte leaf, hex (docs/fairness.md §9.1). */
-  leaf: string;
-  leafHash: string;
-  timestamp: number;
-  eventVersion: number;
-  value: string;
-  /** RFC 9162 inclusion proof in the tree of `treeSize`, hex, in order. */
-  inclusionProof: string[];
-}
-
-export interface GameLogProof {
-  gameId: string;
-  treeHead: PublishedTreeHead;
-  entries: LogEntryProof[];
-}
-
-export interface ConsistencyProofView {
-  firstSize: number;
-  secondSize: number;
-  firstRootHash: string;
-  secondRootHash: string;
-  proof: string[];
-}
-
-interface LeafRow {
-  id: string;
-  game_id: string;
-  kind: number;
-  event_version: number;
-  value: string;
-  timestamp_ms: string;
-  leaf_index: string | null;
-}
-
-const KIND_NAMES = Object.fromEntries(Object.entries(LOG_LEAF_KINDS).map(([k, v]) => [v, k])) as Record<
-  number,
-  LogLeafKind
->;
-
-const leafOf = (r: LeafRow) => ({
-  kind: KIND_NAMES[r.kind],
-  timestamp: Number(r.timestamp_ms),
-  gameId: r.game_id,
-  eventVersion: r.event_version,
-  value: r.value,
-});
 
 const outOfRange = (message: string, details: Record<string, unknown>) =>
   new DomainException('LOG_SIZE_OUT_OF_RANGE', message, details);
@@ -193,7 +142,7 @@ export class TransparencyLogService implements OnModuleInit, OnModuleDestroy {
           return null;
         }
       }
-      const head = await this.latestHeadRow(client);
+      const head = await latestHeadRow(client);
       const size = head ? Number(head.tree_size) : 0;
       const { rows: pending } = await client.query<LeafRow>(
         `SELECT id, game_id, kind, event_version, value, timestamp_ms, leaf_index
@@ -205,7 +154,7 @@ export class TransparencyLogService implements OnModuleInit, OnModuleDestroy {
         return 0;
       }
       // The perfect subtrees of the current tree: every left sibling the new leaves can need.
-      const nodes = await this.readNodes(client, frontier(size));
+      const nodes = await readNodes(client, frontier(size));
       const added: Array<{ level: number; idx: number; hash: string }> = [];
       const assigned: Array<{ id: string; leaf_index: number; leaf_hash: string }> = [];
       let n = size;
@@ -265,14 +214,7 @@ export class TransparencyLogService implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  private async latestHeadRow(db: Pool | PoolClient) {
-    const { rows } = await db.query<{ tree_size: string; timestamp_ms: string; root_hash: string; signature: string }>(
-      `SELECT tree_size, timestamp_ms, root_hash, signature FROM transparency_tree_heads ORDER BY tree_size DESC LIMIT 1`,
-    );
-    return rows[0] ?? null;
-  }
-
-  private published(r: { tree_size: string; timestamp_ms: string; root_hash: string; signature: string }) {
+  private published(r: HeadRow) {
     return {
       treeSize: Number(r.tree_size),
       timestamp: Number(r.timestamp_ms),
@@ -286,10 +228,10 @@ export class TransparencyLogService implements OnModuleInit, OnModuleDestroy {
 
   /** The latest signed tree head, with the public key to check it. */
   async treeHead(): Promise<PublishedTreeHead> {
-    let row = await this.latestHeadRow(this.pool);
+    let row = await latestHeadRow(this.pool);
     if (!row) {
       await this.integrate({ wait: true });
-      row = await this.latestHeadRow(this.pool);
+      row = await latestHeadRow(this.pool);
     }
     return this.published(row);
   }
@@ -297,36 +239,6 @@ export class TransparencyLogService implements OnModuleInit, OnModuleDestroy {
   /** The signing public key and log id (also in every tree head). */
   identity(): { publicKey: string; logId: string } {
     return { publicKey: this.publicKey, logId: this.logId };
-  }
-
-  private async readNodes(
-    db: Pool | PoolClient,
-    wanted: Array<{ level: number; index: number }>,
-  ): Promise<Map<string, Uint8Array>> {
-    const out = new Map<string, Uint8Array>();
-    if (wanted.length === 0) return out;
-    const { rows } = await db.query<{ level: number; idx: string; hash: string }>(
-      `SELECT n.level, n.idx, n.hash FROM transparency_log_nodes n
-         JOIN unnest($1::smallint[], $2::bigint[]) AS w(level, idx) ON n.level = w.level AND n.idx = w.idx`,
-      [wanted.map((w) => w.level), wanted.map((w) => w.index)],
-    );
-    for (const r of rows) out.set(`${r.level}:${Number(r.idx)}`, fromHex(r.hash));
-    return out;
-  }
-
-  /** The roots of the given subtrees, from the stored perfect subtrees (one query). */
-  private async rangeHashes(db: Pool | PoolClient, ranges: readonly LeafRange[]): Promise<Uint8Array[]> {
-    const parts = ranges.map(([lo, hi]) => perfectSubtrees(lo, hi));
-    const nodes = await this.readNodes(db, parts.flat());
-    return parts.map((ps) =>
-      combinePerfect(
-        ps.map((p) => {
-          const h = nodes.get(`${p.level}:${p.index}`);
-          if (!h) throw new Error(`transparency log: node ${p.level}:${p.index} is missing`);
-          return h;
-        }),
-      ),
-    );
   }
 
   /** RFC 9162 consistency proof between two sizes, 1 <= first <= second <= the latest signed size. */
@@ -342,7 +254,7 @@ export class TransparencyLogService implements OnModuleInit, OnModuleDestroy {
       });
     }
     const ranges = consistencyProofRanges(first, second);
-    const hashes = await this.rangeHashes(this.pool, [[0, first], [0, second], ...ranges]);
+    const hashes = await rangeHashes(this.pool, [[0, first], [0, second], ...ranges]);
     return {
       firstSize: first,
       secondSize: second,
@@ -360,21 +272,17 @@ export class TransparencyLogService implements OnModuleInit, OnModuleDestroy {
    */
   async proofForGame(gameId: string, treeSizeRaw?: unknown): Promise<GameLogProof | null> {
     const treeSize = treeSizeRaw === undefined || treeSizeRaw === null ? null : parseSize(treeSizeRaw, 'treeSize');
-    let leaves = await this.leavesOf(gameId);
+    let leaves = await leavesOf(this.pool, gameId);
     if (leaves.length === 0) return null;
     if (leaves.some((l) => l.leaf_index === null)) {
       await this.integrate({ wait: true });
-      leaves = await this.leavesOf(gameId);
+      leaves = await leavesOf(this.pool, gameId);
     }
     let headRow;
     if (treeSize === null) {
-      headRow = await this.latestHeadRow(this.pool);
+      headRow = await latestHeadRow(this.pool);
     } else {
-      const { rows } = await this.pool.query(
-        `SELECT tree_size, timestamp_ms, root_hash, signature FROM transparency_tree_heads WHERE tree_size = $1`,
-        [treeSize],
-      );
-      headRow = rows[0];
+      headRow = await headRowAt(this.pool, treeSize);
       if (!headRow)
         throw new DomainException('LOG_TREE_HEAD_NOT_FOUND', `No tree head was signed at size ${treeSize}`, {
           treeSize,
@@ -383,7 +291,7 @@ export class TransparencyLogService implements OnModuleInit, OnModuleDestroy {
     const head = this.published(headRow);
     const included = leaves.filter((l) => l.leaf_index !== null && Number(l.leaf_index) < head.treeSize);
     const rangeLists = included.map((l) => inclusionProofRanges(Number(l.leaf_index), head.treeSize));
-    const hashes = await this.rangeHashes(this.pool, rangeLists.flat());
+    const hashes = await rangeHashes(this.pool, rangeLists.flat());
     let at = 0;
     const entries = included.map((l, i) => {
       const leaf = leafOf(l);
@@ -426,15 +334,6 @@ export class TransparencyLogService implements OnModuleInit, OnModuleDestroy {
     const proof = await this.proofForGame(id, treeSizeRaw);
     if (!proof) throw new DomainException('GAME_NOT_FOUND', 'No such game');
     return proof;
-  }
-
-  private async leavesOf(gameId: string): Promise<LeafRow[]> {
-    const { rows } = await this.pool.query<LeafRow>(
-      `SELECT id, game_id, kind, event_version, value, timestamp_ms, leaf_index
-         FROM transparency_log_leaves WHERE game_id = $1 ORDER BY kind`,
-      [gameId],
-    );
-    return rows;
   }
 }
 
