@@ -228,6 +228,7 @@ export class TournamentsService {
     );
   }
 
+  /** An entrant withdraws (themselves, or by the organizer), with a reason. */
   withdraw(
     player: Player,
     rawId: string,
@@ -235,15 +236,10 @@ export class TournamentsService {
     reason: string,
     opts: TournamentCommandOptions = {},
   ): Promise<TournamentView> {
-    const entrant = checkTournamentId(entrantPlayerId, 'playerId');
-    return this.command(player, rawId, false, opts, ['withdraw', { playerId: entrant, reason }], () => ({
-      type: 'withdraw',
-      playerId: player.id,
-      entrantPlayerId: entrant,
-      reason,
-    }));
+    return this.entrantCommand('withdraw', player, rawId, entrantPlayerId, reason, opts);
   }
 
+  /** The organizer disqualifies an entrant, with a reason. */
   disqualify(
     player: Player,
     rawId: string,
@@ -251,9 +247,21 @@ export class TournamentsService {
     reason: string,
     opts: TournamentCommandOptions = {},
   ): Promise<TournamentView> {
+    return this.entrantCommand('disqualify', player, rawId, entrantPlayerId, reason, opts);
+  }
+
+  /** A command on one entrant (withdraw, disqualify): the decider says who may send it. */
+  private entrantCommand(
+    type: 'withdraw' | 'disqualify',
+    player: Player,
+    rawId: string,
+    entrantPlayerId: string,
+    reason: string,
+    opts: TournamentCommandOptions,
+  ): Promise<TournamentView> {
     const entrant = checkTournamentId(entrantPlayerId, 'playerId');
-    return this.command(player, rawId, false, opts, ['disqualify', { playerId: entrant, reason }], () => ({
-      type: 'disqualify',
+    return this.command(player, rawId, false, opts, [type, { playerId: entrant, reason }], () => ({
+      type,
       playerId: player.id,
       entrantPlayerId: entrant,
       reason,

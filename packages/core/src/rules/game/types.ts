@@ -271,21 +271,20 @@ export const isLifecycleEvent = (type: string): type is LifecycleEventType =>
  * from events written before they existed (replays and verifiers read both forms).
  */
 export type LifecycleEventData = {
-  gameCreated: {
-    ruleSet: RuleSetName;
-    family: FamilyId;
-    options: Record<string, unknown>;
-    seatCount: number;
-    visibility: Visibility;
-    creatorId: string;
-    commitment: string;
-    organizerSeed: string | null;
-    turnTimeLimitSeconds: number | null;
-    computerLevel?: ComputerLevel;
-    tournament?: TournamentRef;
-    advice?: AdviceSetting;
-    rematchOf?: string;
-  };
+  /** The game's settings as its state holds them; the later fields optional. */
+  gameCreated: Pick<
+    GameState,
+    | 'ruleSet'
+    | 'family'
+    | 'options'
+    | 'seatCount'
+    | 'visibility'
+    | 'creatorId'
+    | 'commitment'
+    | 'organizerSeed'
+    | 'turnTimeLimitSeconds'
+  > &
+    Partial<Pick<GameState, 'computerLevel' | 'tournament' | 'advice'>> & { rematchOf?: string };
   seatTaken: { playerId: string; clientSeed: string | null; hotSeat: boolean; name?: string };
   computerSeated: { level: ComputerLevel };
   seatLeft: { playerId: string };
