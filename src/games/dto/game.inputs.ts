@@ -27,7 +27,7 @@ import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
 import { apiRef } from '../../common/openapi/json-schema';
 import { AdviceSettingEnum, ComputerLevelEnum, RuleSetNameEnum, VisibilityEnum } from '../../common/graphql/enums';
 import { ADVICE_SETTINGS, type AdviceSetting, COMPUTER_LEVELS } from '@fairdice/core/rules/game/types';
-import { SEAT_NAME_PATTERN } from '@fairdice/core/rules/game/decide';
+import { SEAT_NAME_PATTERN } from '@fairdice/core/rules/game/create';
 import { GameOptionsInput } from '../../common/graphql/game-options';
 
 /** 1..128 visible ASCII characters (fairness/seeds.ts validateClientSeed). */

@@ -1,4 +1,5 @@
 export * from './types';
 export * from './evolve';
 export * from './decide';
+export * from './create';
 export * from './play';
