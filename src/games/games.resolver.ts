@@ -16,6 +16,7 @@ import type { GameEventView } from './dto/game-view.model';
 import { isAccessRevoked } from './game-stream';
 import { toEventView } from './game-view';
 import { GamesService } from './games.service';
+import { IDEMPOTENCY_KEY_ARG } from '../reliability';
 
 type Me = AuthenticatedPlayer;
 
@@ -24,11 +25,6 @@ const typedEvents = <P extends { items: GameEventView[]; family: FamilyId }>(pag
   ...page,
   items: page.items.map((e) => toTypedEvent(e, page.family)),
 });
-const IDEMPOTENCY_KEY = {
-  type: () => String,
-  nullable: true,
-  description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
-} as const;
 
 function nonNegative(name: string, v: number | undefined): number {
   const n = v ?? 0;
@@ -163,12 +159,7 @@ export class GamesResolver {
   createGame(
     @CurrentPlayer() me: Me,
     @Args('input') input: CreateGameInput,
-    @Args('idempotencyKey', {
-      type: () => String,
-      nullable: true,
-      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
-    })
-    idempotencyKey?: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
   ) {
     return this.games.create(me, input, { idempotencyKey });
   }
@@ -178,12 +169,7 @@ export class GamesResolver {
     @CurrentPlayer() me: Me,
     @Args('gameId', { type: () => ID }) gameId: string,
     @Args('input', { nullable: true }) input?: JoinGameInput,
-    @Args('idempotencyKey', {
-      type: () => String,
-      nullable: true,
-      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
-    })
-    idempotencyKey?: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
   ) {
     return this.games.join(me, gameId, input ?? {}, { idempotencyKey });
   }
@@ -192,12 +178,7 @@ export class GamesResolver {
   leaveGame(
     @CurrentPlayer() me: Me,
     @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('idempotencyKey', {
-      type: () => String,
-      nullable: true,
-      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
-    })
-    idempotencyKey?: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
   ) {
     return this.games.leave(me, gameId, { idempotencyKey });
   }
@@ -210,12 +191,7 @@ export class GamesResolver {
     @CurrentPlayer() me: Me,
     @Args('gameId', { type: () => ID }) gameId: string,
     @Args('input') input: SetSeedInput,
-    @Args('idempotencyKey', {
-      type: () => String,
-      nullable: true,
-      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
-    })
-    idempotencyKey?: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
   ) {
     return this.games.setSeed(me, gameId, input, { idempotencyKey });
   }
@@ -224,12 +200,7 @@ export class GamesResolver {
   startGame(
     @CurrentPlayer() me: Me,
     @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('idempotencyKey', {
-      type: () => String,
-      nullable: true,
-      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
-    })
-    idempotencyKey?: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
     @Args('input', {
       type: () => StartGameInput,
       nullable: true,
@@ -247,12 +218,7 @@ export class GamesResolver {
   rematch(
     @CurrentPlayer() me: Me,
     @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('idempotencyKey', {
-      type: () => String,
-      nullable: true,
-      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
-    })
-    idempotencyKey?: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
   ) {
     return this.games.rematch(me, gameId, { idempotencyKey });
   }
@@ -261,12 +227,7 @@ export class GamesResolver {
   cancelGame(
     @CurrentPlayer() me: Me,
     @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('idempotencyKey', {
-      type: () => String,
-      nullable: true,
-      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
-    })
-    idempotencyKey?: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
   ) {
     return this.games.cancel(me, gameId, { idempotencyKey });
   }
@@ -278,12 +239,7 @@ export class GamesResolver {
     @CurrentPlayer() me: Me,
     @Args('gameId', { type: () => ID }) gameId: string,
     @Args('hold', { type: () => [Int], nullable: true }) hold?: number[],
-    @Args('idempotencyKey', {
-      type: () => String,
-      nullable: true,
-      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
-    })
-    idempotencyKey?: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
   ) {
     return this.games.roll(me, gameId, hold ?? undefined, { idempotencyKey });
   }
@@ -293,7 +249,7 @@ export class GamesResolver {
     @CurrentPlayer() me: Me,
     @Args('gameId', { type: () => ID }) gameId: string,
     @Args('box', { type: () => BoxIdEnum }) box: string,
-    @Args('idempotencyKey', IDEMPOTENCY_KEY) idempotencyKey?: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
   ) {
     return this.games.score(me, gameId, box, { idempotencyKey });
   }
@@ -305,12 +261,7 @@ export class GamesResolver {
     @CurrentPlayer() me: Me,
     @Args('gameId', { type: () => ID }) gameId: string,
     @Args('box') box: string,
-    @Args('idempotencyKey', {
-      type: () => String,
-      nullable: true,
-      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
-    })
-    idempotencyKey?: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
   ) {
     return this.games.score(me, gameId, box, { idempotencyKey });
   }
@@ -320,12 +271,7 @@ export class GamesResolver {
     @CurrentPlayer() me: Me,
     @Args('gameId', { type: () => ID }) gameId: string,
     @Args('dice', { type: () => [Int] }) dice: number[],
-    @Args('idempotencyKey', {
-      type: () => String,
-      nullable: true,
-      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
-    })
-    idempotencyKey?: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
   ) {
     return this.games.setAside(me, gameId, dice, { idempotencyKey });
   }
@@ -334,12 +280,7 @@ export class GamesResolver {
   bank(
     @CurrentPlayer() me: Me,
     @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('idempotencyKey', {
-      type: () => String,
-      nullable: true,
-      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
-    })
-    idempotencyKey?: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
   ) {
     return this.games.bank(me, gameId, { idempotencyKey });
   }
@@ -348,12 +289,7 @@ export class GamesResolver {
   quitGame(
     @CurrentPlayer() me: Me,
     @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('idempotencyKey', {
-      type: () => String,
-      nullable: true,
-      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
-    })
-    idempotencyKey?: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
   ) {
     return this.games.quit(me, gameId, { idempotencyKey });
   }

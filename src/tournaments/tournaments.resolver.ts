@@ -13,6 +13,7 @@ import { TournamentAuditBundleGraph } from './dto/tournament-audit.models';
 import { AuditBundleView, toAuditBundleView } from '../audit/dto/audit-bundle.types';
 import type { AuditBundle } from '@fairdice/core/fairness/audit-bundle';
 import { toTournamentEventView, toTournamentView } from './tournament-view';
+import { IDEMPOTENCY_KEY_ARG } from '../reliability';
 
 type Me = AuthenticatedPlayer;
 
@@ -83,12 +84,7 @@ export class TournamentsResolver {
   createTournament(
     @CurrentPlayer() me: Me,
     @Args('input') input: CreateTournamentInput,
-    @Args('idempotencyKey', {
-      type: () => String,
-      nullable: true,
-      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
-    })
-    idempotencyKey?: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
   ) {
     return this.service.create(me, input, { idempotencyKey });
   }
@@ -98,12 +94,7 @@ export class TournamentsResolver {
     @CurrentPlayer() me: Me,
     @Args('id', { type: () => ID }) id: string,
     @Args('input', { nullable: true }) input?: RegisterInput,
-    @Args('idempotencyKey', {
-      type: () => String,
-      nullable: true,
-      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
-    })
-    idempotencyKey?: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
   ) {
     return this.service.register(me, id, input ?? {}, { idempotencyKey });
   }
@@ -113,12 +104,7 @@ export class TournamentsResolver {
     @CurrentPlayer() me: Me,
     @Args('id', { type: () => ID }) id: string,
     @Args('input') input: OrganizerSeedInput,
-    @Args('idempotencyKey', {
-      type: () => String,
-      nullable: true,
-      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
-    })
-    idempotencyKey?: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
   ) {
     return this.service.setOrganizerSeed(me, id, input.organizerSeed, { idempotencyKey });
   }
@@ -127,12 +113,7 @@ export class TournamentsResolver {
   closeTournamentRegistration(
     @CurrentPlayer() me: Me,
     @Args('id', { type: () => ID }) id: string,
-    @Args('idempotencyKey', {
-      type: () => String,
-      nullable: true,
-      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
-    })
-    idempotencyKey?: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
   ) {
     return this.service.closeRegistration(me, id, { idempotencyKey });
   }
@@ -141,12 +122,7 @@ export class TournamentsResolver {
   startTournament(
     @CurrentPlayer() me: Me,
     @Args('id', { type: () => ID }) id: string,
-    @Args('idempotencyKey', {
-      type: () => String,
-      nullable: true,
-      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
-    })
-    idempotencyKey?: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
   ) {
     return this.service.start(me, id, { idempotencyKey });
   }
@@ -156,12 +132,7 @@ export class TournamentsResolver {
     @CurrentPlayer() me: Me,
     @Args('id', { type: () => ID }) id: string,
     @Args('input') input: ReasonInput,
-    @Args('idempotencyKey', {
-      type: () => String,
-      nullable: true,
-      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
-    })
-    idempotencyKey?: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
   ) {
     return this.service.cancel(me, id, input.reason, { idempotencyKey });
   }
@@ -172,12 +143,7 @@ export class TournamentsResolver {
     @Args('id', { type: () => ID }) id: string,
     @Args('playerId', { type: () => ID }) playerId: string,
     @Args('input') input: ReasonInput,
-    @Args('idempotencyKey', {
-      type: () => String,
-      nullable: true,
-      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
-    })
-    idempotencyKey?: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
   ) {
     return this.service.withdraw(me, id, playerId, input.reason, { idempotencyKey });
   }
@@ -188,12 +154,7 @@ export class TournamentsResolver {
     @Args('id', { type: () => ID }) id: string,
     @Args('playerId', { type: () => ID }) playerId: string,
     @Args('input') input: ReasonInput,
-    @Args('idempotencyKey', {
-      type: () => String,
-      nullable: true,
-      description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
-    })
-    idempotencyKey?: string,
+    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
   ) {
     return this.service.disqualify(me, id, playerId, input.reason, { idempotencyKey });
   }

@@ -45,3 +45,10 @@ export function requestHash(operation: string, target: string | null, args: unkn
   }
   return createHash('sha256').update(text).digest('hex');
 }
+
+/** The `idempotencyKey` argument of every GraphQL mutation that is a command (one definition, one description). */
+export const IDEMPOTENCY_KEY_ARG = {
+  type: () => String,
+  nullable: true,
+  description: 'Retry-safe: the first outcome under this key is replayed for 24 h (docs/operations.md).',
+} as const;
