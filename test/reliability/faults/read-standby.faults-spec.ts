@@ -230,5 +230,12 @@ describe('public reads on a streaming standby (DATABASE_READ_URL)', () => {
     expect(await metric('unreachable')).toBeGreaterThanOrEqual(3);
     const up = await t.http().get('/metrics').expect(200);
     expect(up.text).toMatch(/^fairdice_db_standby_up 0$/m);
+    // The series docs/operations.md lists "only with DATABASE_READ_URL" (test/reliability/metrics checks the rest).
+    for (const name of [
+      'fairdice_db_public_reads_total',
+      'fairdice_db_standby_staleness_seconds',
+      'fairdice_db_standby_up',
+    ])
+      expect(up.text).toMatch(new RegExp(`^# TYPE ${name} `, 'm'));
   });
 });
