@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DomainException } from '../common/errors';
-import { inTransaction } from '../database/unit-of-work';
+import { dbOr, inTransaction } from '../database/unit-of-work';
 import { CommandHandler, type CommandTarget } from '../commands/command-handler';
 import { Inject } from '@nestjs/common';
 import { Pool } from 'pg';
@@ -396,7 +396,11 @@ export class TournamentsService {
 
   private async names(s: TournamentState): Promise<Record<string, string>> {
     const ids = [s.organizerId, ...s.entrants.map((e) => e.playerId)];
-    const { rows } = await this.pool.query(`SELECT id, display_name FROM players WHERE id = ANY($1::uuid[])`, [ids]);
+    // Inside a command's transaction (an idempotent one holds its connection), on that transaction.
+    const { rows } = await dbOr(this.pool).query<{ id: string; display_name: string }>(
+      `SELECT id, display_name FROM players WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
     return Object.fromEntries(rows.map((r) => [r.id, r.display_name]));
   }
 
