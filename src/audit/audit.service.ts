@@ -9,6 +9,7 @@ import { assembleBundle, AuditBundle, isSeedRevealable } from '@fairdice/core/fa
 import type { HashedEventEnvelope } from '@fairdice/core/fairness/hash-chain';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { UUID_PATTERN_ANY_CASE as UUID } from '@fairdice/core/fairness/ids';
+import { maySeeGame } from '@fairdice/core/rules/game/access';
 
 const notFound = () => new DomainException('GAME_NOT_FOUND', 'No such game');
 
@@ -95,13 +96,7 @@ export class AuditService {
     // Private games: only their seated players (and the creator); everyone else sees no such game.
     // (The tournament bundle passes `player: 'tournament'`: it includes a tournament's games only
     // once the tournament has ended, to whoever may see the tournament.)
-    if (
-      player !== TOURNAMENT_READER &&
-      game.visibility !== 'public' &&
-      !(player && (game.creatorId === player.id || game.seats.some((s) => s.playerId === player.id)))
-    ) {
-      throw notFound();
-    }
+    if (player !== TOURNAMENT_READER && !maySeeGame(game, player)) throw notFound();
     // Events up to the row's version: a consistent snapshot even if a move lands meanwhile.
     const stored = await this.store.readEventsUpTo(id, game.version, target?.db);
     const events: HashedEventEnvelope[] = stored.map((e) => ({

@@ -5,14 +5,20 @@
  */
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { isRuleError } from '@fairdice/core/rules/core/errors';
-import { decideGame, evolveGame, seedsStateFor, type GameCommand, type GameEvent } from '@fairdice/core/rules/game';
+import {
+  decideGame,
+  evolveGame,
+  maySeeGame,
+  seedsStateFor,
+  type GameCommand,
+  type GameEvent,
+} from '@fairdice/core/rules/game';
 import type { Actor, CommandTarget } from '../commands/command-handler';
 import { DomainException } from '../common/errors';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import type { InactivityPeriods } from '../event-store/async-effects';
 import { EventStore, type AppendResult, type LoadedGame } from '../event-store/event-store.service';
 import { DiceService } from './dice.service';
-import { maySeeGame } from './game-access';
 import { GameEventBus } from './game-event-bus';
 import { DEFAULT_INACTIVITY_MS, gameNotFound } from './games.types';
 import { readModel } from './read-model';

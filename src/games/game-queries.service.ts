@@ -1,11 +1,11 @@
 /**
  * Reading games: one game (now, or at a version), its events, live streams, lists, and the replayed
  * state other features read (advice, tournaments). Every read applies the one access rule
- * (game-access.ts): a game the reader may not see is GAME_NOT_FOUND.
+ * (maySeeGame): a game the reader may not see is GAME_NOT_FOUND.
  */
 import { Injectable, Optional } from '@nestjs/common';
 import type { FamilyId } from '@fairdice/core/rules/core/family';
-import { emptyGame, evolveGame, type GameEvent, type GameState } from '@fairdice/core/rules/game';
+import { emptyGame, evolveGame, type GameEvent, type GameState, maySeeGame } from '@fairdice/core/rules/game';
 import { familyById } from '@fairdice/core/rules/registry';
 import { DomainException } from '../common/errors';
 import { ReadRouter } from '../database/read-routing';
@@ -15,7 +15,6 @@ import { EventStore, type LoadedGame } from '../event-store/event-store.service'
 import { toGameEvent, type GameSummaryRow, type ListPosition } from '../event-store/event-store.types';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import type { GameSummaryView, GameView } from './dto/game-view.model';
-import { maySeeGame } from './game-access';
 import { GameEventBus } from './game-event-bus';
 import { GameEventStream } from './game-stream';
 import { buildGameView, toEventView, viewOfLoaded } from './game-view';

@@ -4,7 +4,7 @@
  * - GameCreation: create, rematch, a tournament round's games;
  * - GameCommands: a player's commands on a game, through the one command handler (src/commands);
  * - ServiceMoves: the moves the service makes (timeout, computer turn, auto-score, abandonment);
- * - GameQueries: reads, lists and live streams, under the one access rule (game-access.ts).
+ * - GameQueries: reads, lists and live streams, under the one access rule (maySeeGame, @fairdice/core/rules/game/access).
  */
 import { Injectable } from '@nestjs/common';
 import type { GameEvent, GameState } from '@fairdice/core/rules/game';

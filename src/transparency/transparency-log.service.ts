@@ -37,6 +37,7 @@ import {
   toHex,
 } from '@fairdice/core/fairness/transparency-log';
 import { UUID_PATTERN_ANY_CASE as UUID } from '@fairdice/core/fairness/ids';
+import { maySeeGame } from '@fairdice/core/rules/game/access';
 import {
   headRowAt,
   type HeadRow,
@@ -327,10 +328,9 @@ export class TransparencyLogService implements OnModuleInit, OnModuleDestroy {
       [id],
     );
     const g = rows[0];
-    const maySee =
-      g &&
-      (g.visibility === 'public' || (player && (g.creator_id === player.id || (g.seated ?? []).includes(player.id))));
-    if (!maySee) throw new DomainException('GAME_NOT_FOUND', 'No such game');
+    const seats = (g?.seated ?? []).map((playerId) => ({ playerId }));
+    if (!g || !maySeeGame({ visibility: g.visibility, creatorId: g.creator_id, seats }, player))
+      throw new DomainException('GAME_NOT_FOUND', 'No such game');
     const proof = await this.proofForGame(id, treeSizeRaw);
     if (!proof) throw new DomainException('GAME_NOT_FOUND', 'No such game');
     return proof;

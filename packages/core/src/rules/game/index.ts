@@ -3,3 +3,4 @@ export * from './evolve';
 export * from './decide';
 export * from './create';
 export * from './play';
+export * from './access';
