@@ -54,14 +54,35 @@ export interface CommandTarget<L, C, E, A> {
   authorize(loaded: L, actor: Actor, outsiderMayAct: boolean): void;
   /** The events of `command` on the loaded state (a rule error thrown as its DomainException). */
   decide(loaded: L, command: C): readonly E[];
-  /** Appends `events` at the loaded version (VERSION_CONFLICT when it moved on), with their effects. */
-  append(loaded: L, events: readonly E[], command: C): Promise<A>;
+  /**
+   * Appends `events` at the loaded version (VERSION_CONFLICT when it moved on), with their effects.
+   * `stored`: an idempotent command's answer, for a store that writes the outcome with the events.
+   */
+  append(loaded: L, events: readonly E[], command: C, stored?: (appended: A) => unknown): Promise<A>;
   /** Tells live subscribers; called after the commit. */
   publish(id: string, appended: A): void;
 }
 
-/** One command of an actor on an existing aggregate. */
-export interface CommandRequest<L, C, A, R> {
+/** One command of an actor on an existing aggregate: either `build` (decided, then appended) or `act`. */
+export type CommandRequest<L, C, A, R> = CommandRequestBase<L, A, R> &
+  (
+    | {
+        /** The command, from the loaded aggregate (may throw a coded error: nothing is stored). */
+        build(loaded: L): C;
+        act?: undefined;
+      }
+    | {
+        /** The command, if the process starts with one (see `act`). */
+        build?(loaded: L): C;
+        /**
+         * Replaces decide → append when a command is a process of several decisions in one
+         * transaction (a tournament's start: close, start, round 1).
+         */
+        act(loaded: L, command: C | null): Promise<A>;
+      }
+  );
+
+interface CommandRequestBase<L, A, R> {
   /** The command's name: the request hash's operation and the metrics type. */
   operation: string;
   id: string;
@@ -70,15 +91,10 @@ export interface CommandRequest<L, C, A, R> {
   actor: Actor;
   opts: CommandOptions;
   outsiderMayAct?: boolean;
-  /** The command, from the loaded aggregate (may throw a coded error: nothing is stored). */
-  build(loaded: L): C;
-  /**
-   * Replaces decide → append when a command is a process of several decisions in one transaction
-   * (a tournament's start: close, start, round 1). Defaults to `decide` then `append`.
-   */
-  act?(loaded: L, command: C): Promise<A>;
   /** The answer, from what was appended. */
   respond(appended: A, loaded: L): R | Promise<R>;
+  /** The answer an idempotent command stores, built inside the append (group commit writes it there). */
+  storedAnswer?: (appended: A, loaded: L) => unknown;
   /** Wraps the idempotent run (e.g. one command at a time per tournament on this instance). */
   around?<T>(work: () => Promise<T>): Promise<T>;
   /** The idempotency outcome is stored by the append's own statement (group commit; game moves). */
@@ -94,7 +110,7 @@ export class CommandHandler {
 
   /** Runs one command of an actor through the middleware and the steps of `target`. */
   run<L, C, E, A, R>(target: CommandTarget<L, C, E, A>, request: CommandRequest<L, C, A, R>): Promise<R> {
-    const type = target.kind === 'game' ? request.operation : `${target.kind}.${request.operation}`;
+    const type = commandType(target.kind, request.operation);
     return this.counted(type, request.opts, (opts) => {
       const key = parseIdempotencyKey(opts.idempotencyKey);
       const hash = requestHash(type, request.id, request.args);
@@ -114,14 +130,14 @@ export class CommandHandler {
   create<R>(
     kind: CommandTarget<unknown, unknown, unknown, unknown>['kind'],
     request: { operation: string; args: unknown; actor: Actor; opts: CommandOptions; aggregateId?: string },
-    check: () => void,
+    check: (() => void) | null,
     create: () => Promise<R>,
   ): Promise<R> {
-    const type = kind === 'game' ? request.operation : `${kind}.${request.operation}`;
+    const type = commandType(kind, request.operation);
     return this.counted(type, request.opts, (opts) => {
       const key = parseIdempotencyKey(opts.idempotencyKey);
       // Validate first, hash only valid input (a refused creation stores nothing, not even its key).
-      check();
+      check?.();
       return this.idempotency.run(
         {
           playerId: request.actor.id,
@@ -183,10 +199,9 @@ export class CommandHandler {
     try {
       target.authorize(loaded, request.actor, request.outsiderMayAct ?? false);
       checkIfMatch(request.opts.ifMatch, target.version(loaded), target.kind);
-      const command = request.build(loaded);
       const appended = request.act
-        ? await request.act(loaded, command)
-        : await target.append(loaded, target.decide(loaded, command), command);
+        ? await request.act(loaded, request.build?.(loaded) ?? null)
+        : await this.decideThenAppend(target, loaded, request.build(loaded), request.storedAnswer);
       afterCommit(() => target.publish(request.id, appended));
       return await request.respond(appended, loaded);
     } catch (err) {
@@ -194,6 +209,16 @@ export class CommandHandler {
       target.forget(request.id);
       return this.decideAndAppend(target, request, true);
     }
+  }
+
+  private decideThenAppend<L, C, E, A>(
+    target: CommandTarget<L, C, E, A>,
+    loaded: L,
+    command: C,
+    storedAnswer?: (appended: A, loaded: L) => unknown,
+  ): Promise<A> {
+    const stored = storedAnswer && ((appended: A) => storedAnswer(appended, loaded));
+    return target.append(loaded, target.decide(loaded, command), command, stored);
   }
 
   /** Runs a command and counts it by type and outcome (fairdice_commands_total). */
@@ -214,3 +239,6 @@ export class CommandHandler {
     }
   }
 }
+
+/** A command's name in metrics and request hashes: games' unprefixed (as before there were others), `tournament.start`. */
+const commandType = (kind: string, operation: string) => (kind === 'game' ? operation : `${kind}.${operation}`);

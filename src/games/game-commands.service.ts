@@ -133,6 +133,8 @@ export class GameCommands {
   ): Promise<CommandResult> {
     const gameId = checkGameId(rawId);
     let compact: CommandEventsView | undefined;
+    const viewOf = (g: LoadedGame, r: AppendResult) =>
+      buildGameView(r.row, r.state, r.head, r.lastRolled, { ...g.names, [player.id]: player.displayName });
     const result = await this.handler.run<LoadedGame, GameCommand, GameEvent, AppendResult, CommandResult>(this.game, {
       operation,
       id: gameId,
@@ -142,16 +144,10 @@ export class GameCommands {
       outsiderMayAct,
       batched: true,
       build,
-      act: (g, command) => {
-        // An idempotent command's response is built by the append (its outcome record is written with it).
-        const names = { ...g.names, [player.id]: player.displayName };
-        const view = (r: AppendResult) => buildGameView(r.row, r.state, r.head, r.lastRolled, names);
-        return this.game.append(g, this.game.decide(g, command), command, view);
-      },
+      // An idempotent command's response is built by the append (its outcome record is written with it).
+      storedAnswer: (res, g) => viewOf(g, res),
       respond: (res, g) => {
-        const names = { ...g.names, [player.id]: player.displayName };
-        const view = () =>
-          (res.response as GameView | undefined) ?? buildGameView(res.row, res.state, res.head, res.lastRolled, names);
+        const view = () => (res.response as GameView | undefined) ?? viewOf(g, res);
         return answer({ ...opts, onCompact: (c) => (compact = c) }, gameId, res.stored, view);
       },
     });

@@ -93,7 +93,7 @@ export class GameCreation {
       ...(computerSeats.length > 0 ? { computerSeats } : {}),
       computerLevel: old.computerLevel,
     };
-    return this.creating(player, 'rematch', g.row.id, {}, opts, () => undefined, input, g.row.id);
+    return this.creating(player, 'rematch', g.row.id, {}, opts, null, input, g.row.id);
   }
 
   /** A creation through the handler's middleware; the compact answer as for any command. */
@@ -103,7 +103,7 @@ export class GameCreation {
     aggregateId: string | null,
     args: unknown,
     opts: CommandOptions,
-    check: () => void,
+    check: (() => void) | null,
     input: CreateGameInput,
     rematchOf?: string,
   ): Promise<CommandResult> {

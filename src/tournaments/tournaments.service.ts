@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DomainException } from '../common/errors';
 import { dbOr, inTransaction } from '../database/unit-of-work';
-import { CommandHandler, type CommandTarget } from '../commands/command-handler';
+import { CommandHandler } from '../commands/command-handler';
 import { Inject } from '@nestjs/common';
 import { Pool } from 'pg';
 import { PG_POOL } from '../database/prisma.service';
@@ -42,13 +42,11 @@ import type { CreateTournamentInput } from './dto/tournament.inputs';
 import { decodeCursor, encodeCursor } from '../common/pagination/cursor';
 import type { TournamentView } from './dto/tournament.models';
 import { toTournamentView } from './tournament-view';
-import { maySeeTournament, TournamentAggregate } from './tournament-aggregate';
+import { maySeeTournament, TournamentAggregate, tournamentNotFound } from './tournament-aggregate';
 import { TournamentRounds } from './tournament-rounds.service';
 import { UUID_PATTERN_ANY_CASE as UUID } from '@fairdice/core/fairness/ids';
 
 type Player = AuthenticatedPlayer;
-
-const notFound = () => new DomainException('TOURNAMENT_NOT_FOUND', 'No such tournament');
 
 export function checkTournamentId(id: unknown, field = 'tournamentId'): string {
   if (typeof id !== 'string' || !UUID.test(id)) {
@@ -111,12 +109,7 @@ export class TournamentsService {
   ): Promise<TournamentView> {
     const request = { operation: 'create', args: input, actor: player, opts };
     return this.handler
-      .create(
-        'tournament',
-        request,
-        () => undefined,
-        async () => toTournamentView(await this.createNow(player, input)),
-      )
+      .create('tournament', request, null, async () => toTournamentView(await this.createNow(player, input)))
       .then(replayedView);
   }
 
@@ -364,33 +357,29 @@ export class TournamentsService {
   ): Promise<TournamentView> {
     const id = checkTournamentId(rawId);
     return this.handler
-      .run<LoadedTournament, TournamentCommand | null, TournamentEvent, LoadedTournament, TournamentView>(
-        // A null command (start) never reaches decide or append: `act` runs every tournament command.
-        this.aggregate as CommandTarget<LoadedTournament, TournamentCommand | null, TournamentEvent, LoadedTournament>,
-        {
-          operation,
-          id,
-          args,
-          actor: player,
-          opts,
-          outsiderMayAct,
-          around: (work) => this.rounds.serialized(id, work),
-          build: (t) => (build ? build(t) : null),
-          act: (t, command) =>
-            inTransaction(this.pool, async () => {
-              const o = command ? await this.rounds.apply(t, command) : t;
-              return (after ? await after(o) : undefined) ?? o;
-            }),
-          respond: async (out) => toTournamentView(await this.snapshot(out)),
-        },
-      )
+      .run<LoadedTournament, TournamentCommand, TournamentEvent, LoadedTournament, TournamentView>(this.aggregate, {
+        operation,
+        id,
+        args,
+        actor: player,
+        opts,
+        outsiderMayAct,
+        around: (work) => this.rounds.serialized(id, work),
+        ...(build ? { build } : {}),
+        act: (t, command) =>
+          inTransaction(this.pool, async () => {
+            const o = command ? await this.rounds.apply(t, command) : t;
+            return (after ? await after(o) : undefined) ?? o;
+          }),
+        respond: async (out) => toTournamentView(await this.snapshot(out)),
+      })
       .then(replayedView);
   }
 
   /** Private tournaments: only the organizer and entrants (an invitation link lets others register). */
   private async loadVisible(player: Player | null, id: string, outsiderMayAct: boolean): Promise<LoadedTournament> {
     const t = await this.store.load(id);
-    if (!t || !maySeeTournament(t.state, player, outsiderMayAct)) throw notFound();
+    if (!t || !maySeeTournament(t.state, player, outsiderMayAct)) throw tournamentNotFound();
     return t;
   }
 
