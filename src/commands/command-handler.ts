@@ -113,7 +113,8 @@ export class CommandHandler {
     const type = commandType(target.kind, request.operation);
     return this.counted(type, request.opts, (opts) => {
       const key = parseIdempotencyKey(opts.idempotencyKey);
-      const hash = requestHash(type, request.id, request.args);
+      // Hashed only under a key: without one nothing is stored to compare a retry with (every move pays it otherwise).
+      const hash = key === undefined ? '' : requestHash(type, request.id, request.args);
       const idempotent = () =>
         this.idempotency.run(
           { playerId: request.actor.id, key, hash, onReplay: opts.onReplay, batched: request.batched },
@@ -142,7 +143,7 @@ export class CommandHandler {
         {
           playerId: request.actor.id,
           key,
-          hash: requestHash(type, request.aggregateId ?? null, request.args),
+          hash: key === undefined ? '' : requestHash(type, request.aggregateId ?? null, request.args),
           successStatus: 201,
           onReplay: opts.onReplay,
         },
