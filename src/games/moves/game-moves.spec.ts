@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { RequestMethod } from '@nestjs/common';
-import { TypeMetadataStorage } from '@nestjs/graphql';
-import { LazyMetadataStorage } from '@nestjs/graphql/dist/schema-builder/storages/lazy-metadata.storage';
+import { NestFactory } from '@nestjs/core';
+import { GraphQLSchemaBuilderModule, GraphQLSchemaFactory } from '@nestjs/graphql';
+import type { GraphQLSchema } from 'graphql';
 import type { GameState } from '@fairdice/core/rules/game';
 import { DomainException } from '../../common/errors';
 import { GamesController } from '../games.controller';
@@ -30,12 +31,14 @@ function routes(): Array<[string, string, string]> {
     ]);
 }
 
-/** The mutations the resolver declares: [schema name, deprecation reason]. */
-function mutations(): Array<[string, string | undefined]> {
-  LazyMetadataStorage.load([GamesResolver]);
-  return TypeMetadataStorage.getMutationsMetadata()
-    .filter((m) => m.target === GamesResolver)
-    .map((m) => [m.schemaName, m.deprecationReason]);
+/** The schema GamesResolver alone makes (code first, as the app builds it). */
+async function resolverSchema(): Promise<GraphQLSchema> {
+  const app = await NestFactory.createApplicationContext(GraphQLSchemaBuilderModule, { logger: false });
+  try {
+    return await app.get(GraphQLSchemaFactory).create([GamesResolver]);
+  } finally {
+    await app.close();
+  }
 }
 
 const names = () => GAME_MOVES.map((m) => m.name);
@@ -64,11 +67,17 @@ describe('the game moves, declared once (src/games/moves)', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('every entry makes exactly one current mutation (and its deprecated aliases) on GamesResolver', () => {
-    const declared = mutations();
+  it('every entry makes exactly one current mutation (and its deprecated aliases) on GamesResolver', async () => {
+    const fields = (await resolverSchema()).getMutationType()!.getFields();
+    const declared = Object.values(fields).map((f) => [f.name, f.deprecationReason ?? undefined] as const);
     for (const m of GAME_MOVES) {
       const own = declared.filter(([name]) => mutationsOf(m).some((x) => x.name === name));
       expect(own).toEqual(mutationsOf(m).map((x) => [x.name, x.deprecationReason]));
+      // (gameId, the input, idempotencyKey): the arguments a move's mutation takes.
+      for (const x of mutationsOf(m))
+        expect(fields[x.name].args.map((a) => a.name).sort()).toEqual(
+          ['gameId', 'idempotencyKey', ...(x.input ? ['input'] : (x.args ?? []).map((a) => a.name))].sort(),
+        );
       expect(own.filter(([, deprecated]) => deprecated === undefined)).toHaveLength(1);
     }
   });

@@ -34,7 +34,7 @@ export interface MovesHost {
 }
 
 /** The decorators of a move's route, in source order (outermost first). */
-export function routeDecorators(move: GameMove): MethodDecorator[] {
+function routeDecorators(move: GameMove): MethodDecorator[] {
   const { rest } = move;
   const creates = move.command === 'rematch';
   const body = rest.body;
