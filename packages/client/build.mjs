@@ -4,7 +4,9 @@
  *   1. src/generated/openapi.ts   openapi-typescript over the committed ../../openapi/openapi.json
  *   2. src/generated/graphql.ts   graphql-codegen (typescript-operations, typed-document-node)
  *                                 over the committed ../../src/schema.gql and the documents in src/graphql/
- *   3. dist/                      tsc -p tsconfig.build.json (CommonJS + .d.ts; ESM importers load it too)
+ *   3. src/generated/moves.ts     the game's moves (the server's move tables, src/games/moves), read
+ *                                 from openapi.json: the commands on /v1/games/{id}/… (gameMoves, moves.ts)
+ *   4. dist/                      tsc -p tsconfig.build.json (CommonJS + .d.ts; ESM importers load it too)
  * The generated files are not committed (.gitignore): the SDK's types are always those of the
  * contracts in this commit, so a contract change that breaks the SDK or the examples fails
  * `npm run build` / `npm run typecheck`. See docs/decisions/0028-typescript-sdk.md.
@@ -29,6 +31,31 @@ async function generateOpenApiTypes() {
   // they always carry in `required`).
   const ast = await openapiTS(spec, { defaultNonNullable: false });
   writeFileSync(join(generated, 'openapi.ts'), banner('openapi/openapi.json') + astToString(ast));
+}
+
+/**
+ * The game's moves: every POST or PUT on /v1/games/{id}/<move> that takes an Idempotency-Key (the
+ * server makes these routes from its move tables, src/games/moves), named by operationId
+ * (Games_roll → roll). A new move on the server is a new SDK method with no edit here.
+ */
+function generateGameMoves() {
+  const spec = JSON.parse(readFileSync(join(root, 'openapi', 'openapi.json'), 'utf8'));
+  const moves = [];
+  for (const [path, item] of Object.entries(spec.paths)) {
+    if (!/^\/v1\/games\/\{id\}\/[a-z-]+$/.test(path)) continue;
+    for (const [method, op] of Object.entries(item)) {
+      const idempotent = (op.parameters ?? []).some((p) => p.$ref === '#/components/parameters/IdempotencyKey');
+      if ((method === 'post' || method === 'put') && idempotent && /^Games_\w+$/.test(op.operationId ?? ''))
+        moves.push(`  ${op.operationId.slice('Games_'.length)}: { method: '${method}', path: '${path}' },`);
+    }
+  }
+  if (moves.length === 0) throw new Error('openapi.json has no game moves');
+  writeFileSync(
+    join(generated, 'moves.ts'),
+    banner('openapi/openapi.json') +
+      `/** The game's moves by name: their method and path (the server's move tables, src/games/moves). */\n` +
+      `export const GAME_MOVE_ROUTES = {\n${moves.join('\n')}\n} as const;\n`,
+  );
 }
 
 async function generateGraphqlTypes() {
@@ -66,6 +93,7 @@ async function main() {
   rmSync(generated, { recursive: true, force: true });
   mkdirSync(generated, { recursive: true });
   await Promise.all([generateOpenApiTypes(), generateGraphqlTypes()]);
+  generateGameMoves();
   if (process.argv.includes('--generate-only')) return;
   rmSync(join(here, 'dist'), { recursive: true, force: true });
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(here, 'tsconfig.build.json')], {

@@ -6,12 +6,14 @@ import type { AuthenticatedPlayer } from '../players/players.types';
 import { GameConnection, GameEventConnection, GameEventPage, GamePage, GameView } from './dto/game-view.model';
 import { GameEvent, toTypedEvent } from './dto/game-event.types';
 import { GameOptions } from '../common/graphql/game-options';
-import { BoxIdEnum } from '../common/graphql/enums';
 import type { FamilyId } from '@fairdice/core/rules/core/family';
-import { CreateGameInput, GameListScope, JoinGameInput, SetSeedInput, StartGameInput } from './dto/game.inputs';
+import { CreateGameInput, GameListScope } from './dto/game.inputs';
 import { toConnection } from '../common/graphql/connection';
 import { pageRequest } from '../common/pagination/page-request';
-import type { GameEventListPage } from './games.types';
+import type { CommandOptions, CommandResult, GameEventListPage } from './games.types';
+import { GAME_MOVES } from './moves/game-moves';
+import { defineMoveMutations } from './moves/graphql-mutations';
+import type { GameMove } from './moves/move-definition';
 import type { GameEventView } from './dto/game-view.model';
 import { isAccessRevoked } from './game-stream';
 import { toEventView } from './game-view';
@@ -164,134 +166,9 @@ export class GamesResolver {
     return this.games.create(me, input, { idempotencyKey });
   }
 
-  @Mutation(() => GameView)
-  joinGame(
-    @CurrentPlayer() me: Me,
-    @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('input', { nullable: true }) input?: JoinGameInput,
-    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
-  ) {
-    return this.games.join(me, gameId, input ?? {}, { idempotencyKey });
-  }
-
-  @Mutation(() => GameView)
-  leaveGame(
-    @CurrentPlayer() me: Me,
-    @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
-  ) {
-    return this.games.leave(me, gameId, { idempotencyKey });
-  }
-
-  @Mutation(() => GameView, {
-    description:
-      'Sets or replaces a client seed before the start: a seat you hold (default your lowest), or with organizer: true the organizer seed (creator only). Same as PUT /v1/games/{id}/seeds.',
-  })
-  setSeed(
-    @CurrentPlayer() me: Me,
-    @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('input') input: SetSeedInput,
-    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
-  ) {
-    return this.games.setSeed(me, gameId, input, { idempotencyKey });
-  }
-
-  @Mutation(() => GameView)
-  startGame(
-    @CurrentPlayer() me: Me,
-    @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
-    @Args('input', {
-      type: () => StartGameInput,
-      nullable: true,
-      description: 'Seeds for seats the creator holds; seats still without a seed get a generated one.',
-    })
-    input?: StartGameInput,
-  ) {
-    return this.games.start(me, gameId, input ?? {}, { idempotencyKey });
-  }
-
-  @Mutation(() => GameView, {
-    description:
-      'A new game with the same players and options from a finished one (POST /v1/games/{id}/rematch): any player who held a seat may ask; the asker takes seat 0, the others join.',
-  })
-  rematch(
-    @CurrentPlayer() me: Me,
-    @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
-  ) {
-    return this.games.rematch(me, gameId, { idempotencyKey });
-  }
-
-  @Mutation(() => GameView)
-  cancelGame(
-    @CurrentPlayer() me: Me,
-    @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
-  ) {
-    return this.games.cancel(me, gameId, { idempotencyKey });
-  }
-
-  @Mutation(() => GameView, {
-    description: 'Five dice: keep `hold` (indices 0-4); Farkle: roll the dice not set aside.',
-  })
-  roll(
-    @CurrentPlayer() me: Me,
-    @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('hold', { type: () => [Int], nullable: true }) hold?: number[],
-    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
-  ) {
-    return this.games.roll(me, gameId, hold ?? undefined, { idempotencyKey });
-  }
-
-  @Mutation(() => GameView, { description: 'Five dice: enter the dice in a box (POST /v1/games/{id}/score).' })
-  score(
-    @CurrentPlayer() me: Me,
-    @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('box', { type: () => BoxIdEnum }) box: string,
-    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
-  ) {
-    return this.games.score(me, gameId, box, { idempotencyKey });
-  }
-
-  @Mutation(() => GameView, {
-    deprecationReason: 'Renamed score (as POST /v1/games/{id}/score), whose box is a BoxId enum value.',
-  })
-  scoreBox(
-    @CurrentPlayer() me: Me,
-    @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('box') box: string,
-    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
-  ) {
-    return this.games.score(me, gameId, box, { idempotencyKey });
-  }
-
-  @Mutation(() => GameView)
-  setAside(
-    @CurrentPlayer() me: Me,
-    @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('dice', { type: () => [Int] }) dice: number[],
-    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
-  ) {
-    return this.games.setAside(me, gameId, dice, { idempotencyKey });
-  }
-
-  @Mutation(() => GameView)
-  bank(
-    @CurrentPlayer() me: Me,
-    @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
-  ) {
-    return this.games.bank(me, gameId, { idempotencyKey });
-  }
-
-  @Mutation(() => GameView)
-  quitGame(
-    @CurrentPlayer() me: Me,
-    @Args('gameId', { type: () => ID }) gameId: string,
-    @Args('idempotencyKey', IDEMPOTENCY_KEY_ARG) idempotencyKey?: string,
-  ) {
-    return this.games.quit(me, gameId, { idempotencyKey });
+  /** The moves' mutations (src/games/moves, defineMoveMutations below) run here. */
+  runMove(move: GameMove, me: Me, gameId: string, input: object, opts: CommandOptions): Promise<CommandResult> {
+    return this.games.move(move, me, gameId, input, opts);
   }
 
   @Subscription(() => GameEvent, {
@@ -333,6 +210,9 @@ export class GamesResolver {
     return mapIterator(stream, (item) => (isAccessRevoked(item) ? item : toTypedEvent(toEventView(item), family)));
   }
 }
+
+// joinGame … quitGame (and the deprecated scoreBox): one mutation per move of the tables.
+defineMoveMutations(GamesResolver, GAME_MOVES);
 
 function mapIterator<A, B>(source: AsyncIterableIterator<A>, f: (a: A) => B): AsyncIterableIterator<B> {
   return {

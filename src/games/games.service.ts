@@ -2,7 +2,7 @@
  * The games' application service: the one entry point the transports (REST, GraphQL), the jobs
  * (src/async) and other features (tournaments, advice) use. It delegates by job:
  * - GameCreation: create, rematch, a tournament round's games;
- * - GameCommands: a player's commands on a game, through the one command handler (src/commands);
+ * - GameCommands: a player's moves on a game (the tables of src/games/moves), through the one command handler (src/commands);
  * - ServiceMoves: the moves the service makes (timeout, computer turn, auto-score, abandonment);
  * - GameQueries: reads, lists and live streams, under the one access rule (maySeeGame, @fairdice/core/rules/game/access).
  */
@@ -13,7 +13,7 @@ import type { PageRequest } from '../common/pagination/page-request';
 import type { InactivityPeriods } from '../event-store/async-effects';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import type { GameView } from './dto/game-view.model';
-import type { CreateGameInput, JoinGameInput, SetSeedInput, StartGameInput } from './dto/game.inputs';
+import type { CreateGameInput } from './dto/game.inputs';
 import { GameAggregate } from './game-aggregate';
 import { GameCommands } from './game-commands.service';
 import { GameCreation } from './game-creation.service';
@@ -29,6 +29,7 @@ import type {
   TournamentGameSpec,
 } from './games.types';
 import { ServiceMoves } from './service-moves.service';
+import type { GameMove } from './moves/move-definition';
 
 type Player = AuthenticatedPlayer;
 
@@ -51,43 +52,21 @@ export class GamesService {
   create(player: Player, input: CreateGameInput, opts: CommandOptions = {}): Promise<CommandResult> {
     return this.creation.create(player, input, opts);
   }
-  rematch(player: Player, gameId: string, opts: CommandOptions = {}): Promise<CommandResult> {
-    return this.creation.rematch(player, gameId, opts);
-  }
   createTournamentGame(spec: TournamentGameSpec): Promise<void> {
     return this.creation.createTournamentGame(spec);
   }
 
-  // ------------------------------------------------------------------ a player's commands
-  join(player: Player, gameId: string, input: JoinGameInput, opts: CommandOptions = {}): Promise<CommandResult> {
-    return this.commands.join(player, gameId, input, opts);
-  }
-  leave(player: Player, gameId: string, opts: CommandOptions = {}): Promise<CommandResult> {
-    return this.commands.leave(player, gameId, opts);
-  }
-  setSeed(player: Player, gameId: string, input: SetSeedInput, opts: CommandOptions = {}): Promise<CommandResult> {
-    return this.commands.setSeed(player, gameId, input, opts);
-  }
-  start(player: Player, gameId: string, input: StartGameInput = {}, opts: CommandOptions = {}): Promise<CommandResult> {
-    return this.commands.start(player, gameId, input, opts);
-  }
-  cancel(player: Player, gameId: string, opts: CommandOptions = {}): Promise<CommandResult> {
-    return this.commands.cancel(player, gameId, opts);
-  }
-  roll(player: Player, gameId: string, hold: number[] | undefined, opts: CommandOptions = {}): Promise<CommandResult> {
-    return this.commands.roll(player, gameId, hold, opts);
-  }
-  score(player: Player, gameId: string, box: string, opts: CommandOptions = {}): Promise<CommandResult> {
-    return this.commands.score(player, gameId, box, opts);
-  }
-  setAside(player: Player, gameId: string, dice: number[], opts: CommandOptions = {}): Promise<CommandResult> {
-    return this.commands.setAside(player, gameId, dice, opts);
-  }
-  bank(player: Player, gameId: string, opts: CommandOptions = {}): Promise<CommandResult> {
-    return this.commands.bank(player, gameId, opts);
-  }
-  quit(player: Player, gameId: string, opts: CommandOptions = {}): Promise<CommandResult> {
-    return this.commands.quit(player, gameId, opts);
+  // ------------------------------------------------------------------ a player's moves
+  /** A move of the tables (src/games/moves): a command on the game, or a rematch (a new game). */
+  move<I extends object>(
+    move: GameMove<I>,
+    player: Player,
+    gameId: string,
+    input: I,
+    opts: CommandOptions = {},
+  ): Promise<CommandResult> {
+    if (move.command === 'rematch') return this.creation.rematch(player, gameId, opts);
+    return this.commands.run(move, move.command, player, gameId, input, opts);
   }
 
   // ------------------------------------------------------------------ the service's moves

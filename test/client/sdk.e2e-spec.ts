@@ -9,7 +9,9 @@
  */
 import {
   createFairdiceClient,
+  GAME_MOVE_ROUTES,
   gameEventStream,
+  gameMoves,
   unwrap,
   verifyWebhook,
   WebhookVerificationError,
@@ -19,6 +21,7 @@ import {
 import { createGraphqlWsClient, gameEventsSubscription } from '../../packages/client/src/graphql';
 import { startReceiver, waitFor, type Receiver } from '../async/helpers';
 import { createTestApp, type TestApp } from '../helpers/app';
+import { GAME_MOVES } from '../../src/games/moves/game-moves';
 
 // ws ships no types here; graphql-ws only needs the constructor (Node 20 has no global WebSocket).
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- untyped module, used as an opaque constructor
@@ -90,6 +93,28 @@ describe('@fairdice/client against the server', () => {
       await ada.api.GET('/v1/games/{id}/events', { params: { path: { id }, query: { after: before } } }),
     );
     expect(events.items.filter((e) => e.type === 'rolled')).toHaveLength(1);
+  });
+
+  it("gameMoves: one method per move of the server's tables, each the typed REST call with its body and errors", async () => {
+    // The SDK's moves are read from the contract the server's move tables make (src/games/moves).
+    expect(Object.keys(GAME_MOVE_ROUTES)).toEqual(GAME_MOVES.map((m) => m.name));
+    const ada = await player('Ada');
+    const moves = gameMoves(ada.api);
+    const id = await startedSoloGame(ada.api);
+    const rolled = unwrap(await moves.roll(id, { hold: [] }));
+    const scored = unwrap(await moves.score(id, { box: 'chance' }));
+    expect(scored.version).toBeGreaterThan(rolled.version);
+    const events = unwrap(
+      await ada.api.GET('/v1/games/{id}/events', { params: { path: { id }, query: { after: rolled.version - 1 } } }),
+    );
+    expect(events.items.map((e) => e.type).slice(0, 2)).toEqual(['rolled', 'scored']);
+    // A move of the other family: the rules' coded refusal, returned as the problem.
+    const { error, response } = await moves.bank(id);
+    expect(response.status).toBe(400);
+    expect(error).toMatchObject({ code: 'INVALID_COMMAND' });
+    // If-Match through the per-request headers: a stale version is refused, nothing applied.
+    const stale = await moves.quit(id, undefined, { headers: { 'if-match': `"${rolled.version}"` } });
+    expect(stale.response.status).toBe(412);
   });
 
   it('SSE: gameEventStream resumes with Last-Event-ID after the connection drops mid-game, nothing lost or repeated', async () => {

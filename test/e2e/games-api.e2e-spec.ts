@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { countEvents, poolOf, replayFromDb } from '../helpers/games';
 import { GamesService } from '../../src/games/games.service';
+import { gameMove } from '../../src/games/moves/game-moves';
 import { EventStore } from '../../src/event-store/event-store.service';
 import type { DomainException } from '../../src/common/errors';
 
@@ -414,9 +415,11 @@ describe('games API: errors, access, lists, history, concurrency', () => {
       // the version). What must never happen is two rolls applied to one version.
       const games = t.app.get(GamesService);
       const me = { id: ada.id, displayName: 'Ada' };
-      const results = await Promise.allSettled(Array.from({ length: 20 }, () => games.roll(me, id, undefined)));
+      const results = await Promise.allSettled(
+        Array.from({ length: 20 }, () => games.move(gameMove('roll'), me, id, {})),
+      );
       const applied = results
-        .filter((r): r is PromiseFulfilledResult<Awaited<ReturnType<typeof games.roll>>> => r.status === 'fulfilled')
+        .filter((r): r is PromiseFulfilledResult<Awaited<ReturnType<typeof games.move>>> => r.status === 'fulfilled')
         .map((r) => r.value.version)
         .sort((a, b) => a - b);
       expect(applied.length).toBeGreaterThanOrEqual(1);

@@ -1,7 +1,8 @@
 /**
  * Fuzz suite (issue 11): every REST operation of openapi/openapi.json and every GraphQL mutation
  * of the running schema, read at run time, so a new operation is fuzzed without editing this
- * file. Each case carries exactly one defect on top of an otherwise plausible request:
+ * file: a game move added to the move tables (src/games/moves) is fuzzed on both transports, which
+ * the first test checks. Each case carries exactly one defect on top of an otherwise plausible request:
  *
  * - REST: malformed JSON; wrong content types; deep nesting (33 and 10,000 levels); a non-object
  *   body; an unknown field; per body property: wrong types, a non-integer, 1e308, 2^53 + 1,
@@ -42,6 +43,8 @@ import {
   isScalarType,
 } from 'graphql';
 import { ERROR_MAP } from '../../src/common/errors';
+import { GAME_MOVES } from '../../src/games/moves/game-moves';
+import { mutationsOf } from '../../src/games/moves/graphql-mutations';
 import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 import { poolOf } from '../helpers/games';
 import { rowCounts } from '../helpers/row-counts';
@@ -299,6 +302,15 @@ describeOnce('fuzz: every REST operation and GraphQL mutation refuses malformed 
       KNOWN_CODES.has(res.body?.code);
     return ok ? null : `${label} → ${res.status} ${res.text.slice(0, 200)}`;
   }
+
+  it('fuzzes every game move of the tables (src/games/moves): its route and its mutations', () => {
+    const fuzzedRoutes = operations.map((o) => o.op.operationId as string);
+    const fuzzedMutations = Object.keys(t.app.get(GraphQLSchemaHost).schema.getMutationType()?.getFields() ?? {});
+    for (const move of GAME_MOVES) {
+      expect(fuzzedRoutes).toContain(`Games_${move.name}`);
+      for (const mutation of mutationsOf(move)) expect(fuzzedMutations).toContain(mutation.name);
+    }
+  });
 
   describe('REST (openapi/openapi.json)', () => {
     it.each(operations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))('%s', async (label, o) => {

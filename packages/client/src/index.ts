@@ -15,6 +15,14 @@ export {
   type FairdiceCompactClient,
   type FairdiceMedia,
 } from './rest';
+export {
+  gameMoves,
+  GAME_MOVE_ROUTES,
+  type GameMoves,
+  type GameMoveName,
+  type GameMoveBody,
+  type GameMoveInit,
+} from './moves';
 export { resilientFetch, isCommand, newIdempotencyKey, retryAfterMs, type RetryOptions, type FetchLike } from './retry';
 export {
   gameEventStream,
