@@ -32,7 +32,7 @@ const tables: OptimalTablesFor = (state) => (state.family === 'five-dice' ? five
 beforeAll(() => {
   fiveDice = { fiveDice: solveFiveDice(RULE_SETS.simple.options) };
   farkle = {
-    farkle: solveFarkle({ ...(RULE_SETS.farkle.options), ...FARKLE_SHORT }),
+    farkle: solveFarkle({ ...RULE_SETS.farkle.options, ...FARKLE_SHORT }),
   };
 });
 
