@@ -5,7 +5,9 @@
  */
 import { assertFarkleSolvable } from '@fairdice/core/rules/advice';
 import { RuleError } from '@fairdice/core/rules/core/errors';
-import { familyById, type RuleSetPreset } from '@fairdice/core/rules/registry';
+import type { FamilyId } from '@fairdice/core/rules/core/family';
+import type { FamilyTypes } from '@fairdice/core/rules/families';
+import { familyById, type RuleSetPresetOf } from '@fairdice/core/rules/registry';
 import {
   BOX_IDS,
   isPossibleBoxValue,
@@ -23,10 +25,13 @@ export const invalidPosition = (message: string, field: string) =>
   new DomainException('INVALID_POSITION', message, { field });
 export const unsupported = (message: string) => new DomainException('ADVICE_UNSUPPORTED', message);
 
-export function resolveOptions<O>(preset: RuleSetPreset, overrides: Record<string, unknown> | undefined): O {
+export function resolveOptions<F extends FamilyId>(
+  preset: RuleSetPresetOf<F>,
+  overrides: Record<string, unknown> | undefined,
+): FamilyTypes[F]['options'] {
   const resolved = familyById(preset.family).resolveOptions(preset.options, overrides ?? {});
   if (resolved instanceof RuleError) throw DomainException.fromRule(resolved);
-  return resolved as O;
+  return resolved;
 }
 
 export function supportedFarkle(options: FarkleOptions): void {

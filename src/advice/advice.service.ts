@@ -13,8 +13,9 @@ import {
 } from '@fairdice/core/rules/advice';
 import type { Die } from '@fairdice/core/rules/core/dice';
 import { familyById, RULE_SETS } from '@fairdice/core/rules/registry';
-import type { FiveDiceOptions, FiveDiceSheet, FiveDiceState } from '@fairdice/core/rules/five-dice';
-import type { FarkleOptions, FarkleState } from '@fairdice/core/rules/farkle';
+import type { FiveDiceSheet } from '@fairdice/core/rules/five-dice';
+import type { FarkleOptions } from '@fairdice/core/rules/farkle';
+import { startedPlay } from '@fairdice/core/rules/game';
 import { DomainException } from '../common/errors';
 import { GamesService } from '../games/games.service';
 import type { AuthenticatedPlayer } from '../players/players.types';
@@ -51,7 +52,7 @@ export class AdviceService {
 
   /** `caller`: who asks (a table for custom options is built only for a signed-in player, within a budget). */
   fiveDiceAdvice(input: FiveDiceAdviceInput, caller: AdviceCaller): FiveDiceAdviceView {
-    const options = resolveOptions<FiveDiceOptions>(RULE_SETS[input.ruleSet as 'penta'], input.options);
+    const options = resolveOptions(RULE_SETS[input.ruleSet as 'penta'], input.options);
     const sheet = checkedSheet(input.filled ?? [], input.extraBonus ?? 0, options);
     if (input.dice === undefined && input.rollsLeft !== 3)
       throw new DomainException('VALIDATION_FAILED', 'dice are required with 0, 1 or 2 rolls left', {
@@ -70,7 +71,7 @@ export class AdviceService {
   }
 
   farkleAdvice(input: FarkleAdviceInput, caller: AdviceCaller): FarkleAdviceView {
-    const options = resolveOptions<FarkleOptions>(RULE_SETS.farkle, input.options);
+    const options = resolveOptions(RULE_SETS.farkle, input.options);
     supportedFarkle(options);
     for (const field of ['banked', 'turnPoints'] as const)
       if (input[field] % UNIT !== 0) throw invalidPosition(`${field} must be a multiple of 50`, field);
@@ -112,18 +113,18 @@ export class AdviceService {
       throw new DomainException('ADVICE_FORBIDDEN', 'This game was created with advice forbidden');
     if (state.status === 'open') throw new DomainException('GAME_NOT_STARTED', 'The game has not started');
     if (state.status !== 'playing') throw new DomainException('GAME_FINISHED', 'The game is over');
-    const seat = familyById(state.family).currentSeat(state.play);
+    const seat = familyById(state.family).currentSeat(startedPlay(state));
     if (seat === null || state.seats[seat]?.playerId !== player.id)
       throw new DomainException('NOT_YOUR_TURN', 'Advice is for the player to move', { currentSeat: seat });
     const base = { gameId: state.id, version: state.version, family: state.family, seat };
     if (state.family === 'five-dice') {
-      const play = state.play as FiveDiceState;
+      const play = startedPlay(state);
       const turn = play.turn!;
       const dice = turn.rollInTurn === 0 ? null : (turn.dice as Die[]);
       const advice = this.fiveDiceFor(this.tables.fiveDice(play.options), play.sheets[seat], dice, 3 - turn.rollInTurn);
       return { ...base, fiveDice: advice, farkle: null };
     }
-    const play = state.play as FarkleState;
+    const play = startedPlay(state);
     supportedFarkle(play.options);
     const turn = play.turn!;
     const banked = play.totals[seat];
@@ -157,7 +158,7 @@ export class AdviceService {
       throw unsupported('Post-game analysis covers five-dice games only (docs/advice.md)');
     if (state.status !== 'finished')
       throw new DomainException('GAME_NOT_FINISHED', 'Post-game analysis is for finished games');
-    const options = (state.play as FiveDiceState).options;
+    const options = startedPlay(state).options;
     const table = this.tables.fiveDice(options);
     return analyseFiveDice(table, state, events!);
   }

@@ -11,8 +11,15 @@ import {
   type FiveDiceSolution,
 } from '@fairdice/core/rules/advice';
 import type { Die } from '@fairdice/core/rules/core/dice';
-import { totals, type FiveDiceSheet, type FiveDiceState } from '@fairdice/core/rules/five-dice';
-import { emptyGame, evolveGame, type GameEvent, type GameState } from '@fairdice/core/rules/game';
+import { totals, type FiveDiceSheet } from '@fairdice/core/rules/five-dice';
+import {
+  emptyGame,
+  evolveGame,
+  fiveDicePlay,
+  type GameEvent,
+  type GameState,
+  startedPlay,
+} from '@fairdice/core/rules/game';
 import type { DecisionView, GameAnalysisView, SeatAnalysisView } from './dto/advice.dto';
 
 /** Labels by expected-value loss in points (docs/advice.md "Post-game analysis"). */
@@ -37,7 +44,7 @@ export function analyseFiveDice(table: FiveDiceSolution, finalState: GameState, 
     const before = state;
     state = evolveGame(state, event);
     if (before.family !== 'five-dice' || before.status !== 'playing') continue;
-    const play = before.play as FiveDiceState;
+    const play = startedPlay(before);
     const reason = typeof event.data.reason === 'string' ? event.data.reason : null;
     const seat = event.seat ?? -1;
     if (pending && pending.seat === seat && (event.type === 'rolled' || event.type === 'scored')) {
@@ -103,7 +110,8 @@ export function analyseFiveDice(table: FiveDiceSolution, finalState: GameState, 
     }
   }
   const optimalExpectedScore = expectedScoreFromStart(table);
-  const finalPlay = finalState.play as FiveDiceState;
+  const finalPlay = fiveDicePlay(finalState);
+  if (finalPlay === null) throw new Error('analysis: not a started five-dice game');
   const seats: SeatAnalysisView[] = finalState.seats.map(({ seat, playerId }) => {
     const mine = decisions.filter((d) => d.seat === seat);
     const totalLoss = mine.reduce((sum, d) => sum + d.loss, 0);

@@ -1,4 +1,5 @@
-import { AppendBatcher, type AppendItem } from './append-batcher';
+import { AppendBatcher } from './append-batcher';
+import type { AppendItem } from './append-statement';
 import type { Queryable } from '../database/unit-of-work';
 
 /**

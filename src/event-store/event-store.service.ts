@@ -25,7 +25,7 @@
  *   jobs the command schedules (async_jobs: turn deadline, webhook fan-out) and sends
  *   NOTIFY fairdice_game_events '<gameId>:<version>,...' (delivered on commit), so a committed
  *   command always has its deadline, its notifications and its push signal, and a failed one none.
- * - Group commit (append-batcher.ts, decision 0045): appends of concurrent commands to different
+ * - Group commit (append-batcher.ts gathers, append-statement.ts writes; decision 0045): appends of concurrent commands to different
  *   games are written by ONE statement of the same shape, which checks each game's expected version
  *   on its own and sends one NOTIFY for the batch. append() resolves only after that statement
  *   committed. Inside an idempotent command's transaction the append is written on its own there.
@@ -36,7 +36,9 @@
  *   assigns their indexes later.
  * - The server seed is sealed (src/keys/seed-vault.ts) before it is written and opened when read.
  *
- * Raw SQL on the shared pg pool (PG_POOL): one pool.query per call, no client is held.
+ * Raw SQL on the shared pg pool (PG_POOL): one pool.query per call, no client is held. The
+ * statements are in game-statements.ts (create, load, reads, lists) and append-statement.ts; the
+ * cache entries in game-cache.ts; the rows and the hash chain in game-rows.ts.
  * Inside an idempotent command's transaction (src/reliability/idempotency: creations, or any command
  * with APPEND_BATCHING=false) create/load/append run on that transaction instead (dbOr), and the
  * cache is updated only after it commits. An idempotent game command with group commit on has no
@@ -44,36 +46,17 @@
  */
 import { METRICS, type Metrics } from '../metrics/metrics';
 import { APP_CONFIG, type AppConfig } from '../config/config';
-import { BoundedLru, DEFAULT_GAME_CACHE_LIMITS, estimateGameEntryBytes } from './game-cache';
-import {
-  type EventDbRow,
-  fromJson,
-  GAME_COLUMNS,
-  type GameDbRow,
-  SUMMARY_COLUMNS,
-  type SummaryDbRow,
-  toRecord,
-  toRow,
-  toSummary,
-} from './game-rows';
+import { applyAll, BoundedLru, type CacheEntry, DEFAULT_GAME_CACHE_LIMITS, estimateGameEntryBytes } from './game-cache';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Pool } from 'pg';
 import { DomainException } from '../common/errors';
-import { fromMicros } from '../common/pagination/cursor';
 import { PG_POOL } from '../database/prisma.service';
 import { SeedVault } from '../keys/seed-vault';
 import { afterCommit, currentUnitOfWork, dbOr, IdempotencyKeyTaken, type Queryable } from '../database/unit-of-work';
-import {
-  AppendBatcher,
-  type AppendItem,
-  type AppendOutcome,
-  upsertJobsSql,
-  type Written,
-  writeAppends,
-} from './append-batcher';
+import { AppendBatcher } from './append-batcher';
+import { type AppendItem, type AppendOutcome, type Written, writeAppends } from './append-statement';
 import { FANOUT_QUEUE } from './async-effects';
-import { appendEvent } from '@fairdice/core/fairness/hash-chain';
-import { evolveGame, emptyGame, GameEvent, GameState } from '@fairdice/core/rules/game';
+import { emptyGame, GameEvent, GameState } from '@fairdice/core/rules/game';
 import {
   GameRow,
   GameSummaryRow,
@@ -82,10 +65,17 @@ import {
   ReadModelUpdate,
   ScheduledJob,
   StoredEvent,
-  toGameEvent,
 } from './event-store.types';
+import {
+  appendItemOf,
+  insertGame,
+  selectEventsAfter,
+  selectEventsUpTo,
+  selectGameForLoad,
+  selectGames,
+} from './game-statements';
+import { chainEvents, toRow } from './game-rows';
 import { UUID_PATTERN as UUID } from '@fairdice/core/fairness/ids';
-import { isEnded } from '@fairdice/core/rules/game/status';
 
 /** What append() returns. */
 export interface AppendResult {
@@ -109,15 +99,6 @@ export interface LoadedGame {
   names: Record<string, string>;
   /** True when nothing was read from the database (a { cached: true } load on a cache hit): may be stale. */
   fromCache?: boolean;
-}
-
-interface CacheEntry {
-  state: GameState;
-  head: string;
-  lastRolled: Record<string, unknown> | null;
-  /** The games row and seated names as of `state.version` (null: read them on the next load). */
-  row?: GameRow | null;
-  names?: Record<string, string> | null;
 }
 
 @Injectable()
@@ -191,24 +172,6 @@ export class EventStore {
     return result;
   }
 
-  /** The hashed envelopes of `events` appended after `head` at `fromVersion + 1`. */
-  chain(gameId: string, head: string, fromVersion: number, events: readonly GameEvent[]): Array<StoredEvent> {
-    let prev = head;
-    return events.map((e, i) => {
-      const env = appendEvent(prev, {
-        gameId,
-        version: fromVersion + i + 1,
-        type: e.type,
-        seat: e.seat,
-        data: e.data,
-        rollNumber: e.rollNumber,
-        command: e.command,
-      });
-      prev = env.hash;
-      return { ...env, command: e.command, createdAt: new Date() };
-    });
-  }
-
   /** Creates the games row, every seat row and the first events, atomically. */
   async create(
     game: NewGame,
@@ -216,57 +179,9 @@ export class EventStore {
     state: GameState,
     jobs: readonly ScheduledJob[] = [],
   ): Promise<{ row: GameRow; stored: StoredEvent[] }> {
-    const stored = this.chain(game.id, game.serverSeedHash, 0, events);
-    const seats = state.seats.map((s) => ({
-      seat: s.seat,
-      player_id: s.playerId,
-      hot_seat: s.hotSeat,
-      client_seed: s.clientSeed,
-      computer_level: s.computer,
-    }));
-    const { rows } = await this.timed('create', stored.length, () =>
-      dbOr(this.pool).query(
-        `WITH g AS (
-         INSERT INTO games (id, rule_set, family, options, seat_count, visibility, creator_id, status, version,
-                            turn_time_limit_seconds, server_seed, server_seed_hash, organizer_seed, created_at, updated_at,
-                            tournament_id, tournament_round, seed_sealed)
-         VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11, $12, $13, now(), now(), $17, $18, $19)
-         RETURNING id, created_at, updated_at),
-       s AS (
-         INSERT INTO game_seats (game_id, seat, player_id, hot_seat, client_seed, computer_level)
-         SELECT g.id, x.seat, x.player_id, x.hot_seat, x.client_seed, x.computer_level
-           FROM g, jsonb_to_recordset($14::jsonb) AS x(seat int, player_id uuid, hot_seat boolean, client_seed text, computer_level text)),
-       e AS (
-         INSERT INTO game_events (game_id, version, type, seat, payload, prev_hash, hash)
-         SELECT g.id, x.version, x.type, x.seat, x.payload, x.prev_hash, x.hash
-           FROM g, jsonb_to_recordset($15::jsonb) AS x(version int, type text, seat int, payload jsonb, prev_hash text, hash text)),
-       jb AS (${upsertJobsSql(`g, jsonb_to_recordset($16::jsonb) AS x(queue text, key text, payload jsonb, delay_ms float8)`)}),
-       lg AS (
-         INSERT INTO transparency_log_leaves (game_id, kind, event_version, value, timestamp_ms)
-         SELECT g.id, 1, 0, $12, ${LEAF_TIMESTAMP} FROM g)
-       SELECT created_at, updated_at FROM g`,
-        [
-          game.id,
-          game.ruleSet,
-          game.family,
-          JSON.stringify(game.options),
-          game.seatCount,
-          game.visibility,
-          game.creatorId,
-          state.status,
-          state.version,
-          game.turnTimeLimitSeconds,
-          this.vault.seal(game.id, game.serverSeed),
-          game.serverSeedHash,
-          game.organizerSeed,
-          JSON.stringify(seats),
-          JSON.stringify(stored.map(toRecord)),
-          JSON.stringify(jobs.map((j) => ({ queue: j.queue, key: j.key, payload: j.payload, delay_ms: j.delayMs }))),
-          game.tournamentId ?? null,
-          game.tournamentRound ?? null,
-          game.seedSealed ?? false,
-        ],
-      ),
+    const stored = chainEvents(game.id, game.serverSeedHash, 0, events);
+    const created = await this.timed('create', stored.length, () =>
+      insertGame(dbOr(this.pool), game, this.vault.seal(game.id, game.serverSeed), state, stored, jobs),
     );
     const row: GameRow = {
       id: game.id,
@@ -279,8 +194,8 @@ export class EventStore {
       seatCount: game.seatCount,
       serverSeed: game.serverSeed,
       serverSeedHash: game.serverSeedHash,
-      createdAt: rows[0].created_at,
-      updatedAt: rows[0].updated_at,
+      createdAt: created.created_at,
+      updatedAt: created.updated_at,
       startedAt: null,
       finishedAt: null,
       seedSealed: game.seedSealed ?? false,
@@ -295,8 +210,7 @@ export class EventStore {
    * for commands only, whose append re-checks the version).
    */
   async load(gameId: string, opts: { cached?: boolean } = {}): Promise<LoadedGame | null> {
-    // The id and version are interpolated (validated here) so that the three reads travel as ONE
-    // simple-protocol message: one round trip, no JSON aggregation (slow on the embedded database).
+    // The id and version are interpolated into the load's one message (game-statements.ts): checked here.
     if (!UUID.test(gameId)) throw new Error(`event store: not a UUID: ${JSON.stringify(gameId).slice(0, 60)}`);
     const cached = this.cache.get(gameId);
     if (opts.cached && cached?.row && cached.names) {
@@ -311,24 +225,10 @@ export class EventStore {
     }
     const after = cached?.state.version ?? 0;
     if (!Number.isSafeInteger(after) || after < 0) throw new Error('event store: bad version');
-    const results = (await dbOr(this.pool).query(
-      `SELECT ${GAME_COLUMNS} FROM games g WHERE g.id = '${gameId}';
-       SELECT p.id, p.display_name FROM game_seats s JOIN players p ON p.id = s.player_id WHERE s.game_id = '${gameId}';
-       SELECT version, type, seat, payload, prev_hash AS "prevHash", hash, created_at AS "createdAt"
-         FROM game_events WHERE game_id = '${gameId}' AND version > ${after} ORDER BY version`,
-    )) as unknown as [
-      { rows: GameDbRow[] },
-      { rows: Array<{ id: string; display_name: string }> },
-      { rows: EventDbRow[] },
-    ];
-    const [games, seats, rawEvents] = results;
-    if (games.rows.length === 0) return null;
-    const r = games.rows[0];
-    const events = rawEvents.rows.map((e) => fromJson(gameId, e));
+    const { game: r, names, events } = await selectGameForLoad(dbOr(this.pool), gameId, after);
+    if (!r) return null;
     let entry: CacheEntry = cached ?? { state: emptyGame(gameId), head: r.server_seed_hash, lastRolled: null };
     entry = applyAll(entry, events);
-    const names: Record<string, string> = {};
-    for (const n of seats.rows as Array<{ id: string; display_name: string }>) names[n.id] = n.display_name;
     // Each statement of the message has its own snapshot: the events may be newer than the row.
     const row = { ...toRow(r, this.vault), status: entry.state.status, version: entry.state.version };
     // Row and names are kept only when they were read at the state's version (same snapshot age).
@@ -348,37 +248,8 @@ export class EventStore {
     respond?: (result: AppendResult) => unknown,
   ): Promise<AppendResult> {
     const gameId = loaded.row.id;
-    const expected = loaded.state.version;
-    const stored = this.chain(gameId, loaded.head, expected, events);
-    // The command that ends the game also logs its final head (transparency log, same statement).
-    const endsNow =
-      !isEnded(loaded.state.status) && isEnded(update.status) && stored.length > 0
-        ? stored[stored.length - 1].hash
-        : null;
-    const item: AppendItem = {
-      gameId,
-      expected,
-      version: expected + events.length,
-      status: update.status,
-      currentSeat: update.currentSeat,
-      currentPlayerId: update.currentPlayerId,
-      standings: update.standings,
-      started: update.started,
-      finished: update.finished,
-      deadlineSeconds: update.turnDeadlineSeconds ?? null,
-      organizerSet: update.organizerSeed !== undefined,
-      organizerSeed: update.organizerSeed ?? null,
-      ends: endsNow,
-      events: stored.map(toRecord),
-      seats: update.seats.map((s) => ({
-        seat: s.seat,
-        player_id: s.playerId,
-        hot_seat: s.hotSeat,
-        client_seed: s.clientSeed,
-        computer_level: s.computer,
-      })),
-      jobs: (update.jobs ?? []).map((j) => ({ queue: j.queue, key: j.key, payload: j.payload, delay_ms: j.delayMs })),
-    };
+    const stored = chainEvents(gameId, loaded.head, loaded.state.version, events);
+    const item = appendItemOf(gameId, loaded.state, stored, update);
     const entry = applyAll({ state: loaded.state, head: loaded.head, lastRolled: loaded.lastRolled }, stored);
     const resultAt = (w: Written): AppendResult => ({
       stored,
@@ -466,22 +337,12 @@ export class EventStore {
 
   /** Events with version > after, oldest first, at most `limit`. */
   async readEvents(gameId: string, after: number, limit: number): Promise<StoredEvent[]> {
-    const { rows } = await this.pool.query<EventDbRow>(
-      `SELECT version, type, seat, payload, prev_hash AS "prevHash", hash, created_at AS "createdAt"
-         FROM game_events WHERE game_id = $1 AND version > $2 ORDER BY version LIMIT $3`,
-      [gameId, after, limit],
-    );
-    return rows.map((e) => fromJson(gameId, e));
+    return selectEventsAfter(this.pool, gameId, after, limit);
   }
 
   /** Events with version <= upTo (a full replay reads them all). */
   async readEventsUpTo(gameId: string, upTo: number, db: Queryable = this.pool): Promise<StoredEvent[]> {
-    const { rows } = await db.query<EventDbRow>(
-      `SELECT version, type, seat, payload, prev_hash AS "prevHash", hash, created_at AS "createdAt"
-         FROM game_events WHERE game_id = $1 AND version <= $2 ORDER BY version`,
-      [gameId, upTo],
-    );
-    return rows.map((e) => fromJson(gameId, e));
+    return selectEventsUpTo(db, gameId, upTo);
   }
 
   /**
@@ -490,7 +351,8 @@ export class EventStore {
    * key of the last game of the previous page (keyset) or a deprecated offset.
    */
   async listMine(playerId: string, limit: number, from: ListPosition = {}): Promise<GameSummaryRow[]> {
-    return this.listGames(
+    return selectGames(
+      this.pool,
       'EXISTS (SELECT 1 FROM game_seats s WHERE s.game_id = g.id AND s.player_id = $1)',
       [playerId],
       limit,
@@ -500,29 +362,7 @@ export class EventStore {
 
   /** Open public games, newest first (same order and paging as listMine). */
   async listOpen(limit: number, from: ListPosition = {}, db: Queryable = this.pool): Promise<GameSummaryRow[]> {
-    return this.listGames(`g.status = 'open' AND g.visibility = 'public'`, [], limit, from, db);
-  }
-
-  private async listGames(
-    filter: string,
-    params: unknown[],
-    limit: number,
-    from: ListPosition,
-    db: Queryable = this.pool,
-  ): Promise<GameSummaryRow[]> {
-    const values = [...params];
-    const p = (v: unknown) => `$${values.push(v)}`;
-    const keyset = from.after
-      ? ` AND (g.created_at, g.id) < (${fromMicros(p(from.after.createdMicros))}, ${p(from.after.id)}::uuid)`
-      : '';
-    const { rows } = await db.query<SummaryDbRow>(
-      `SELECT ${SUMMARY_COLUMNS} FROM games g
-        WHERE ${filter}${keyset}
-        ORDER BY g.created_at DESC, g.id DESC
-        LIMIT ${p(limit)} OFFSET ${p(from.offset ?? 0)}`,
-      values,
-    );
-    return rows.map(toSummary);
+    return selectGames(db, `g.status = 'open' AND g.visibility = 'public'`, [], limit, from);
   }
 
   /** Another instance committed `version` of the game (NOTIFY): a cached older state is evicted. */
@@ -545,23 +385,8 @@ export class EventStore {
   }
 }
 
-/** The leaf's timestamp: milliseconds since the epoch, taken by the database (one clock for every instance). */
-const LEAF_TIMESTAMP = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
-
 const conflict = () =>
   new DomainException(
     'VERSION_CONFLICT',
     'The game changed meanwhile (another command was applied first); reload it and retry',
   );
-
-function applyAll(entry: CacheEntry, events: readonly StoredEvent[]): CacheEntry {
-  let { state, head, lastRolled } = entry;
-  for (const e of events) {
-    if (e.version !== state.version + 1)
-      throw new Error(`event store: version ${e.version} after ${state.version} for game ${e.gameId}`);
-    state = evolveGame(state, toGameEvent(e));
-    head = e.hash;
-    if (e.type === 'rolled') lastRolled = e.data;
-  }
-  return { state, head, lastRolled };
-}

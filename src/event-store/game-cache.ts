@@ -7,7 +7,8 @@
  * `estimateGameEntryBytes` counts the fixed part and the per-seat part with constants calibrated
  * against heap snapshots (see the function). The estimate is taken once when an entry is stored.
  */
-import type { GameState } from '@fairdice/core/rules/game';
+import { evolveGame, type GameState } from '@fairdice/core/rules/game';
+import { type GameRow, type StoredEvent, toGameEvent } from './event-store.types';
 
 export interface GameCacheLimits {
   /** Most entries kept (GAME_CACHE_MAX_ENTRIES). */
@@ -86,3 +87,26 @@ export function estimateGameEntryBytes(entry: { state: GameState; names?: Record
 
 export const ENTRY_BASE_BYTES = 2560;
 export const ENTRY_SEAT_BYTES = 512;
+
+/** One cached game: its state, chain head and last roll, and (when read at that version) row and names. */
+export interface CacheEntry {
+  state: GameState;
+  head: string;
+  lastRolled: Record<string, unknown> | null;
+  /** The games row and seated names as of `state.version` (null: read them on the next load). */
+  row?: GameRow | null;
+  names?: Record<string, string> | null;
+}
+
+/** `entry` with `events` (the versions right after its own) applied. */
+export function applyAll(entry: CacheEntry, events: readonly StoredEvent[]): CacheEntry {
+  let { state, head, lastRolled } = entry;
+  for (const e of events) {
+    if (e.version !== state.version + 1)
+      throw new Error(`event store: version ${e.version} after ${state.version} for game ${e.gameId}`);
+    state = evolveGame(state, toGameEvent(e));
+    head = e.hash;
+    if (e.type === 'rolled') lastRolled = e.data;
+  }
+  return { state, head, lastRolled };
+}

@@ -2,6 +2,8 @@
  * The event store's rows as PostgreSQL gives them, and their mapping to the store's types: the
  * columns it selects, each row's shape, and the record an event is written as.
  */
+import { appendEvent } from '@fairdice/core/fairness/hash-chain';
+import type { GameEvent } from '@fairdice/core/rules/game';
 import { micros } from '../common/pagination/cursor';
 import type { SeedVault } from '../keys/seed-vault';
 import type { GameRow, GameSummaryRow, StoredEvent, StoredPayload } from './event-store.types';
@@ -125,3 +127,26 @@ export const toSummary = (r: SummaryDbRow): GameSummaryRow => ({
   updatedAt: r.updated_at,
   createdMicros: Number(r.created_micros),
 });
+
+/** The hashed envelopes of `events` appended after `head` at `fromVersion + 1` (the store's hash chain). */
+export function chainEvents(
+  gameId: string,
+  head: string,
+  fromVersion: number,
+  events: readonly GameEvent[],
+): StoredEvent[] {
+  let prev = head;
+  return events.map((e, i) => {
+    const env = appendEvent(prev, {
+      gameId,
+      version: fromVersion + i + 1,
+      type: e.type,
+      seat: e.seat,
+      data: e.data,
+      rollNumber: e.rollNumber,
+      command: e.command,
+    });
+    prev = env.hash;
+    return { ...env, command: e.command, createdAt: new Date() };
+  });
+}

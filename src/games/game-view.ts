@@ -22,8 +22,8 @@ export function buildGameView(
   names: Record<string, string>,
   revealStatus: string = state.status,
 ): GameView {
-  const family = state.play === null ? null : familyById(state.family);
-  const currentSeat = family ? family.currentSeat(state.play) : null;
+  const play = state.play;
+  const currentSeat = play === null ? null : familyById(state.family).currentSeat(play);
   const currentPlayerId = currentSeat === null ? null : (state.seats[currentSeat]?.playerId ?? null);
   const nameOf = (id: string | null) => (id === null ? null : (names[id] ?? null));
   let dice: number[] = [];

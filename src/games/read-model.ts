@@ -11,8 +11,8 @@ export function readModel(
   _events: readonly GameEvent[],
   inactivity?: InactivityPeriods,
 ): ReadModelUpdate {
-  const family = after.play === null ? null : familyById(after.family);
-  const currentSeat = family && after.status === 'playing' ? family.currentSeat(after.play) : null;
+  const play = after.play;
+  const currentSeat = play !== null && after.status === 'playing' ? familyById(after.family).currentSeat(play) : null;
   return {
     status: after.status,
     currentSeat,

@@ -16,12 +16,9 @@ import { Inject } from '@nestjs/common';
 import { Pool } from 'pg';
 import { PG_POOL } from '../database/prisma.service';
 import { TournamentStore, type LoadedTournament } from '../event-store/tournament-store.service';
-import { TOURNAMENT_QUEUE } from '../event-store/async-effects';
-import type { ScheduledJob } from '../event-store/event-store.types';
 import { generateClientSeed, generateServerSeed } from '../fairness/seed-generation';
 import { commitmentOf } from '@fairdice/core/fairness/seeds';
 import { isRuleError } from '@fairdice/core/rules/core/errors';
-import type { RuleSetName } from '@fairdice/core/rules/registry';
 import {
   computeStandings,
   decideTournament,
@@ -44,6 +41,7 @@ import type { TournamentView } from './dto/tournament.models';
 import { toTournamentView } from './tournament-view';
 import { maySeeTournament, TournamentAggregate, tournamentNotFound } from './tournament-aggregate';
 import { TournamentRounds } from './tournament-rounds.service';
+import { createTournamentCommand, startJobs } from './tournament-creation';
 import { UUID_PATTERN_ANY_CASE as UUID } from '@fairdice/core/fairness/ids';
 
 type Player = AuthenticatedPlayer;
@@ -117,47 +115,16 @@ export class TournamentsService {
     const id = randomUUID();
     const seed = generateServerSeed();
     const commitment = commitmentOf(seed);
-    const command: TournamentCommand = {
-      type: 'create',
-      tournamentId: id,
-      organizerId: player.id,
-      commitment,
-      at: new Date().toISOString(),
-      settings: {
-        name: input.name,
-        ruleSet: input.ruleSet as RuleSetName,
-        options: input.options ?? {},
-        format: input.format,
-        visibility: input.visibility ?? 'public',
-        maxEntrants: input.maxEntrants,
-        rounds: input.rounds,
-        gamesPerRound: input.gamesPerRound ?? 1,
-        tableSizeMin: input.tableSizeMin ?? (input.format === 'tables' ? 2 : 1),
-        tableSizeMax: input.tableSizeMax ?? (input.format === 'tables' ? 4 : 1),
-        turnTimeLimitSeconds: input.turnTimeLimitSeconds ?? null,
-        // Stored normalized (UTC, milliseconds); the DTO checked the ISO 8601 form.
-        entryClosesAt: isoOrNull(input.entryClosesAt),
-        startsAt: isoOrNull(input.startsAt),
-      },
-    };
+    const command = createTournamentCommand(id, player.id, commitment, input);
     const events = decideTournament(emptyTournament(id), command);
     if (isRuleError(events)) throw DomainException.fromRule(events);
     const state = events.reduce(evolveTournament, emptyTournament(id));
-    const jobs: ScheduledJob[] = [];
-    if (state.startsAt !== null) {
-      jobs.push({
-        queue: TOURNAMENT_QUEUE,
-        key: `tournament-start:${id}`,
-        payload: { tournamentId: id, kind: 'start' },
-        delayMs: Math.max(0, Date.parse(state.startsAt) - Date.now()),
-      });
-    }
     const t = await this.store.create(
       { id, organizerId: player.id, tournamentSeed: seed.toString('hex'), commitment },
       events,
       command,
       state,
-      jobs,
+      startJobs(state),
     );
     return this.snapshot(t);
   }
@@ -412,6 +379,3 @@ function replayedView(v: TournamentView): TournamentView {
   const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : (d as string | null));
   return { ...v, entryClosesAt: iso(v.entryClosesAt), startsAt: iso(v.startsAt) };
 }
-
-const isoOrNull = (v: string | undefined | null): string | null =>
-  v === undefined || v === null || Number.isNaN(Date.parse(v)) ? (v ?? null) : new Date(v).toISOString();

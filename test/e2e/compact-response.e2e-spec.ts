@@ -4,7 +4,7 @@
  * Also through the SDK's compact client, and with idempotent replays.
  */
 import { createFairdiceCompactClient, unwrap } from '../../packages/client/src';
-import { evolveGame, type GameEvent, type GameState, replayGame } from '@fairdice/core/rules/game';
+import { evolveGame, fiveDicePlay, type GameEvent, type GameState, replayGame } from '@fairdice/core/rules/game';
 import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 
 jest.setTimeout(60_000);
@@ -79,7 +79,7 @@ describe('compact command responses (Prefer: return=minimal)', () => {
     const game = (await t.http().get(`/v1/games/${id}`).set(ada.auth).expect(200)).body;
     expect(game.version).toBe(state.version);
     expect(game.fiveDice.sheets[0].boxes.find((b: { box: string }) => b.box === 'chance').points).toBe(
-      (state.play as { sheets: Array<{ boxes: Record<string, number> }> }).sheets[0].boxes.chance,
+      fiveDicePlay(state)!.sheets[0].boxes.chance,
     );
   });
 

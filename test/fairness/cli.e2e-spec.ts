@@ -17,7 +17,6 @@ import {
 } from '@fairdice/core/fairness/service-move-fixtures';
 import { fromHex, logPublicKey, toHex } from '@fairdice/core/fairness/transparency-log';
 import { solveFiveDice } from '@fairdice/core/rules/advice';
-import type { FiveDiceOptions } from '@fairdice/core/rules/five-dice';
 import { RULE_SETS } from '@fairdice/core/rules/registry';
 
 jest.setTimeout(300_000);
@@ -209,7 +208,7 @@ describe('fairdice verify (compiled CLI)', () => {
 
   it('re-derives the moves of a computer seat at level optimal (solving its table) and names the first that differs', () => {
     // A forger swaps the boxes of the computer's last two turns, re-scores and re-hashes the log.
-    const tables = { fiveDice: solveFiveDice(RULE_SETS.simple.options as unknown as FiveDiceOptions) };
+    const tables = { fiveDice: solveFiveDice(RULE_SETS.simple.options) };
     const game = simulateServiceGame({ ruleSet: 'simple', computerSeat: 'optimal', tables });
     const { commands, earlier } = swapLastTwoBoxes(game.commands, 'computer');
     const forged = bundleOf(commands);

@@ -5,7 +5,7 @@
 import { EventStore } from '../../src/event-store/event-store.service';
 import { toGameEvent } from '../../src/event-store/event-store.types';
 import { PG_POOL } from '../../src/database/prisma.service';
-import { replayGame, type GameState } from '@fairdice/core/rules/game';
+import { replayGame, startedPlay, type GameState } from '@fairdice/core/rules/game';
 import { createHash } from 'node:crypto';
 import { verifyChain } from '@fairdice/core/fairness/hash-chain';
 import { familyById } from '@fairdice/core/rules/registry';
@@ -270,7 +270,7 @@ export function describeCompleteGames(api: 'rest' | 'graphql'): void {
         end.standings.map(({ seat, total, rank, quit }: any) => ({ seat, total, rank, quit })),
       );
       const family = familyById(replayed.family);
-      const totals = family.standings(replayed.play).map((s: any) => [s.seat, s.total]);
+      const totals = family.standings(startedPlay(replayed)).map((s: any) => [s.seat, s.total]);
       if (isFiveDice(end)) {
         expect(end.fiveDice.sheets.map((s: any) => [s.seat, s.total]).sort()).toEqual(totals.sort());
         for (const sheet of end.fiveDice.sheets) expect(sheet.boxes.every((x: any) => x.points !== null)).toBe(true);

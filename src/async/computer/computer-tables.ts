@@ -6,8 +6,6 @@
  */
 import { Injectable } from '@nestjs/common';
 import type { OptimalTables } from '@fairdice/core/rules/computer';
-import type { FarkleOptions } from '@fairdice/core/rules/farkle';
-import type { FiveDiceOptions } from '@fairdice/core/rules/five-dice';
 import type { GameState } from '@fairdice/core/rules/game';
 import { DomainException } from '../../common/errors';
 import { AdviceTablesService } from '../../advice/advice-tables.service';
@@ -26,8 +24,8 @@ export class ComputerTables {
   private tablesFor(state: GameState): OptimalTables | null {
     try {
       return state.family === 'five-dice'
-        ? { fiveDice: this.advice.fiveDice(state.options as unknown as FiveDiceOptions) }
-        : { farkle: this.advice.farkle(state.options as unknown as FarkleOptions) };
+        ? { fiveDice: this.advice.fiveDice(state.options) }
+        : { farkle: this.advice.farkle(state.options) };
     } catch (err) {
       // Queued or building (the get above queued it), or the build queue is full: try again later.
       if (err instanceof DomainException && (err.code === 'TABLE_BUILDING' || err.code === 'ADVICE_BUSY')) return null;

@@ -7,10 +7,16 @@
 import type { RollDice } from '../rules/core/dice';
 import { noDice } from '../rules/core/dice';
 import { isRuleError } from '../rules/core/errors';
-import type { FarkleState } from '../rules/farkle/types';
 import { computerChoice, computerHold } from '../rules/five-dice/computer';
-import type { FiveDiceState } from '../rules/five-dice/types';
-import { decideGame, emptyGame, evolveGame, type GameCommand, type GameState, seedsStateFor } from '../rules/game';
+import {
+  decideGame,
+  emptyGame,
+  evolveGame,
+  type GameCommand,
+  type GameState,
+  seedsStateFor,
+  startedPlay,
+} from '../rules/game';
 import { familyById, type RuleSetName } from '../rules/registry';
 import { assembleBundle, type AuditBundle } from './audit-bundle';
 import { bytesToHex, hexToBytes } from './bytes';
@@ -86,11 +92,10 @@ export function rollerFor(serverSeed: Uint8Array, state: GameState): RollDice {
 
 /** A legal move for the seat whose turn it is (a simple deterministic strategy). */
 function nextCommand(state: GameState, turnNo: number, timeoutEvery: number): GameCommand {
-  const family = familyById(state.family);
-  const seat = family.currentSeat(state.play) as number;
+  const seat = familyById(state.family).currentSeat(startedPlay(state)) as number;
   const playerId = state.seats[seat].playerId as string;
   if (state.family === 'five-dice') {
-    const p = state.play as FiveDiceState;
+    const p = startedPlay(state);
     const turn = p.turn!;
     if (turn.rollInTurn === 0) return { type: 'play', playerId, move: { type: 'roll' } };
     const sheet = p.sheets[seat];
@@ -104,10 +109,10 @@ function nextCommand(state: GameState, turnNo: number, timeoutEvery: number): Ga
       move: { type: 'score', box: computerChoice(sheet, turn.dice, p.options) },
     };
   }
-  const f = state.play as FarkleState;
+  const f = startedPlay(state);
   if (timeoutEvery > 0 && turnNo % timeoutEvery === timeoutEvery - 1 && f.turn && !f.turn.roll)
     return { type: 'timeout', seat };
-  const move = family.timeoutMove!(state.play) as Record<string, unknown> & { type: string };
+  const move = familyById(state.family).timeoutMove!(f)!;
   return { type: 'play', playerId, move };
 }
 
@@ -183,7 +188,7 @@ export function simulateGame(o: SimulateOptions): SimulatedGame {
   for (let n = 0; state.status === 'playing'; n++) {
     if (o.maxCommands !== undefined && n >= o.maxCommands) break;
     if (n > 20_000) throw new Error('simulation: the game does not end');
-    const seat = family.currentSeat(state.play);
+    const seat = family.currentSeat(startedPlay(state));
     if (seat !== lastSeat) {
       turnNo++;
       lastSeat = seat;

@@ -12,7 +12,7 @@ import { commitmentOf } from './seeds';
 import type { AuditBundle } from './audit-bundle';
 import { simulateGame } from './bundle-fixtures';
 import { verifyBundle } from './verifier';
-import { decideGame, emptyGame, evolveGame, type GameCommand } from '../rules/game';
+import { asFamilyEvent, decideGame, emptyGame, evolveGame, type GameCommand } from '../rules/game';
 import { familyById } from '../rules/registry';
 import {
   consistencyProof,
@@ -184,7 +184,7 @@ describe('docs/fairness.md test vectors', () => {
       expect(e).toHaveProperty('command');
       if (e.rollNumber !== null) {
         // the roll's faces are those the family says it rolled (five dice: the non-held positions)
-        const faces = familyById(state.family).rolledDice!(e.data)!;
+        const faces = familyById(state.family).rolledDice!(asFamilyEvent(e.data))!;
         expect(deriveDice({ ...a.stream, rollNumber: e.rollNumber, count: faces.length })).toEqual(faces);
         rolls++;
       }

@@ -8,7 +8,6 @@ import { noDice } from '../rules/core/dice';
 import { isRuleError } from '../rules/core/errors';
 import { fiveDiceBox, type OptimalTables, planTurn } from '../rules/computer';
 import { computerChoice, computerHold } from '../rules/five-dice/computer';
-import type { FiveDiceState } from '../rules/five-dice/types';
 import {
   type ComputerLevel,
   decideGame,
@@ -16,8 +15,8 @@ import {
   evolveGame,
   type GameCommand,
   type GameState,
-  type SeatMove,
   seedsStateFor,
+  startedPlay,
 } from '../rules/game';
 import { familyById, type RuleSetName } from '../rules/registry';
 import { assembleBundle, type AuditBundle } from './audit-bundle';
@@ -113,7 +112,7 @@ export function stateAfter(commands: readonly GameCommand[]): GameState {
 
 /** The moves `seat` makes for the rest of its turn at `level` on the game's dice (as the service plans). */
 export function planAt(state: GameState, level: ComputerLevel, tables?: OptimalTables) {
-  const seat = familyById(state.family).currentSeat(state.play) as number;
+  const seat = familyById(state.family).currentSeat(startedPlay(state)) as number;
   const moves = planTurn(state, seat, level, rollerFor(SERVER_SEED, state), tables);
   if (isRuleError(moves)) throw new Error(`planTurn: ${moves.message}`);
   return moves;
@@ -121,12 +120,11 @@ export function planAt(state: GameState, level: ComputerLevel, tables?: OptimalT
 
 /** A player's own move (the simple deterministic strategy of bundle-fixtures). */
 function playerMove(state: GameState, level: ComputerLevel, o: ServiceGameOptions): GameCommand {
-  const family = familyById(state.family);
-  const seat = family.currentSeat(state.play) as number;
+  const seat = familyById(state.family).currentSeat(startedPlay(state)) as number;
   const playerId = state.seats[seat].playerId as string;
   if (state.family !== 'five-dice')
-    return { type: 'play', playerId, move: family.timeoutMove!(state.play) as SeatMove };
-  const p = state.play as FiveDiceState;
+    return { type: 'play', playerId, move: familyById(state.family).timeoutMove!(startedPlay(state))! };
+  const p = startedPlay(state);
   const turn = p.turn!;
   if (turn.rollInTurn === 0) return { type: 'play', playerId, move: { type: 'roll' } };
   const sheet = p.sheets[seat];
@@ -173,8 +171,8 @@ export function simulateServiceGame(o: ServiceGameOptions): ServiceGame {
   for (let n = 0; r.state.status === 'playing'; n++) {
     if (n > 20_000) throw new Error('the game does not end');
     const state = r.state;
-    const seat = family.currentSeat(state.play) as number;
-    const turnStart = seat !== lastSeat || family.isTurnStart?.(state.play) === true;
+    const seat = family.currentSeat(startedPlay(state)) as number;
+    const turnStart = seat !== lastSeat || family.isTurnStart?.(startedPlay(state)) === true;
     if (turnStart) turns++;
     lastSeat = seat;
     const computer = state.seats[seat].computer;

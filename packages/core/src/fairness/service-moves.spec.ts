@@ -5,8 +5,6 @@
  */
 import { solveFarkle, solveFiveDice } from '../rules/advice';
 import type { OptimalTables } from '../rules/computer';
-import type { FarkleOptions } from '../rules/farkle';
-import type { FiveDiceOptions } from '../rules/five-dice';
 import { COMPUTER_LEVELS, type GameCommand } from '../rules/game';
 import { RULE_SETS } from '../rules/registry';
 import type { AuditBundle } from './audit-bundle';
@@ -32,9 +30,9 @@ let farkle: OptimalTables;
 const tables: OptimalTablesFor = (state) => (state.family === 'five-dice' ? fiveDice : farkle);
 
 beforeAll(() => {
-  fiveDice = { fiveDice: solveFiveDice(RULE_SETS.simple.options as unknown as FiveDiceOptions) };
+  fiveDice = { fiveDice: solveFiveDice(RULE_SETS.simple.options) };
   farkle = {
-    farkle: solveFarkle({ ...(RULE_SETS.farkle.options as unknown as FarkleOptions), ...FARKLE_SHORT }),
+    farkle: solveFarkle({ ...RULE_SETS.farkle.options, ...FARKLE_SHORT }),
   };
 });
 

@@ -12,9 +12,8 @@ import type { RollDice } from '../rules/core/dice';
 import { RuleError } from '../rules/core/errors';
 import { computerMove, fiveDiceBox, MissingTableError, type OptimalTables } from '../rules/computer';
 import { solveFarkle, solveFiveDice } from '../rules/advice';
-import type { FarkleOptions } from '../rules/farkle';
-import type { FiveDiceOptions, FiveDiceState } from '../rules/five-dice';
 import type { ComputerLevel, GameCommand, GameState, SeatMove } from '../rules/game';
+import { asFamilyCommand, fiveDicePlay, withPlay } from '../rules/game/play';
 import { familyById } from '../rules/registry';
 import { canonicalJson } from './canonical';
 
@@ -75,7 +74,7 @@ function checkTurnMoves(
   for (let k = 0; k < listed.length; k++) {
     let expected: SeatMove | null;
     try {
-      expected = computerMove({ ...before, play }, level, loaded);
+      expected = play === null ? null : computerMove(withPlay(before, play), level, loaded);
     } catch (err) {
       if (err instanceof MissingTableError) return { outcome: 'not-checked', level, reason: err.message };
       throw err;
@@ -90,7 +89,8 @@ function checkTurnMoves(
         found: listed[k],
         detail: `move ${k + 1} of the turn: level ${level} plays ${canon(expected)}, the log has ${canon(listed[k])}`,
       };
-    const events = family.decide(play, { ...listed[k], seat }, roll);
+    if (play === null) throw new Error('a service move in a game that has not started');
+    const events = family.decide(play, asFamilyCommand(listed[k], seat), roll);
     // Unreachable when the command check passed (the same moves on the same dice).
     if (events instanceof RuleError)
       return { outcome: 'not-checked', level, reason: `move ${k + 1} is refused: ${events.message}` };
@@ -154,7 +154,9 @@ export function checkAutoScore(
   const level = before.computerLevel;
   const loaded = optimalTables(level, before, tables);
   if (typeof loaded === 'string') return { outcome: 'not-checked', level, reason: loaded };
-  const play = before.play as FiveDiceState;
+  const play = fiveDicePlay(before);
+  // Unreachable for a stored command: the rules refuse an auto-score outside a started five-dice game.
+  if (play === null) throw new Error('an auto-score outside a started five-dice game');
   const turn = play.turn!;
   let expected: string;
   try {
@@ -205,8 +207,8 @@ export function solvedTables(onBuild?: (family: string) => void): OptimalTablesF
       onBuild?.(state.family);
       t =
         state.family === 'five-dice'
-          ? { fiveDice: solveFiveDice(state.options as unknown as FiveDiceOptions) }
-          : { farkle: solveFarkle(state.options as unknown as FarkleOptions) };
+          ? { fiveDice: solveFiveDice(state.options) }
+          : { farkle: solveFarkle(state.options) };
       cache.set(key, t);
     }
     return t;

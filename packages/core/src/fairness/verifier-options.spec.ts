@@ -9,8 +9,8 @@ import type { AuditBundle } from './audit-bundle';
 import { cloneBundle, relinkBundle, simulateGame } from './bundle-fixtures';
 import { deriveDice } from './derivation';
 import { exitCodeOf, verifyBundle, type VerifyReport } from './verifier';
-import { familyById } from '../rules/registry';
-import { replayGame } from '../rules/game';
+import { type AnyFamily, familyById } from '../rules/registry';
+import { asFamilyEvent, replayGame } from '../rules/game';
 
 const failedChecks = (r: VerifyReport) => r.checks.filter((c) => c.status === 'fail').map((c) => c.name);
 const check = (r: VerifyReport, name: string) => r.checks.find((c) => c.name === name);
@@ -67,11 +67,11 @@ describe('seeds fixed after the commitment', () => {
     expect(bundle.players[0]).toMatchObject({ clientSeed: seed, clientSeedGenerated: false });
     expect(bundle.clientSeeds).toEqual([seed]);
     // Re-derive every roll from the server seed and that seed alone.
-    const family = familyById('five-dice');
+    const family: AnyFamily = familyById('five-dice');
     const rolls = bundle.events.filter((e) => e.rollNumber !== null);
     expect(rolls.length).toBe(bundle.rollCount);
     for (const e of rolls) {
-      const faces = family.rolledDice!(e.data)!;
+      const faces = family.rolledDice!(asFamilyEvent(e.data))!;
       expect(
         deriveDice({
           serverSeed,

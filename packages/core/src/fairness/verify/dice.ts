@@ -4,9 +4,8 @@
  * faces at the positions thrown (SKIPPED while the server seed is not revealed).
  */
 import type { Die } from '../../rules/core/dice';
-import type { GameState } from '../../rules/game';
+import { asFamilyEvent, fiveDicePlay, type GameState } from '../../rules/game';
 import { filledCount } from '../../rules/five-dice/decider';
-import type { FiveDiceState } from '../../rules/five-dice/types';
 import { familyById } from '../../rules/registry';
 import { deriveDice } from '../derivation';
 import { duplicateRoll } from '../tournament';
@@ -18,7 +17,7 @@ export function facesOf(state: GameState, e: Envelope): number[] | null {
   const family = familyById(state.family);
   if (!family || typeof family.rolledDice !== 'function')
     throw new Error(`family ${String(state.family)} cannot say which dice an event rolled`);
-  const faces = family.rolledDice(e.data);
+  const faces = family.rolledDice(asFamilyEvent(e.data));
   if (!Array.isArray(faces))
     throw new Error(`event type ${e.type} with rollNumber ${e.rollNumber} records no roll for family ${state.family}`);
   return faces;
@@ -64,7 +63,7 @@ export function checkRoll(
  */
 function duplicateFacesOf(roundSeed: Uint8Array, state: GameState, e: { seat: number | null; data: unknown }): Die[] {
   const t = state.tournament!;
-  const play = state.play as FiveDiceState | null;
+  const play = fiveDicePlay(state);
   const seat = e.seat;
   if (!play || seat === null || !play.turn) throw new Error('a duplicate roll outside a turn');
   const held = ((e.data as { held?: unknown }).held ?? []) as number[];

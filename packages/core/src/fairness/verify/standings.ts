@@ -24,8 +24,8 @@ export function checkStandingsAndSummarize(
 ): VerifySummary | null {
   const { state, startState, finishedVersion } = replay;
   try {
-    const family = state.play !== null ? familyById(state.family) : null;
-    const standings: SeatStanding[] = family ? family.standings(state.play) : [];
+    const play = state.play;
+    const standings: SeatStanding[] = play !== null ? familyById(state.family).standings(play) : [];
     const playerOf = (seat: number) => state.seats[seat]?.playerId ?? null;
     const ranking: AuditStanding[] = standings.map((s) => ({
       rank: s.rank,

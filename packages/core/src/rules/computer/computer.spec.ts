@@ -1,6 +1,6 @@
 import type { Die, RollDice } from '../core/dice';
 import { RuleError } from '../core/errors';
-import { decideGame, emptyGame, evolveGame, computerSeatsProblem } from '../game';
+import { decideGame, emptyGame, evolveGame, computerSeatsProblem, startedPlay } from '../game';
 import type { ComputerLevel, GameCommand, GameEvent, GameState } from '../game/types';
 import { familyById } from '../registry';
 import { adviseBox, adviseHolds, solveFarkle, solveFiveDice } from '../advice';
@@ -62,7 +62,7 @@ function playOut(state: GameState, level: ComputerLevel, tables: OptimalTables =
   const computerBatches: GameEvent[][] = [];
   let s = state;
   for (let guard = 0; guard < 2000 && s.status === 'playing'; guard++) {
-    const seat = family.currentSeat(s.play)!;
+    const seat = family.currentSeat(startedPlay(s))!;
     if (seat === 1) {
       const moves = planTurn(s, 1, level, rollerAt(s.rollCount), tables);
       if (moves instanceof RuleError) throw new Error(moves.message);
@@ -250,7 +250,7 @@ describe('computer levels: the documented policies', () => {
 
   it('five dice: every level rolls first; standard is the timeout policy; beginner scores after the third roll', () => {
     const family = familyById('five-dice');
-    let play = family.initialState(simple, 1) as FiveDiceState;
+    let play = family.initialState(simple, 1);
     expect(fiveDiceMove(play, 'beginner')).toEqual({ type: 'roll', hold: [] });
     play = { ...play, turn: { seat: 0, rollInTurn: 3, dice: [2, 5, 2, 5, 3] } };
     expect(fiveDiceMove(play, 'standard')).toEqual(timeoutMove(play));
@@ -260,7 +260,7 @@ describe('computer levels: the documented policies', () => {
 
   it('Farkle standard: banks at 550, or 350 with three dice or fewer left; beginner banks when allowed', () => {
     const family = familyById('farkle');
-    const base = family.initialState({ ...farklePreset, entryThreshold: 0 }, 1) as FarkleState;
+    const base = family.initialState({ ...farklePreset, entryThreshold: 0 }, 1);
     const at = (roll: Die[], points: number): FarkleState => ({
       ...base,
       phase: 'playing',
@@ -288,7 +288,7 @@ describe('level optimal, five dice (one solved table)', () => {
 
   it('follows the advice: the best hold while rolls are left, the best box after the last roll or a hold of all five', () => {
     const family = familyById('five-dice');
-    const play = family.initialState(simpleOptions, 1) as FiveDiceState;
+    const play = family.initialState(simpleOptions, 1);
     const sheet = play.sheets[0];
     const after = (rollInTurn: number, dice: Die[]): FiveDiceState => ({
       ...play,

@@ -9,7 +9,7 @@ import type { Die, RollDice } from '../core/dice';
 import { RuleError } from '../core/errors';
 import { familyById } from '../registry';
 import type { ComputerLevel, GameState, SeatMove } from '../game/types';
-import { farklePlay, fiveDicePlay } from '../game/play';
+import { asFamilyCommand, farklePlay, fiveDicePlay, withPlay } from '../game/play';
 import {
   BOX_IDS,
   type BoxId,
@@ -190,9 +190,9 @@ export function planTurn(
   for (let guard = 0; guard < 256; guard++) {
     if (family.isFinished(play) || family.currentSeat(play) !== seat) break;
     if (moves.length > 0 && family.isTurnStart?.(play)) break;
-    const move = computerMove({ ...state, play }, level, tables);
+    const move = computerMove(withPlay(state, play), level, tables);
     if (move === null) break;
-    const events = family.decide(play, { ...move, seat }, roll);
+    const events = family.decide(play, asFamilyCommand(move, seat), roll);
     if (events instanceof RuleError) return events;
     for (const e of events) play = family.evolve(play, e);
     moves.push(move);

@@ -10,7 +10,8 @@ export interface FarkleStraights {
   readonly full: number | null;
 }
 
-export interface FarkleOptions {
+// A type literal (not an interface) so that it is a Record<string, unknown> (JSON options).
+export type FarkleOptions = {
   /** Minimum points of a player's first banked turn ("750 to get on the board"); 0 = off. */
   readonly entryThreshold: number;
   /** Banking to this total (or more) starts the last round. */
@@ -20,7 +21,7 @@ export interface FarkleOptions {
   /** Points lost on every third consecutive farkle of a seat; 0 = off. Totals never go below 0. */
   readonly threeFarklePenalty: number;
   readonly straights: FarkleStraights;
-}
+};
 
 /** The default rule set: the brief's rules without the house-rule straights or exact target. */
 export const farkle: FarkleOptions = Object.freeze({

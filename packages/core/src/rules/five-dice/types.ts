@@ -47,7 +47,8 @@ export const upperBoxOf = (face: Die): UpperBoxId => UPPER_BOXES[face - 1];
  */
 export type JokerRule = 'forced' | 'free' | 'freeChoice' | 'none';
 
-export interface FiveDiceOptions {
+// A type literal (not an interface) so that it is a Record<string, unknown> (JSON options).
+export type FiveDiceOptions = {
   readonly joker: JokerRule;
   /**
    * The official reading of the joker: it also applies once the five-of-a-kind box was sacrificed
@@ -67,7 +68,7 @@ export interface FiveDiceOptions {
   readonly upperBonusThreshold: number;
   /** … to earn these points. */
   readonly upperBonusPoints: number;
-}
+};
 
 /** Filled boxes with their points; an absent box is open. JSON-serialisable. */
 export type SheetBoxes = Partial<Record<BoxId, number>>;

@@ -45,7 +45,7 @@ export function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | 
     lifecycle('gameCreated', null, {
       ruleSet: c.ruleSet,
       family: preset.family,
-      options: options as Record<string, unknown>,
+      options,
       seatCount: c.seatCount,
       visibility: c.visibility,
       creatorId: c.creatorId,

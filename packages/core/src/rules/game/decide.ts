@@ -2,6 +2,7 @@ import type { RollDice } from '../core/dice';
 import { RuleError, ruleError } from '../core/errors';
 import { familyById } from '../registry';
 import { evolveGame } from './evolve';
+import { asFamilyCommand, startedPlay } from './play';
 import type { GameCommand, GameEvent, GameState, LifecycleEventData, SeatSeed, StartCommand } from './types';
 import { decideCreate } from './create';
 import { isOpenSeat, lifecycle, seedError, tagRolls, withFinish } from './decision';
@@ -113,7 +114,7 @@ function decideEvents(state: GameState, command: GameCommand, roll: RollDice): G
       return withFinish(
         afterStart,
         [started],
-        tagRolls(afterStart, (r) => family.start(afterStart.play, r), roll),
+        tagRolls(afterStart, (r) => family.start(startedPlay(afterStart), r), roll),
       );
     }
     case 'computer':
@@ -124,7 +125,8 @@ function decideEvents(state: GameState, command: GameCommand, roll: RollDice): G
       if (state.status !== 'playing' || state.play === null)
         return ruleError('GAME_NOT_STARTED', 'The game has not started');
       const family = familyById(state.family);
-      const current = family.currentSeat(state.play);
+      const play = state.play;
+      const current = family.currentSeat(play);
       let seat: number;
       let move: Record<string, unknown> & { type: string };
       if (command.type === 'play') {
@@ -137,7 +139,7 @@ function decideEvents(state: GameState, command: GameCommand, roll: RollDice): G
         if (typeof move !== 'object' || move === null || typeof move.type !== 'string')
           return ruleError('INVALID_COMMAND', 'A move needs a type');
         if ('seat' in move) return ruleError('INVALID_COMMAND', 'The seat is taken from your token, not from the move');
-        const events = tagRolls(state, (r) => family.decide(state.play, { ...move, seat }, r), roll);
+        const events = tagRolls(state, (r) => family.decide(play, asFamilyCommand(move, seat), r), roll);
         return events instanceof RuleError ? events : withFinish(state, [], events);
       }
       if (current !== command.seat)
@@ -152,11 +154,12 @@ function decideEvents(state: GameState, command: GameCommand, roll: RollDice): G
       // It stops when the turn passed: another seat, the end, or (same seat again, as in a solo
       // game) the state is back at the start of a turn after at least one move.
       for (let guard = 0; guard < 64; guard++) {
-        if (family.currentSeat(s.play) !== command.seat || family.isFinished(s.play)) break;
-        if (all.length > 0 && family.isTurnStart?.(s.play)) break;
-        const next = family.timeoutMove(s.play) as (Record<string, unknown> & { type: string }) | null;
+        const now = startedPlay(s);
+        if (family.currentSeat(now) !== command.seat || family.isFinished(now)) break;
+        if (all.length > 0 && family.isTurnStart?.(now)) break;
+        const next = family.timeoutMove(now);
         if (next === null) break;
-        const events = tagRolls(s, (r) => family.decide(s.play, { ...next, seat: command.seat }, r), roll);
+        const events = tagRolls(s, (r) => family.decide(now, asFamilyCommand(next, command.seat), r), roll);
         if (events instanceof RuleError) return events;
         const marked = events.map((e) => ({ ...e, data: { ...e.data, reason: 'timeout' } }));
         for (const e of marked) s = evolveGame(s, e);

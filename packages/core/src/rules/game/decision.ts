@@ -3,6 +3,8 @@
  * numbering of a family's events, and the game's end when the family says so.
  */
 import type { Die, RollDice } from '../core/dice';
+import type { FamilyId } from '../core/family';
+import type { FamilyTypes } from '../families';
 import { RuleError, ruleError } from '../core/errors';
 import { familyById } from '../registry';
 import { evolveGame } from './evolve';
@@ -44,7 +46,7 @@ export const isOpenSeat = (s: { playerId: string | null; computer: unknown }) =>
  */
 export function tagRolls(
   state: GameState,
-  run: (roll: RollDice) => unknown[] | RuleError,
+  run: (roll: RollDice) => ReadonlyArray<FamilyTypes[FamilyId]['event']> | RuleError,
   roll: RollDice,
 ): GameEvent[] | RuleError {
   const family = familyById(state.family);
@@ -62,7 +64,7 @@ export function tagRolls(
     if (isLifecycleEvent(e.type)) throw new Error(`family event type ${e.type} collides with a lifecycle event`);
     if (typeof family.rolledDice !== 'function')
       throw new Error(`family ${family.id} does not say which events record rolls`);
-    const dice = family.rolledDice(e);
+    const dice = family.rolledDice(raw);
     let rollNumber: number | null = null;
     if (dice !== null) {
       const expected = rolls[next];

@@ -1,4 +1,6 @@
+import { simple } from '../five-dice/options';
 import { familyById } from '../registry';
+import { asFamilyEvent } from './play';
 import { DEFAULT_COMPUTER_LEVEL, type GameEvent, type GameState, isLifecycle, type SeatState } from './types';
 
 /** The state before any event. */
@@ -6,7 +8,7 @@ export const emptyGame = (id: string): GameState => ({
   id,
   ruleSet: 'simple',
   family: 'five-dice',
-  options: {},
+  options: simple,
   seatCount: 0,
   visibility: 'public',
   creatorId: '',
@@ -34,7 +36,7 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
   next.version = state.version + 1;
   if (event.rollNumber !== null) next.rollCount = state.rollCount + 1;
   if (!isLifecycle(event)) {
-    if (state.play !== null) next.play = familyById(state.family).evolve(state.play, event.data); // null cannot happen for events decide produced
+    if (state.play !== null) next.play = familyById(state.family).evolve(state.play, asFamilyEvent(event.data)); // null cannot happen for events decide produced
     return next;
   }
   switch (event.type) {

@@ -6,6 +6,7 @@ import type { RollDice } from '../core/dice';
 import { RuleError, ruleError } from '../core/errors';
 import { familyById } from '../registry';
 import { evolveGame } from './evolve';
+import { asFamilyCommand, startedPlay } from './play';
 import type { GameCommand, GameEvent, GameState, SeatMove } from './types';
 import { tagRolls, withFinish } from './decision';
 
@@ -21,7 +22,8 @@ export function decideServiceMove(
   if (state.status !== 'playing' || state.play === null)
     return ruleError('GAME_NOT_STARTED', 'The game has not started');
   const family = familyById(state.family);
-  const current = family.currentSeat(state.play);
+  const play = state.play;
+  const current = family.currentSeat(play);
   if (current !== command.seat)
     return ruleError('NOT_YOUR_TURN', `It is seat ${current}'s turn`, { currentSeat: current });
   if (command.type === 'computer') {
@@ -32,9 +34,9 @@ export function decideServiceMove(
   }
   // autoScore: the family's own (five dice with the option on, after the turn's last roll).
   if (!family.autoScoreMove) return ruleError('INVALID_COMMAND', 'This game does not score automatically');
-  const move = family.autoScoreMove(state.play, command.seat, command.box);
+  const move = family.autoScoreMove(play, command.seat, command.box);
   if (move instanceof RuleError) return move;
-  const events = tagRolls(state, (r) => family.decide(state.play, move, r), roll);
+  const events = tagRolls(state, (r) => family.decide(play, move, r), roll);
   if (events instanceof RuleError) return events;
   return withFinish(state, [], mark(events, 'autoScore'));
 }
@@ -69,7 +71,8 @@ export function serviceTurn(
     if (ended) return ruleError('INVALID_COMMAND', "A move after the end of the seat's turn");
     if (typeof move !== 'object' || move === null || typeof move.type !== 'string' || 'seat' in move)
       return ruleError('INVALID_COMMAND', 'A move is { type, ... } without a seat');
-    const events = tagRolls(s, (r) => family.decide(s.play, { ...move, seat }, r), roll);
+    const now = startedPlay(s);
+    const events = tagRolls(s, (r) => family.decide(now, asFamilyCommand(move, seat), r), roll);
     if (events instanceof RuleError) return events;
     const marked = mark(events, reason);
     for (const e of marked) s = evolveGame(s, e);

@@ -1,4 +1,5 @@
 import type { FamilyId, SeatStanding } from '../core/family';
+import type { FamilyState, FamilyTypes } from '../families';
 import type { RuleSetName } from '../registry';
 
 export type GameStatus = 'open' | 'playing' | 'finished' | 'abandoned';
@@ -43,13 +44,21 @@ export interface SeatState {
   clientSeedGenerated: boolean | null;
 }
 
-/** The whole game as rebuilt from its events: the lobby, then the family's own state. */
-export interface GameState {
+/**
+ * The whole game as rebuilt from its events: the lobby, then the family's own state. Discriminated
+ * by `family`: narrowing it types `play` (switches over it are checked exhaustive by the lint).
+ */
+export type GameState = { [F in FamilyId]: GameStateOf<F> }[FamilyId];
+export type FiveDiceGameState = GameStateOf<'five-dice'>;
+export type FarkleGameState = GameStateOf<'farkle'>;
+
+/** A game of family F. */
+export interface GameStateOf<F extends FamilyId> {
   id: string;
   ruleSet: RuleSetName;
-  family: FamilyId;
+  family: F;
   /** Resolved options of the family (preset plus overrides). */
-  options: Record<string, unknown>;
+  options: FamilyTypes[F]['options'];
   seatCount: number;
   visibility: Visibility;
   creatorId: string;
@@ -69,8 +78,8 @@ export interface GameState {
   version: number;
   /** Dice rolls made so far: the next roll's number in the fairness stream. */
   rollCount: number;
-  /** The family's state once the game started. */
-  play: unknown;
+  /** The family's state once the game started (null before). */
+  play: FamilyState<F> | null;
   standings: SeatStanding[] | null;
   /** Set on games a tournament created (absent on every other game). */
   tournament?: TournamentRef;

@@ -212,7 +212,7 @@ function decideCreate(
   const preset = RULE_SETS[s.ruleSet];
   const family = familyById(preset.family);
   const options = family.resolveOptions(preset.options, s.options ?? {});
-  if (options instanceof Object && 'kind' in options && options.kind === 'RuleError') return options as RuleError;
+  if (options instanceof Object && 'kind' in options && options.kind === 'RuleError') return options;
   if (s.format !== 'duplicate' && s.format !== 'tables')
     return ruleError('INVALID_OPTIONS', 'format is duplicate or tables');
   if (!FORMATS_BY_FAMILY[preset.family].includes(s.format))
