@@ -203,6 +203,11 @@ export const configSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
   /** Only https:// webhook URLs. Default: on when NODE_ENV=production. */
   WEBHOOK_REQUIRE_HTTPS: booleanFlag.optional(),
+  // --- the per-player event stream and Web Push (docs/async.md, *Player events*) ---
+  /** A player's events are kept this long for resuming (Last-Event-ID / after); older ones are pruned (then: resync). */
+  PLAYER_EVENTS_RETENTION_HOURS: positiveInt('PLAYER_EVENTS_RETENTION_HOURS').default(168),
+  /** How often the prune job runs. */
+  PLAYER_EVENTS_PRUNE_INTERVAL_MS: positiveInt('PLAYER_EVENTS_PRUNE_INTERVAL_MS').default(3_600_000),
   // --- advice (docs/advice.md "Tables") ---
   /** Where solved five-dice tables are cached (one file per option set, reused across restarts). */
   ADVICE_CACHE_DIR: z.string().min(1).default('./data/advice'),
