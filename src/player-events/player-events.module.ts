@@ -8,11 +8,14 @@ import { JobsModule } from '../async/jobs/jobs.module';
 import { PlayerEventsController } from './player-events.controller';
 import { PlayerEventsResolver } from './player-events.resolver';
 import { PlayerEventsService } from './player-events.service';
+import { PushController } from './push.controller';
+import { PushResolver } from './push.resolver';
+import { PushService } from './push.service';
 
 @Module({
   imports: [JobsModule],
-  controllers: [PlayerEventsController],
-  providers: [PlayerEventsService, PlayerEventsResolver],
+  controllers: [PlayerEventsController, PushController],
+  providers: [PlayerEventsService, PlayerEventsResolver, PushService, PushResolver],
   exports: [PlayerEventsService],
 })
 export class PlayerEventsModule {}

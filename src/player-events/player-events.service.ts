@@ -34,6 +34,7 @@ import {
   PLAYER_EVENTS_CHANNEL,
   PLAYER_EVENTS_PRUNE_KEY,
   PLAYER_EVENTS_PRUNE_QUEUE,
+  PUSH_QUEUE,
   type PlayerEventRecord,
   type PlayerEventType,
 } from './player-events.types';
@@ -47,9 +48,6 @@ interface DeadlineSoonPayload {
   seat: number;
   deadline: string;
 }
-
-/** Hooks of other parts of this module on stored events (Web Push). */
-export type StoredEventsListener = (rows: Array<PlayerEventRecord & { playerId: string }>) => void;
 
 // One statement: the fresh notices get each player's next numbers, the yourTurn events with a
 // deadline schedule their reminder, and every stored event is signalled on commit.
@@ -87,7 +85,17 @@ soon AS (
      AND COALESCE(s.deadline_soon_share, $2::float8) > 0
   ON CONFLICT (key) DO UPDATE
     SET queue = EXCLUDED.queue, payload = EXCLUDED.payload, run_at = EXCLUDED.run_at, attempts = 0,
-        revision = async_jobs.revision + 1, locked_by = NULL, last_error = NULL, updated_at = now())
+        revision = async_jobs.revision + 1, locked_by = NULL, last_error = NULL, updated_at = now()),
+-- Web Push: one delivery job per subscription of the player, for the types the player pushes.
+pushes AS (
+  INSERT INTO async_jobs (queue, key, payload, run_at)
+  SELECT '${PUSH_QUEUE}', 'push:' || ps.id::text || ':' || ins.seq::text,
+         jsonb_build_object('subscriptionId', ps.id::text, 'playerId', ins.player_id::text, 'seq', ins.seq),
+         now()
+    FROM ins JOIN push_subscriptions ps ON ps.player_id = ins.player_id
+    LEFT JOIN player_event_settings s ON s.player_id = ins.player_id
+   WHERE ins.type = ANY (COALESCE(s.push_events, $3::text[]))
+  ON CONFLICT (key) DO NOTHING)
 SELECT ins.player_id::text AS player_id, ins.seq::text AS seq, ins.type, ins.data, ins.created_at,
        pg_notify('${PLAYER_EVENTS_CHANNEL}', ins.player_id::text || ':' || ins.seq::text) AS notified
   FROM ins ORDER BY ins.player_id, ins.seq`;
@@ -119,7 +127,6 @@ export function parseEventCursor(raw: string | number | undefined | null, what: 
 export class PlayerEventsService implements OnModuleInit, OnApplicationBootstrap, PlayerEventSource {
   private readonly logger = new Logger('PlayerEvents');
   private readonly listeners = new Map<string, Set<() => void>>();
-  private readonly storedListeners: StoredEventsListener[] = [];
   readonly retentionHours: number;
   private readonly pruneIntervalMs: number;
 
@@ -158,11 +165,6 @@ export class PlayerEventsService implements OnModuleInit, OnApplicationBootstrap
       .catch((err) => this.logger.warn(`scheduling the prune job failed: ${(err as Error).message}`));
   }
 
-  /** Called with every batch of events this instance stored (after commit). */
-  onStored(listener: StoredEventsListener): void {
-    this.storedListeners.push(listener);
-  }
-
   private async storeJob(job: ClaimedJob): Promise<JobOutcome> {
     const { notices } = job.payload as unknown as PlayerEventsPayload;
     await this.store(notices ?? []);
@@ -181,16 +183,12 @@ export class PlayerEventsService implements OnModuleInit, OnApplicationBootstrap
     const { rows } = await this.pool.query<EventRow & { player_id: string }>(STORE_SQL, [
       JSON.stringify(input),
       DEFAULT_DEADLINE_SOON_SHARE,
+      DEFAULT_PUSH_EVENTS,
     ]);
     const stored = rows.map((r) => ({ ...toRecord(r), playerId: r.player_id }));
     for (const playerId of new Set(stored.map((r) => r.playerId))) this.wakeAll(playerId);
-    for (const l of this.storedListeners) {
-      try {
-        l(stored);
-      } catch (err) {
-        this.logger.warn(`a stored-events listener failed: ${(err as Error).message}`);
-      }
-    }
+    // Push deliveries written by the statement are due now: claim them without waiting for the poll.
+    if (stored.length > 0) this.jobs.wake();
     return stored;
   }
 
@@ -252,6 +250,15 @@ export class PlayerEventsService implements OnModuleInit, OnApplicationBootstrap
       [playerId, after, limit],
     );
     return rows.map(toRecord);
+  }
+
+  /** One stored event (null when pruned or never stored). */
+  async one(playerId: string, seq: number): Promise<PlayerEventRecord | null> {
+    const { rows } = await this.pool.query<EventRow>(
+      'SELECT seq::text AS seq, type, data, created_at FROM player_events WHERE player_id = $1 AND seq = $2',
+      [playerId, seq],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
   }
 
   subscribe(playerId: string, wake: () => void): () => void {

@@ -12,6 +12,8 @@ export const PLAYER_EVENTS_CHANNEL = 'fairdice_player_events';
 export const DEADLINE_SOON_QUEUE = 'deadline-soon';
 export const PLAYER_EVENTS_PRUNE_QUEUE = 'player-events-prune';
 export const PLAYER_EVENTS_PRUNE_KEY = 'player-events-prune';
+/** Queue of the Web Push deliveries (one job per event and subscription). */
+export const PUSH_QUEUE = 'push';
 
 /** The share of the turn time limit left when deadlineSoon is raised, unless the player chose another. */
 export const DEFAULT_DEADLINE_SOON_SHARE = 0.25;
