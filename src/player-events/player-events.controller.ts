@@ -38,7 +38,14 @@ const MESSAGE_SCHEMA = {
   oneOf: [...Object.values(PLAYER_EVENT_CLASSES), ResyncPlayerEvent, RevokedMessage].map((c) => ({
     $ref: getSchemaPath(c),
   })),
-  discriminator: { propertyName: 'type' },
+  discriminator: {
+    propertyName: 'type',
+    mapping: {
+      ...Object.fromEntries(Object.entries(PLAYER_EVENT_CLASSES).map(([type, c]) => [type, getSchemaPath(c)])),
+      resync: getSchemaPath(ResyncPlayerEvent),
+      revoked: getSchemaPath(RevokedMessage),
+    },
+  },
 };
 
 @ApiTags('player events')
