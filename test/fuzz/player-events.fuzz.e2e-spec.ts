@@ -80,11 +80,7 @@ describe('fuzz: player events and Web Push', () => {
     ])
       check(
         `settings ${JSON.stringify(body)}`,
-        await t
-          .http()
-          .put('/v1/players/me/event-settings')
-          .set(auth)
-          .send(body),
+        await t.http().put('/v1/players/me/event-settings').set(auth).send(body),
       );
 
     const sub = (endpoint: unknown, keys: unknown, extra: object = {}) => ({ endpoint, keys, ...extra });
