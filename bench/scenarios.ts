@@ -28,6 +28,12 @@ import { formatSummary, summarizeProfileFile } from './profile-summary';
 import { scenario, type ScenarioRow, withServer } from './scenario';
 import { freePort, ServerGroup, ServerProcess } from './server-process';
 import { runTournamentRoundBench, type TournamentRoundResult } from './tournament-round.bench';
+import { generateVapidKeys } from '../src/keys/service-keys';
+
+const vapidEnv = () => {
+  const k = generateVapidKeys();
+  return { VAPID_PUBLIC_KEY: k.publicKey, VAPID_PRIVATE_KEY: k.privateKey };
+};
 
 /** One bench run: its options, database and what the scenarios have measured so far. */
 export interface BenchRun {
@@ -65,6 +71,7 @@ export async function runScenarios(run: BenchRun): Promise<ScenarioResults> {
   const benchKeys = {
     LOG_SIGNING_KEY: randomBytes(32).toString('hex'),
     SEED_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('hex')}`,
+    ...vapidEnv(),
   };
   const nodeArgs = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
   if (opts.profile) mkdirSync(PROFILE_DIR, { recursive: true });

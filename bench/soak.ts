@@ -21,6 +21,12 @@ import { createBenchDatabase, DEFAULT_DATABASE_URL } from './db';
 import { HttpClient, runClosedLoop } from './load';
 import { newPlayStats, registerPlayer, RestPlayer, retrySetup } from './players';
 import { freePort, ServerProcess } from './server-process';
+import { generateVapidKeys } from '../src/keys/service-keys';
+
+const vapidEnv = () => {
+  const k = generateVapidKeys();
+  return { VAPID_PUBLIC_KEY: k.publicKey, VAPID_PRIVATE_KEY: k.privateKey };
+};
 
 const ROOT = resolve(__dirname, '..', '..');
 const arg = (name: string, fallback: number) => {
@@ -50,6 +56,7 @@ async function main(): Promise<void> {
       DATABASE_URL: db.url,
       LOG_SIGNING_KEY: randomBytes(32).toString('hex'),
       SEED_ENCRYPTION_KEYS: `soak:${randomBytes(32).toString('hex')}`,
+      ...vapidEnv(),
       DATABASE_POOL_MAX: String(poolSize),
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',

@@ -16,6 +16,12 @@ import { Pool } from 'pg';
 import { createApp } from '../src/app.factory';
 import { loadConfig } from '../src/config/config';
 import { createBenchDatabase, DEFAULT_DATABASE_URL } from './db';
+import { generateVapidKeys } from '../src/keys/service-keys';
+
+const vapidEnv = () => {
+  const k = generateVapidKeys();
+  return { VAPID_PUBLIC_KEY: k.publicKey, VAPID_PRIVATE_KEY: k.privateKey };
+};
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -51,6 +57,7 @@ export async function runTournamentRoundBench(
     RATE_LIMIT_ENABLED: 'false',
     LOG_SIGNING_KEY: randomBytes(32).toString('hex'),
     SEED_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('hex')}`,
+    ...vapidEnv(),
     ADVICE_WARM_PRESETS: 'false',
   });
   const app = await createApp({ config, databaseUrl: db.url, poolMax: 10, logger: pino({ level: 'silent' }) });

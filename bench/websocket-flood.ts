@@ -16,6 +16,12 @@ import http from 'node:http';
 import { join, resolve } from 'node:path';
 import { createBenchDatabase, DEFAULT_DATABASE_URL } from './db';
 import { freePort, ServerProcess } from './server-process';
+import { generateVapidKeys } from '../src/keys/service-keys';
+
+const vapidEnv = () => {
+  const k = generateVapidKeys();
+  return { VAPID_PUBLIC_KEY: k.publicKey, VAPID_PRIVATE_KEY: k.privateKey };
+};
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- ws ships no types here
 const WebSocket: any = require('ws');
 
@@ -95,6 +101,7 @@ async function main(): Promise<void> {
       DATABASE_URL: db.url,
       LOG_SIGNING_KEY: randomBytes(32).toString('hex'),
       SEED_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('hex')}`,
+      ...vapidEnv(),
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
       MIGRATE_ON_START: 'false',

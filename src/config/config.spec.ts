@@ -93,6 +93,8 @@ describe('loadConfig', () => {
   });
 
   const KEYS = {
+    VAPID_PUBLIC_KEY: 'B' + 'A'.repeat(86),
+    VAPID_PRIVATE_KEY: 'A'.repeat(43),
     LOG_SIGNING_KEY: 'ab'.repeat(32),
     SEED_ENCRYPTION_KEYS: `k2:${'cd'.repeat(32)},k1:${'EF'.repeat(32)}`,
   };
@@ -153,6 +155,19 @@ describe('loadConfig', () => {
     [{ DATABASE_CONNECT_TIMEOUT_MS: 'soon' }, 'DATABASE_CONNECT_TIMEOUT_MS'],
     [{ DATABASE_URL: 'postgresql://h/db', SEED_ENCRYPTION_KEYS: KEYS.SEED_ENCRYPTION_KEYS }, 'LOG_SIGNING_KEY'],
     [{ DATABASE_URL: 'postgresql://h/db', LOG_SIGNING_KEY: KEYS.LOG_SIGNING_KEY }, 'SEED_ENCRYPTION_KEYS'],
+    [
+      {
+        DATABASE_URL: 'postgresql://h/db',
+        LOG_SIGNING_KEY: KEYS.LOG_SIGNING_KEY,
+        SEED_ENCRYPTION_KEYS: KEYS.SEED_ENCRYPTION_KEYS,
+      },
+      'VAPID_PUBLIC_KEY',
+    ],
+    [{ VAPID_PUBLIC_KEY: 'Bshort' }, 'VAPID_PUBLIC_KEY'],
+    [{ VAPID_PRIVATE_KEY: 'x'.repeat(42) }, 'VAPID_PRIVATE_KEY'],
+    [{ VAPID_SUBJECT: 'me@example.com' }, 'VAPID_SUBJECT'],
+    [{ PUSH_ALLOW_PRIVATE_NETWORKS: 'maybe' }, 'PUSH_ALLOW_PRIVATE_NETWORKS'],
+    [{ PLAYER_EVENTS_RETENTION_HOURS: '0' }, 'PLAYER_EVENTS_RETENTION_HOURS'],
     [{ LOG_SIGNING_KEY: 'abc' }, 'LOG_SIGNING_KEY'],
     [{ SEED_ENCRYPTION_KEYS: 'k1' }, 'SEED_ENCRYPTION_KEYS'],
     [{ SEED_ENCRYPTION_KEYS: `k1:${'00'.repeat(31)}` }, 'SEED_ENCRYPTION_KEYS'],

@@ -203,6 +203,11 @@ export const configSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
   /** Only https:// webhook URLs. Default: on when NODE_ENV=production. */
   WEBHOOK_REQUIRE_HTTPS: booleanFlag.optional(),
+  // --- the per-player event stream and Web Push (docs/async.md, *Player events*) ---
+  /** A player's events are kept this long for resuming (Last-Event-ID / after); older ones are pruned (then: resync). */
+  PLAYER_EVENTS_RETENTION_HOURS: positiveInt('PLAYER_EVENTS_RETENTION_HOURS').default(168),
+  /** How often the prune job runs. */
+  PLAYER_EVENTS_PRUNE_INTERVAL_MS: positiveInt('PLAYER_EVENTS_PRUNE_INTERVAL_MS').default(3_600_000),
   // --- advice (docs/advice.md "Tables") ---
   /** Where solved five-dice tables are cached (one file per option set, reused across restarts). */
   ADVICE_CACHE_DIR: z.string().min(1).default('./data/advice'),
@@ -253,6 +258,32 @@ export const configSchema = z.object({
       return parsed;
     })
     .optional(),
+  /**
+   * The VAPID key pair (RFC 8292) that signs Web Push requests, base64url (web-push's
+   * generateVAPIDKeys(): public 65 bytes uncompressed P-256, private 32 bytes). Required with
+   * DATABASE_URL (every instance must sign with the same key the browsers subscribed with).
+   */
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^B[A-Za-z0-9_-]{86}$/, 'must be a base64url uncompressed P-256 public key (87 characters)')
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'must be a base64url 32-byte P-256 private key (43 characters)')
+    .optional(),
+  /** The contact the push services see in the VAPID JWT (`sub`): a mailto: or https: URL. */
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:.+|https:\/\/.+)$/, 'must be a mailto: or https: URL')
+    .default('mailto:operator@fairdice.invalid'),
+  /** Allow push endpoints on loopback, private, link-local... addresses (tests, private deployments). */
+  PUSH_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
+  /** Push subscriptions per player at most (PUSH_SUBSCRIPTION_LIMIT_REACHED). */
+  PUSH_MAX_SUBSCRIPTIONS_PER_PLAYER: positiveInt('PUSH_MAX_SUBSCRIPTIONS_PER_PLAYER').default(10),
+  /** Attempts per push delivery (then dropped), first retry delay (doubling), per-request timeout. */
+  PUSH_MAX_ATTEMPTS: positiveInt('PUSH_MAX_ATTEMPTS').default(5),
+  PUSH_BACKOFF_BASE_MS: positiveInt('PUSH_BACKOFF_BASE_MS').default(1000),
+  PUSH_TIMEOUT_MS: positiveInt('PUSH_TIMEOUT_MS').default(10000),
   /** How often the log sequencer integrates pending leaves and signs a new tree head. */
   LOG_INTEGRATION_INTERVAL_MS: positiveInt('LOG_INTEGRATION_INTERVAL_MS').default(1000),
 });
@@ -270,7 +301,7 @@ export type AppConfig = Omit<
 
 export class ConfigError extends Error {}
 
-const SECRET_VARIABLES = new Set(['LOG_SIGNING_KEY', 'SEED_ENCRYPTION_KEYS']);
+const SECRET_VARIABLES = new Set(['LOG_SIGNING_KEY', 'SEED_ENCRYPTION_KEYS', 'VAPID_PRIVATE_KEY']);
 
 /** Parses the environment. Throws ConfigError whose message is one line naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -288,7 +319,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   // Only the embedded default may generate its own keys (into its data directory); a service on
   // PostgreSQL may run as several instances, which must all sign and decrypt with the same keys.
   if (parsed.data.DATABASE_URL !== undefined) {
-    for (const name of ['LOG_SIGNING_KEY', 'SEED_ENCRYPTION_KEYS'] as const) {
+    for (const name of ['LOG_SIGNING_KEY', 'SEED_ENCRYPTION_KEYS', 'VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY'] as const) {
       if (parsed.data[name] === undefined)
         throw new ConfigError(
           `Invalid configuration: ${name} is required when DATABASE_URL is set (see docs/operations.md, Keys)`,

@@ -1,7 +1,14 @@
 import type { RollDice } from '@fairdice/core/rules/core/dice';
 import { RuleError } from '@fairdice/core/rules/core/errors';
 import { decideGame, emptyGame, evolveGame, type GameCommand, type GameState } from '@fairdice/core/rules/game';
-import { asyncEffects, AUTO_SCORE_QUEUE, COMPUTER_QUEUE, DEADLINE_QUEUE } from './async-effects';
+import {
+  asyncEffects,
+  AUTO_SCORE_QUEUE,
+  COMPUTER_QUEUE,
+  DEADLINE_QUEUE,
+  gamePlayerNotices,
+  tournamentPlayerNotices,
+} from './async-effects';
 
 const GAME = '00000000-0000-4000-8000-000000000001';
 const ADA = 'a0000000-0000-4000-8000-000000000000';
@@ -75,5 +82,83 @@ describe('asyncEffects: computer seats and auto-score', () => {
     for (let i = 0; i < 2; i++) t = apply(t, { type: 'play', playerId: ADA, move: { type: 'roll', hold: [] } });
     const t3 = apply(t, { type: 'play', playerId: ADA, move: { type: 'roll', hold: [] } });
     expect(queues(t, t3)).not.toContain(AUTO_SCORE_QUEUE);
+  });
+});
+
+describe('player notices (src/player-events)', () => {
+  const BOB = 'b0000000-0000-4000-8000-000000000000';
+  const NOW = new Date('2026-12-21T10:00:00.000Z');
+  const created = () =>
+    apply(emptyGame(GAME), {
+      type: 'create',
+      gameId: GAME,
+      ruleSet: 'simple',
+      options: {},
+      seatCount: 2,
+      visibility: 'public',
+      creatorId: ADA,
+      hotSeats: 0,
+      commitment: 'c'.repeat(64),
+      turnTimeLimitSeconds: 60,
+    });
+
+  it('a join tells the players already seated (seatTaken), not the joiner; a start gives gameStarted to all and yourTurn with the deadline', () => {
+    const open = created();
+    const joined = apply(open, { type: 'join', playerId: BOB, clientSeed: 'b' });
+    const onJoin = gamePlayerNotices(open, joined, null, NOW);
+    expect(onJoin.map((n) => [n.playerId, n.type])).toEqual([[ADA, 'seatTaken']]);
+    expect(onJoin[0].data).toMatchObject({ gameId: GAME, seat: 1, playerId: BOB, seatsTaken: 2, seatCount: 2 });
+    const playing = apply(joined, { type: 'start', playerId: ADA, generatedSeeds: [{ seat: 0, clientSeed: 'a' }] });
+    const onStart = gamePlayerNotices(joined, playing, 60, NOW);
+    expect(onStart.map((n) => [n.playerId, n.type])).toEqual([
+      [ADA, 'gameStarted'],
+      [BOB, 'gameStarted'],
+      [ADA, 'yourTurn'],
+    ]);
+    expect(onStart[2].data).toMatchObject({ seat: 0, deadline: '2026-12-21T10:01:00.000Z', turnTimeLimitSeconds: 60 });
+    // Keys are unique per notice (storing is idempotent by them).
+    expect(new Set(onStart.map((n) => n.key)).size).toBe(3);
+    // The job is written with the command's other jobs.
+    expect(asyncEffects(joined, playing, undefined, NOW).jobs?.map((j) => j.key)).toContain(
+      `player-events:${GAME}:${playing.version}`,
+    );
+  });
+
+  it('a move within the same turn raises nothing; the end gives each player gameFinished with place and total', () => {
+    const playing = started({}, false);
+    const rolled = apply(playing, { type: 'play', playerId: ADA, move: { type: 'roll' } });
+    expect(gamePlayerNotices(playing, rolled, 60, NOW)).toEqual([]);
+    const quit1 = apply(rolled, { type: 'play', playerId: ADA, move: { type: 'quit' } });
+    const quit2 = apply(quit1, { type: 'play', playerId: BOB, move: { type: 'quit' } });
+    const fin = gamePlayerNotices(quit1, quit2, null, NOW).filter((n) => n.type === 'gameFinished');
+    expect(fin.map((n) => n.playerId)).toEqual([ADA, BOB]);
+    for (const n of fin) {
+      const seat = n.playerId === ADA ? 0 : 1;
+      const row = quit2.standings!.find((r) => r.seat === seat)!;
+      expect(n.data).toMatchObject({ status: 'finished', seat, place: row.rank, of: 2, total: row.total });
+    }
+  });
+
+  it('a round start tells each entrant their own game and seat', () => {
+    const after = {
+      id: 'tour',
+      name: 'Cup',
+      ruleSet: 'penta',
+      version: 3,
+      organizerId: ADA,
+      entrants: [
+        { number: 1, playerId: ADA },
+        { number: 2, playerId: BOB },
+      ],
+    } as unknown as Parameters<typeof tournamentPlayerNotices>[0];
+    const events = [
+      { type: 'roundStarted', data: { round: 1, games: [{ gameId: GAME, game: 1, table: 1, entrants: [2, 1] }] } },
+    ] as unknown as Parameters<typeof tournamentPlayerNotices>[1];
+    expect(tournamentPlayerNotices(after, events).map((n) => [n.playerId, n.type, n.data.seat, n.data.gameId])).toEqual(
+      [
+        [BOB, 'tournamentRoundStarted', 0, GAME],
+        [ADA, 'tournamentRoundStarted', 1, GAME],
+      ],
+    );
   });
 });

@@ -1,9 +1,16 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { createPrivateKey, createPublicKey, randomBytes, sign, verify } from 'node:crypto';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SeedVault } from './seed-vault';
-import { KEYS_FILE_NAME, resolveServiceKeys, type ServiceKeys } from './service-keys';
+import {
+  generateVapidKeys,
+  KEYS_FILE_NAME,
+  resolveServiceKeys,
+  VAPID_PRIVATE_KEY_PATTERN,
+  VAPID_PUBLIC_KEY_PATTERN,
+  type ServiceKeys,
+} from './service-keys';
 
 const keys = (...ids: string[]): ServiceKeys => ({
   logSigningKey: randomBytes(32),
@@ -79,5 +86,45 @@ describe('resolveServiceKeys', () => {
     expect(again.seedKeys).toEqual(first.seedKeys);
     // in memory: fresh keys every time, nothing written
     expect(resolveServiceKeys(cfg, null).source).toBe('memory');
+  });
+
+  it('embedded: a VAPID pair is generated with the keys, kept, and added once to a keys file from before Web Push', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fairdice-keys-'));
+    const cfg = { embeddedDatabase: true, LOG_SIGNING_KEY: undefined, SEED_ENCRYPTION_KEYS: undefined };
+    const first = resolveServiceKeys(cfg, dir);
+    expect(first.vapid?.publicKey).toMatch(VAPID_PUBLIC_KEY_PATTERN);
+    expect(first.vapid?.privateKey).toMatch(VAPID_PRIVATE_KEY_PATTERN);
+    expect(resolveServiceKeys(cfg, dir).vapid).toEqual(first.vapid);
+    // A file written before Web Push: its keys are kept, a pair is added, and then reused.
+    const file = join(dir, KEYS_FILE_NAME);
+    const old = JSON.parse(readFileSync(file, 'utf8'));
+    delete old.vapid;
+    writeFileSync(file, JSON.stringify(old));
+    const upgraded = resolveServiceKeys(cfg, dir);
+    expect(Buffer.from(upgraded.logSigningKey).toString('hex')).toBe(old.logSigningKey);
+    expect(upgraded.vapid).toBeDefined();
+    expect(upgraded.vapid).not.toEqual(first.vapid);
+    expect(JSON.parse(readFileSync(file, 'utf8')).vapid).toEqual(upgraded.vapid);
+    expect(resolveServiceKeys(cfg, dir).vapid).toEqual(upgraded.vapid);
+    // A corrupt pair is refused, not replaced.
+    writeFileSync(file, JSON.stringify({ ...old, vapid: { publicKey: 'x', privateKey: 'y' } }));
+    expect(() => resolveServiceKeys(cfg, dir)).toThrow(/vapid/);
+  });
+
+  it('the generated VAPID pair is a P-256 key pair that signs and verifies', () => {
+    const { publicKey, privateKey } = generateVapidKeys();
+    const point = Buffer.from(publicKey, 'base64url');
+    const jwk = {
+      kty: 'EC',
+      crv: 'P-256',
+      x: point.subarray(1, 33).toString('base64url'),
+      y: point.subarray(33).toString('base64url'),
+    };
+    const signature = sign(
+      'sha256',
+      Buffer.from('m'),
+      createPrivateKey({ key: { ...jwk, d: privateKey }, format: 'jwk' }),
+    );
+    expect(verify('sha256', Buffer.from('m'), createPublicKey({ key: jwk, format: 'jwk' }), signature)).toBe(true);
   });
 });

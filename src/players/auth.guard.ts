@@ -86,3 +86,12 @@ export const CurrentPlayer = createParamDecorator(
     return carrierOf(context).player ?? null;
   },
 );
+
+/**
+ * The bearer token the caller authenticated with (REST header or graphql-ws connectionParams), or
+ * null: for long-lived streams that re-check it (a rotated token ends them).
+ */
+export const CurrentToken = createParamDecorator((_data: unknown, context: ExecutionContext): string | null => {
+  const header = authorizationOf(carrierOf(context));
+  return header ? bearerToken(header) : null;
+});

@@ -36,6 +36,7 @@ export async function createTestApp(
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    PUSH_ALLOW_PRIVATE_NETWORKS: 'true',
     ...testKeys(),
     ...options.env,
     DATABASE_URL: url,
@@ -78,12 +79,17 @@ export async function createTestApp(
   };
 }
 
-/** The run's keys (global-setup.ts): LOG_SIGNING_KEY and SEED_ENCRYPTION_KEYS. */
-export function testKeys(): { LOG_SIGNING_KEY: string; SEED_ENCRYPTION_KEYS: string } {
-  const { LOG_SIGNING_KEY, SEED_ENCRYPTION_KEYS } = process.env;
-  if (!LOG_SIGNING_KEY || !SEED_ENCRYPTION_KEYS)
+/** The run's keys (global-setup.ts): LOG_SIGNING_KEY, SEED_ENCRYPTION_KEYS and the VAPID pair. */
+export function testKeys(): {
+  LOG_SIGNING_KEY: string;
+  SEED_ENCRYPTION_KEYS: string;
+  VAPID_PUBLIC_KEY: string;
+  VAPID_PRIVATE_KEY: string;
+} {
+  const { LOG_SIGNING_KEY, SEED_ENCRYPTION_KEYS, VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY } = process.env;
+  if (!LOG_SIGNING_KEY || !SEED_ENCRYPTION_KEYS || !VAPID_PUBLIC_KEY || !VAPID_PRIVATE_KEY)
     throw new Error('test keys are not set: run e2e tests through jest (global setup)');
-  return { LOG_SIGNING_KEY, SEED_ENCRYPTION_KEYS };
+  return { LOG_SIGNING_KEY, SEED_ENCRYPTION_KEYS, VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY };
 }
 
 /** The server seed of a game as stored (sealed at rest), opened with the app's key. */

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { migrate } from '../../src/database/migrate';
 import { createFreshDatabase, type FreshDatabase } from './database';
 import { redactUrl } from '../../src/database/redact-url';
+import { generateVapidKeys } from '../../src/keys/service-keys';
 
 export default async function globalSetup(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL || undefined;
@@ -28,6 +29,9 @@ export default async function globalSetup(): Promise<void> {
   // instance of the run, as production instances share theirs.
   process.env.LOG_SIGNING_KEY = randomBytes(32).toString('hex');
   process.env.SEED_ENCRYPTION_KEYS = `test-${randomBytes(3).toString('hex')}:${randomBytes(32).toString('hex')}`;
+  const vapid = generateVapidKeys();
+  process.env.VAPID_PUBLIC_KEY = vapid.publicKey;
+  process.env.VAPID_PRIVATE_KEY = vapid.privateKey;
   process.env.FAIRDICE_TEST_DB = db.kind;
   const where =
     db.kind === 'postgres'

@@ -87,7 +87,8 @@ export function browserSuite(options: { env?: Record<string, string> } = {}): Br
       // A stream closed by a navigation or reload is not a failure of the page.
       // While advice is being prepared, the SDK may give up a slow attempt and ask again.
       if (expecting.preparingAdvice && /\/advice$/.test(r.url())) return;
-      if (!/\/stream/.test(r.url())) problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
+      if (!/\/stream|\/v1\/players\/me\/events/.test(r.url()))
+        problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
     });
     page.on('request', (r) => {
       if (!r.url().startsWith(base) && !r.url().startsWith('blob:') && !r.url().startsWith('data:'))

@@ -268,7 +268,7 @@ describeOnce('the web client (Chromium)', () => {
         await bob
           .getByRole('region', { name: 'Your move' })
           .getByRole('link', { name: /^Penta \(five dice\) · 2 seats/ })
-          .click({ timeout: 25_000 }); // the lobby polls the inbox every 10 s
+          .click({ timeout: 25_000 }); // the lobby follows Bob's event stream
         await bob.getByText('Ada scored', { exact: false }).first().waitFor();
       }
       await bob

@@ -7,14 +7,16 @@ import {
   createFairdiceClient,
   FairdiceError,
   gameEventStream,
+  playerEventStream,
   tournamentStandingsStream,
   unwrap,
   type components,
+  type PlayerStreamMessage,
   type Tournament,
   type TournamentStandings,
 } from '@fairdice/client';
 
-export { unwrap, type Tournament, type TournamentStandings };
+export { unwrap, type PlayerStreamMessage, type Tournament, type TournamentStandings };
 
 export type GameView = components['schemas']['GameView'];
 export type GameSummary = components['schemas']['GameSummaryView'];
@@ -193,4 +195,29 @@ export async function followStandings(
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   }
+}
+
+/**
+ * Follows my event stream (GET /v1/players/me/events: yourTurn, gameStarted, gameFinished,
+ * seatTaken…) for as long as the returned function is not called: each message is handed to
+ * `onEvent`. The SDK reopens a dropped connection with Last-Event-ID; if it gives up, this opens
+ * the stream again 5 s later (and `onEvent` gets a resync-like call so the page reloads).
+ */
+export function followMyEvents(onEvent: (event: PlayerStreamMessage | null) => void): () => void {
+  const stop = new AbortController();
+  void (async () => {
+    while (!stop.signal.aborted) {
+      const token = session.token();
+      if (!token) return;
+      try {
+        for await (const event of playerEventStream({ baseUrl, token, signal: stop.signal })) onEvent(event);
+      } catch {
+        // given up or refused: try again a little later
+      }
+      if (stop.signal.aborted) return;
+      await new Promise((r) => setTimeout(r, 5000));
+      onEvent(null);
+    }
+  })();
+  return () => stop.abort();
 }

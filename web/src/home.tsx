@@ -1,7 +1,8 @@
 /** The lobby: my inbox (most urgent first), open games to join, my games, and a new game. */
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import {
   api,
+  followMyEvents,
   randomSeed,
   sentence,
   unwrap,
@@ -11,14 +12,16 @@ import {
   type RuleSetName,
   type StoredPlayer,
 } from './api';
-import { RULE_SET_TITLES, deadlineText, usePolling } from './util';
+import { RULE_SET_TITLES, deadlineText } from './util';
 
 export function Home({ me }: { me: StoredPlayer }) {
   const [inbox, setInbox] = useState<InboxItem[] | null>(null);
   const [open, setOpen] = useState<GameSummary[] | null>(null);
   const [mine, setMine] = useState<GameSummary[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  usePolling(10_000, async () => {
+  // Loaded once, then again whenever my event stream says something changed (a turn passed to me,
+  // a game of mine started or ended, a seat was taken) or the tab comes back into view: no polling.
+  const refresh = useCallback(async () => {
     try {
       const [i, o, m] = await Promise.all([
         api.GET('/v1/inbox', { params: { query: { limit: 50 } } }).then(unwrap),
@@ -33,7 +36,22 @@ export function Home({ me }: { me: StoredPlayer }) {
     } catch (err) {
       setError(sentence(err));
     }
-  });
+  }, []);
+  useEffect(() => {
+    void refresh();
+    const stop = followMyEvents((event) => {
+      void refresh();
+      if (event?.type === 'yourTurn') notifyYourTurn(event.data.gameId);
+    });
+    const onVisible = () => {
+      if (!document.hidden) void refresh();
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      stop();
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, [refresh]);
   return (
     <div className="home">
       <h1>Lobby</h1>
@@ -294,12 +312,25 @@ function NewGame({ me }: { me: StoredPlayer }) {
 const defaultHotSeatName = (i: number) => `Player ${i + 2}`;
 
 /** Asks once for permission to notify (a game page then notifies when my turn comes while the tab is hidden). */
+/** A system notification while this tab is in the background (permission given); a click opens the game. */
+function notifyYourTurn(gameId: string): void {
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted' || !document.hidden) return;
+  const n = new Notification('Your turn · fairdice', { body: 'A game is waiting for your move.', tag: gameId });
+  n.onclick = () => {
+    window.focus();
+    location.hash = `#/game/${gameId}`;
+    n.close();
+  };
+}
+
 function NotifyToggle() {
   const supported = typeof Notification !== 'undefined';
   const [permission, setPermission] = useState(supported ? Notification.permission : 'denied');
   if (!supported || permission === 'denied') return null;
   if (permission === 'granted')
-    return <p className="muted">Notifications are on: an open game tells you when it is your turn.</p>;
+    return (
+      <p className="muted">Notifications are on: this page tells you when it is your turn, even in the background.</p>
+    );
   return (
     <p>
       <button type="button" onClick={() => void Notification.requestPermission().then(setPermission)}>

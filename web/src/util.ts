@@ -1,4 +1,3 @@
-import { useEffect, useRef } from 'react';
 import type { GameView, RuleSetName } from './api';
 
 /** Runs a game command for a board; true when the server accepted it (the page then shows its answer). */
@@ -39,25 +38,6 @@ export function deadlineText(deadline: string | null | undefined): string {
   if (minutes < 60) return `${minutes} min left`;
   const hours = Math.round(minutes / 60);
   return hours < 48 ? `${hours} h left` : `${Math.round(hours / 24)} days left`;
-}
-
-/** Calls `task` now and every `ms` while mounted (one at a time). */
-export function usePolling(ms: number, task: () => Promise<void>): void {
-  const ref = useRef(task);
-  ref.current = task;
-  useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const tick = async () => {
-      await ref.current();
-      if (!stopped) timer = setTimeout(() => void tick(), ms);
-    };
-    void tick();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [ms]);
 }
 
 export const ordinal = (n: number) => `${n}${n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}`;

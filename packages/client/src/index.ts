@@ -26,10 +26,12 @@ export {
 export { resilientFetch, isCommand, newIdempotencyKey, retryAfterMs, type RetryOptions, type FetchLike } from './retry';
 export {
   gameEventStream,
+  playerEventStream,
   tournamentStandingsStream,
   ACCESS_REVOKED_EVENT,
   STANDINGS_EVENT,
   type GameStreamOptions,
+  type PlayerEventStreamOptions,
   type StreamOptions,
   type TournamentStandingsStreamOptions,
 } from './stream';

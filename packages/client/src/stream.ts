@@ -16,7 +16,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { FairdiceError, problemOf, type Problem } from './errors';
 import { abortableSleep, retryAfterMs, type FetchLike } from './retry';
-import type { GameEvent, TournamentStandings } from './types';
+import type { GameEvent, PlayerStreamMessage, TournamentStandings } from './types';
 
 /** What every stream takes besides its id. */
 export interface StreamOptions {
@@ -39,6 +39,13 @@ export interface GameStreamOptions extends StreamOptions {
 
 export interface TournamentStandingsStreamOptions extends StreamOptions {
   tournamentId: string;
+}
+
+export interface PlayerEventStreamOptions extends StreamOptions {
+  /** The player's token: the stream is always the token's own player's. */
+  token: string;
+  /** Resume after this sequence number (the last `seq` you processed); 0: everything kept; default: live only. */
+  after?: number;
 }
 
 /** A refused connection worth retrying (429, 503). */
@@ -96,6 +103,36 @@ export function tournamentStandingsStream(
       if (message.event !== STANDINGS_EVENT) return null;
       const standings = JSON.parse(message.data) as TournamentStandings;
       return { value: standings, last: ENDED_TOURNAMENT.has(standings.status) };
+    },
+  });
+}
+
+/**
+ * My event stream (`GET /v1/players/me/events`, docs/async.md "Player events"): yourTurn,
+ * deadlineSoon, gameStarted, gameFinished, seatTaken, tournamentRoundStarted, tournamentFinished,
+ * over all my games, resumed across dropped connections with Last-Event-ID (the last `seq`), each
+ * event exactly once in `seq` order. A `resync` message is yielded too (events were pruned: reload
+ * what you show); the stream continues after it. Never ends by itself; throws a FairdiceError
+ * UNAUTHENTICATED once the token is rotated (`revoked`), and for a refused stream (400
+ * INVALID_EVENT_CURSOR, 401).
+ */
+export function playerEventStream(
+  options: PlayerEventStreamOptions,
+): AsyncGenerator<PlayerStreamMessage, void, undefined> {
+  let lastSeq = options.after;
+  return readSse<PlayerStreamMessage>(options, {
+    path: '/v1/players/me/events',
+    name: 'my event stream',
+    lastEventId: () => (lastSeq === undefined ? undefined : String(lastSeq)),
+    read(message) {
+      if (message.event === 'revoked') {
+        const data = JSON.parse(message.data) as Partial<Problem>;
+        throw new FairdiceError({ ...data, status: data.status ?? 401, code: data.code ?? 'UNAUTHENTICATED' });
+      }
+      const event = JSON.parse(message.data) as PlayerStreamMessage;
+      if (lastSeq !== undefined && event.seq <= lastSeq && event.type !== 'resync') return null; // never twice
+      lastSeq = event.seq;
+      return { value: event, last: false };
     },
   });
 }

@@ -35,3 +35,8 @@ export type Tournament = ResponseBody<'/v1/tournaments/{id}', 'get'>;
 /** `GET /v1/tournaments/{id}/standings`, and each message of its SSE stream. */
 export type TournamentStandings = ResponseBody<'/v1/tournaments/{id}/standings', 'get'>;
 export type CreateTournamentInput = RequestBody<'/v1/tournaments', 'post'>;
+/** One message of my event stream (`GET /v1/players/me/events`): a stored event or a resync (docs/async.md). */
+export type PlayerStreamMessage = Exclude<
+  paths['/v1/players/me/events']['get']['responses'][200]['content']['application/x-ndjson'],
+  { type: 'revoked' }
+>;

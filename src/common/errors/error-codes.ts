@@ -46,6 +46,11 @@ export const SERVICE_ERROR_CODES = [
   'INVALID_POSITION',
   'GAME_NOT_FINISHED',
   'TOO_MANY_STREAMS',
+  'INVALID_EVENT_CURSOR',
+  'PUSH_SUBSCRIPTION_NOT_FOUND',
+  'PUSH_SUBSCRIPTION_LIMIT_REACHED',
+  'PUSH_ENDPOINT_NOT_ALLOWED',
+  'INVALID_PUSH_KEYS',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -151,6 +156,17 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   INVALID_POSITION: { status: 400, title: 'No game can reach this position' },
   GAME_NOT_FINISHED: { status: 409, title: 'The game is not finished yet' },
   TOO_MANY_STREAMS: { status: 429, title: 'Too many live connections from this client' },
+  INVALID_EVENT_CURSOR: {
+    status: 400,
+    title: 'Last-Event-ID / after is not a sequence number of your event stream',
+  },
+  PUSH_SUBSCRIPTION_NOT_FOUND: { status: 404, title: 'No such push subscription' },
+  PUSH_SUBSCRIPTION_LIMIT_REACHED: { status: 409, title: 'Too many push subscriptions; delete one first' },
+  PUSH_ENDPOINT_NOT_ALLOWED: { status: 422, title: 'The push endpoint points to an address that is not allowed' },
+  INVALID_PUSH_KEYS: {
+    status: 400,
+    title: 'The push subscription keys are not a P-256 public key and a 16-byte secret',
+  },
 };
 
 export const isErrorCode = (value: unknown): value is ErrorCode =>

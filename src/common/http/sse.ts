@@ -21,6 +21,26 @@ export interface SseOptions {
   onDropped?: () => void;
 }
 
+/** The wire format of a long-lived stream written by writeSse: its type, first bytes and keep-alive. */
+export interface StreamFraming {
+  contentType: string;
+  /** Written first ('' for none). */
+  opening: string;
+  /** Written every SSE_HEARTBEAT_MS. */
+  heartbeat: string;
+}
+export const SSE_FRAMING: StreamFraming = {
+  contentType: 'text/event-stream; charset=utf-8',
+  opening: ': connected\n\n',
+  heartbeat: ': heartbeat\n\n',
+};
+/** Newline-delimited JSON (as Lichess's streams): one JSON value a line; an empty line keeps the connection alive. */
+export const NDJSON_FRAMING: StreamFraming = {
+  contentType: 'application/x-ndjson; charset=utf-8',
+  opening: '',
+  heartbeat: '\n',
+};
+
 const optionsByServer = new WeakMap<object, SseOptions>();
 
 /** Sets the bound and the drop counter of the streams served by `server` (app.factory.ts). */
@@ -40,12 +60,13 @@ export async function writeSse<T>(
   req: FastifyRequest,
   reply: FastifyReply,
   message: (item: T) => { text: string; last: boolean },
+  framing: StreamFraming = SSE_FRAMING,
 ): Promise<void> {
   const { maxBufferedBytes, onDropped } = optionsOf(req);
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
+    'content-type': framing.contentType,
     'cache-control': 'no-cache, no-transform',
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
@@ -88,12 +109,12 @@ export async function writeSse<T>(
       raw.once('drain', flush);
     }
   };
-  const heartbeat = setInterval(() => send(': heartbeat\n\n'), SSE_HEARTBEAT_MS);
+  const heartbeat = setInterval(() => send(framing.heartbeat), SSE_HEARTBEAT_MS);
   const stop = () => {
     clearInterval(heartbeat);
     items.close();
   };
-  send(': connected\n\n');
+  if (framing.opening) send(framing.opening);
   req.raw.once('close', stop);
   raw.once('close', stop);
   // A client that went away while the stream was being opened (backlog read) fired 'close'

@@ -1,0 +1,161 @@
+import type { PlayerEventRecord, PlayerStreamItem, ResyncItem } from './player-events.types';
+
+/** Where a stream reads a player's stored events and learns that new ones were stored. */
+export interface PlayerEventSource {
+  /** The player's events with seq > after, oldest first, at most `limit`. */
+  read(playerId: string, after: number, limit: number): Promise<PlayerEventRecord[]>;
+  /** `wake` is called (on this instance) whenever events of the player may have been stored; returns unsubscribe. */
+  subscribe(playerId: string, wake: () => void): () => void;
+}
+
+const PAGE = 100;
+/** How often an idle stream checks that its token still authenticates (a rotated token ends it). */
+export const AUTH_RECHECK_MS = 30_000;
+
+/**
+ * One player's events after `after`, as an async iterator: the backlog from the database, then
+ * every event stored later, in sequence order, with no gap and no duplicate. A wake-up only
+ * triggers a read of what follows the last delivered sequence number, so a lost, repeated or
+ * early signal is harmless. Before delivering anything read, and every AUTH_RECHECK_MS, the stream
+ * asks `authorized()`: once the token that opened it no longer authenticates, it yields one
+ * `revoked` item (the events read are not delivered) and ends.
+ */
+export class PlayerEventStream implements AsyncIterableIterator<PlayerStreamItem> {
+  private readonly queue: PlayerStreamItem[] = [];
+  private waiter: ((r: IteratorResult<PlayerStreamItem>) => void) | null = null;
+  private done = false;
+  private ended = false;
+  private reading: Promise<void> | null = null;
+  private again = false;
+  private unsubscribe: (() => void) | null = null;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly source: PlayerEventSource,
+    private readonly playerId: string,
+    private last: number,
+    private readonly authorized: () => Promise<boolean>,
+    private readonly resync: ResyncItem | null = null,
+  ) {}
+
+  /** The last sequence number delivered (or skipped by a resync). */
+  get position(): number {
+    return this.last;
+  }
+
+  /** Subscribes, then reads the backlog. Call once before iterating. */
+  async start(): Promise<this> {
+    this.unsubscribe = this.source.subscribe(this.playerId, () => this.wake());
+    if (this.resync) {
+      this.push(this.resync);
+      this.last = this.resync.seq;
+    }
+    try {
+      await this.readAll();
+    } catch (err) {
+      this.close();
+      throw err;
+    }
+    this.timer = setInterval(() => {
+      this.authorized()
+        .then((ok) => (ok ? undefined : this.revoke()))
+        .catch(() => undefined);
+    }, AUTH_RECHECK_MS);
+    this.timer.unref?.();
+    return this;
+  }
+
+  /** New events may exist: read them (reads never overlap; a wake during a read reads again after it). */
+  wake(): void {
+    if (this.done || this.ended) return;
+    if (this.reading) {
+      this.again = true;
+      return;
+    }
+    this.reading = this.readAll()
+      .catch(() => this.close())
+      .finally(() => (this.reading = null));
+  }
+
+  private async readAll(): Promise<void> {
+    for (;;) {
+      this.again = false;
+      if (this.done || this.ended) return;
+      const page = await this.source.read(this.playerId, this.last, PAGE);
+      if (page.length > 0 && !(await this.authorized())) {
+        this.revoke();
+        return;
+      }
+      for (const e of page) {
+        if (e.seq <= this.last) continue;
+        this.last = e.seq;
+        this.push(e);
+      }
+      if (page.length < PAGE && !this.again) return;
+    }
+  }
+
+  private revoke(): void {
+    if (this.done || this.ended) return;
+    this.push({ kind: 'revoked' });
+    this.finish();
+  }
+
+  private push(item: PlayerStreamItem): void {
+    if (this.waiter) {
+      const w = this.waiter;
+      this.waiter = null;
+      w({ value: item, done: false });
+    } else this.queue.push(item);
+  }
+
+  /** No more items after the queued ones. */
+  private finish(): void {
+    this.ended = true;
+    this.stopListening();
+  }
+
+  private stopListening(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  next(): Promise<IteratorResult<PlayerStreamItem>> {
+    if (this.queue.length > 0) return Promise.resolve({ value: this.queue.shift()!, done: false });
+    if (this.done || this.ended) {
+      this.close();
+      return Promise.resolve({ value: undefined, done: true });
+    }
+    return new Promise((resolve) => (this.waiter = resolve));
+  }
+
+  return(): Promise<IteratorResult<PlayerStreamItem>> {
+    this.close();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  throw(err?: unknown): Promise<IteratorResult<PlayerStreamItem>> {
+    this.close();
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the iterator protocol: throw(err) rejects with the caller's own value
+    return Promise.reject(err);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  /** Stops listening; a pending next() resolves as done. */
+  close(): void {
+    if (this.done) return;
+    this.done = true;
+    this.stopListening();
+    this.queue.length = 0;
+    if (this.waiter) {
+      const w = this.waiter;
+      this.waiter = null;
+      w({ value: undefined, done: true });
+    }
+  }
+}
