@@ -45,8 +45,8 @@ import {
   SessionPage,
   SignedInModel,
   SignedOutEverywhereModel,
-  WebAuthnOptionsView,
 } from './dto/account.models';
+import { PasskeyCreationOptionsView, PasskeyRequestOptionsView } from './dto/webauthn.dto';
 
 export const originOf = (req: FastifyRequest): RequestOrigin => ({
   address: req.ip,
@@ -129,14 +129,14 @@ export class AccountsController {
     description:
       'PublicKeyCredentialCreationOptionsJSON for navigator.credentials.create() (discoverable credential, user verification preferred, attestation none). Its challenge is single-use and expires after 5 minutes. Needs a claimed username.',
   })
-  @ApiOkResponse({ type: WebAuthnOptionsView })
+  @ApiOkResponse({ type: PasskeyCreationOptionsView })
   @ApiNoFieldsBody()
   @ApiProblems(...BODY_PROBLEMS, ...AUTHED, 'USERNAME_REQUIRED')
   async registrationOptions(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Body(new NoFieldsPipe()) _body: Record<string, never>,
-  ): Promise<WebAuthnOptionsView> {
-    return { publicKey: (await this.accounts.passkeyRegistrationOptions(player)) as Record<string, unknown> };
+  ): Promise<PasskeyCreationOptionsView> {
+    return { publicKey: await this.accounts.passkeyRegistrationOptions(player) };
   }
 
   @Post('me/passkeys')
@@ -216,11 +216,13 @@ export class AccountsController {
     description:
       'PublicKeyCredentialRequestOptionsJSON for navigator.credentials.get() (no allowCredentials: discoverable credentials). The challenge is single-use and expires after 5 minutes.',
   })
-  @ApiOkResponse({ type: WebAuthnOptionsView })
+  @ApiOkResponse({ type: PasskeyRequestOptionsView })
   @ApiNoFieldsBody()
   @ApiProblems(...BODY_PROBLEMS, 'DATABASE_UNAVAILABLE')
-  async passkeySignInOptions(@Body(new NoFieldsPipe()) _body: Record<string, never>): Promise<WebAuthnOptionsView> {
-    return { publicKey: (await this.accounts.passkeySignInOptions()) as Record<string, unknown> };
+  async passkeySignInOptions(
+    @Body(new NoFieldsPipe()) _body: Record<string, never>,
+  ): Promise<PasskeyRequestOptionsView> {
+    return { publicKey: await this.accounts.passkeySignInOptions() };
   }
 
   @Post('sign-in/passkey')

@@ -2,7 +2,7 @@ import { UseGuards } from '@nestjs/common';
 import { Args, Context, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
 import type { FastifyRequest } from 'fastify';
 import { toConnection } from '../common/graphql/connection';
-import { JSONScalar } from '../common/graphql/json.scalar';
+import { CreationOptionsModel, RequestOptionsModel } from './dto/webauthn.dto';
 import { DomainException } from '../common/errors';
 import { pageRequest } from '../common/pagination/page-request';
 import { AuthGuard, CurrentPlayer } from '../players/auth.guard';
@@ -78,12 +78,12 @@ export class AccountsResolver {
     return this.accounts.removePassword(player, gqlOrigin(ctx));
   }
 
-  @Mutation(() => JSONScalar, {
+  @Mutation(() => CreationOptionsModel, {
     description:
       'Options to register a passkey: PublicKeyCredentialCreationOptionsJSON (POST /v1/accounts/me/passkeys/options, its `publicKey`).',
   })
   @UseGuards(AuthGuard)
-  passkeyRegistrationOptions(@CurrentPlayer() player: AuthenticatedPlayer): Promise<unknown> {
+  passkeyRegistrationOptions(@CurrentPlayer() player: AuthenticatedPlayer): Promise<CreationOptionsModel> {
     return this.accounts.passkeyRegistrationOptions(player);
   }
 
@@ -128,11 +128,11 @@ export class AccountsResolver {
     return this.accounts.signInWithPassword(input.username, input.password, input.deviceLabel, gqlOrigin(ctx));
   }
 
-  @Mutation(() => JSONScalar, {
+  @Mutation(() => RequestOptionsModel, {
     description:
       'Options to sign in with a passkey: PublicKeyCredentialRequestOptionsJSON (POST /v1/accounts/sign-in/passkey/options, its `publicKey`).',
   })
-  passkeySignInOptions(): Promise<unknown> {
+  passkeySignInOptions(): Promise<RequestOptionsModel> {
     return this.accounts.passkeySignInOptions();
   }
 

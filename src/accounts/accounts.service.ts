@@ -30,6 +30,7 @@ import { AccountAggregate } from './account-aggregate';
 import { checkPassword, hashPassword, verifyPassword } from './password';
 import { accountKey, addressKey, SignInThrottle } from './sign-in-throttle';
 import { responseShape, userHandleToId, WebAuthn } from './webauthn';
+import type { CreationOptionsModel, RequestOptionsModel } from './dto/webauthn.dto';
 
 /** Where a request came from: the client address (request.ip, TRUST_PROXY) and its User-Agent. */
 export interface RequestOrigin {
@@ -71,13 +72,45 @@ export interface SignedIn {
   player: { id: string; displayName: string; createdAt: Date };
 }
 
+export interface SecurityLogDetail {
+  method: string | null;
+  sessionId: string | null;
+  label: string | null;
+  passkeyId: string | null;
+  credentialId: string | null;
+  name: string | null;
+  username: string | null;
+  reason: string | null;
+  replaced: boolean | null;
+  revokedSessions: number | null;
+  playerTokenRetired: boolean | null;
+}
+
 export interface SecurityLogEntryView {
   id: string;
   type: string;
   createdAt: Date;
   address: string | null;
-  detail: Record<string, unknown>;
+  detail: SecurityLogDetail;
 }
+
+const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const flag = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
+
+/** The stored detail in its closed shape (every member, null when the line has none). */
+const toDetail = (d: Record<string, unknown>): SecurityLogDetail => ({
+  method: text(d.method),
+  sessionId: text(d.sessionId),
+  label: text(d.label),
+  passkeyId: text(d.passkeyId),
+  credentialId: text(d.credentialId),
+  name: text(d.name),
+  username: text(d.username),
+  reason: text(d.reason),
+  replaced: flag(d.replaced),
+  revokedSessions: typeof d.revokedSessions === 'number' ? d.revokedSessions : null,
+  playerTokenRetired: flag(d.playerTokenRetired),
+});
 
 export const DEVICE_LABEL_MAX = 64;
 
@@ -153,7 +186,7 @@ export class AccountsService {
     return this.command(player, { command: { type: 'removePassword' }, address: origin.address });
   }
 
-  async passkeyRegistrationOptions(player: AuthenticatedPlayer): Promise<unknown> {
+  async passkeyRegistrationOptions(player: AuthenticatedPlayer): Promise<CreationOptionsModel> {
     const { state } = await this.store.load(player.id);
     if (!isClaimed(state) || state.username === null)
       throw new DomainException(
@@ -247,7 +280,7 @@ export class AccountsService {
     return this.openSession(account.player_id, label, origin, 'password');
   }
 
-  passkeySignInOptions(): Promise<unknown> {
+  passkeySignInOptions(): Promise<RequestOptionsModel> {
     return this.webauthn.authenticationOptions();
   }
 
@@ -430,7 +463,13 @@ export class AccountsService {
       page.limit,
       list,
       (r) => [Number(r.id)],
-      (r) => ({ id: String(r.id), type: r.type, createdAt: r.created_at, address: r.address, detail: r.detail }),
+      (r) => ({
+        id: String(r.id),
+        type: r.type,
+        createdAt: r.created_at,
+        address: r.address,
+        detail: toDetail(r.detail),
+      }),
     );
   }
 

@@ -15,10 +15,9 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
   type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
+import type { CreationOptionsModel, RequestOptionsModel } from './dto/webauthn.dto';
 import { DomainException } from '../common/errors';
 import { PG_POOL } from '../database/prisma.service';
 import type { Passkey } from '@fairdice/core/rules/account';
@@ -78,7 +77,7 @@ export class WebAuthn {
   async registrationOptions(
     player: { id: string; username: string; displayName: string },
     existing: readonly Pick<Passkey, 'credentialId' | 'transports'>[],
-  ): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  ): Promise<CreationOptionsModel> {
     const options = await generateRegistrationOptions({
       rpName: this.rp.name,
       rpID: this.rp.id,
@@ -92,17 +91,38 @@ export class WebAuthn {
       supportedAlgorithmIDs: ALGORITHMS,
     });
     await this.storeChallenge(options.challenge, 'register', player.id);
-    return options;
+    // The closed shape the API documents (the library may add members in later versions).
+    return {
+      rp: { id: this.rp.id, name: this.rp.name },
+      user: { id: options.user.id, name: options.user.name, displayName: options.user.displayName },
+      challenge: options.challenge,
+      pubKeyCredParams: options.pubKeyCredParams.map((p) => ({ alg: p.alg, type: p.type })),
+      timeout: CHALLENGE_TTL_SECONDS * 1000,
+      excludeCredentials: (options.excludeCredentials ?? []).map((c) => ({
+        id: c.id,
+        type: c.type,
+        transports: (c.transports ?? []).map(String),
+      })),
+      authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'preferred' },
+      attestation: 'none',
+      extensions: { credProps: true },
+    };
   }
 
-  async authenticationOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  async authenticationOptions(): Promise<RequestOptionsModel> {
     const options = await generateAuthenticationOptions({
       rpID: this.rp.id,
       userVerification: 'preferred',
       timeout: CHALLENGE_TTL_SECONDS * 1000,
     });
     await this.storeChallenge(options.challenge, 'authenticate', null);
-    return options;
+    return {
+      challenge: options.challenge,
+      timeout: CHALLENGE_TTL_SECONDS * 1000,
+      rpId: this.rp.id,
+      allowCredentials: [],
+      userVerification: 'preferred',
+    };
   }
 
   /** Verifies a registration response to a challenge issued to `playerId`; the credential to store. */

@@ -393,8 +393,22 @@ describe('accounts (REST)', () => {
     });
 
     it.each([
-      ['an empty object', () => ({})],
-      ['no clientDataJSON', () => ({ id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: {} })],
+      ['an empty object', () => ({}), 'VALIDATION_FAILED'],
+      [
+        'no clientDataJSON',
+        () => ({ id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: {} }),
+        'VALIDATION_FAILED',
+      ],
+      [
+        'an unknown member',
+        () => ({
+          id: 'AAAA',
+          rawId: 'AAAA',
+          type: 'public-key',
+          response: { clientDataJSON: 'AA', authenticatorData: 'AA', signature: 'AA', extra: 1 },
+        }),
+        'VALIDATION_FAILED',
+      ],
       [
         'clientDataJSON that is not JSON',
         () => ({
@@ -403,14 +417,44 @@ describe('accounts (REST)', () => {
           type: 'public-key',
           response: { clientDataJSON: 'bm90IGpzb24', authenticatorData: 'AA', signature: 'AA' },
         }),
-      ],
-      ['a wrong type', () => ({ id: 'AAAA', rawId: 'AAAA', type: 'password', response: {} })],
-    ])('refuses a malformed sign-in response: %s (WEBAUTHN_VERIFICATION_FAILED)', async (_what, make) => {
-      await refused(
-        () => t.http().post('/v1/accounts/sign-in/passkey').send({ response: make() }),
-        400,
         'WEBAUTHN_VERIFICATION_FAILED',
-      );
+      ],
+      [
+        'clientDataJSON without a challenge',
+        () => ({
+          id: 'AAAA',
+          rawId: 'AAAA',
+          type: 'public-key',
+          response: {
+            clientDataJSON: Buffer.from('{"type":"webauthn.get"}').toString('base64url'),
+            authenticatorData: 'AA',
+            signature: 'AA',
+          },
+        }),
+        'WEBAUTHN_VERIFICATION_FAILED',
+      ],
+      [
+        'a wrong type',
+        () => ({
+          id: 'AAAA',
+          rawId: 'AAAA',
+          type: 'password',
+          response: { clientDataJSON: 'AA', authenticatorData: 'AA', signature: 'AA' },
+        }),
+        'WEBAUTHN_VERIFICATION_FAILED',
+      ],
+      [
+        'an id that is not base64url',
+        () => ({
+          id: 'a b',
+          rawId: 'a b',
+          type: 'public-key',
+          response: { clientDataJSON: 'AA', authenticatorData: 'AA', signature: 'AA' },
+        }),
+        'WEBAUTHN_VERIFICATION_FAILED',
+      ],
+    ])('refuses a malformed sign-in response: %s', async (_what, make, code) => {
+      await refused(() => t.http().post('/v1/accounts/sign-in/passkey').send({ response: make() }), 400, code);
     });
 
     it('refuses a response that is not an object, or extra fields (VALIDATION_FAILED)', async () => {
@@ -597,7 +641,7 @@ describe('accounts (REST)', () => {
         .set('authorization', `Bearer ${back.token}`)
         .expect(200);
       expect(log.body.items.map((e: any) => e.type)).toEqual(['signIn', 'signedOutEverywhere', 'sessionRevoked']);
-      expect(log.body.items[2].detail).toEqual({ sessionId: tablet.session.id });
+      expect(log.body.items[2].detail).toMatchObject({ sessionId: tablet.session.id, method: null });
       const next = await t
         .http()
         .get(`/v1/accounts/me/security-log?limit=3&cursor=${log.body.nextCursor}`)

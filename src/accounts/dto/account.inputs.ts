@@ -1,7 +1,8 @@
 import { Field, InputType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
-import { JSONScalar } from '../../common/graphql/json.scalar';
+import { Type } from 'class-transformer';
+import { IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { AuthenticationResponseInput, RegistrationResponseInput } from './webauthn.dto';
 
 /** Types and outer bounds only: the rules (username form, password policy, names) answer with their own codes. */
 @InputType({ description: 'A username to claim.' })
@@ -39,12 +40,11 @@ export class AddPasskeyInput {
   @MaxLength(200)
   name: string;
 
-  @Field(() => JSONScalar, {
-    description: 'The PublicKeyCredential from navigator.credentials.create(), as JSON (RegistrationResponseJSON).',
-  })
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'RegistrationResponseJSON' })
-  @IsObject()
-  response: Record<string, unknown>;
+  @Field(() => RegistrationResponseInput)
+  @ApiProperty({ type: RegistrationResponseInput })
+  @ValidateNested()
+  @Type(() => RegistrationResponseInput)
+  response: RegistrationResponseInput;
 }
 
 @InputType({ description: 'A new name for a passkey.' })
@@ -70,12 +70,11 @@ export class PasswordSignInInput {
 
 @InputType({ description: "Sign in with a passkey: the authenticator's answer to passkey sign-in options." })
 export class PasskeySignInInput {
-  @Field(() => JSONScalar, {
-    description: 'The PublicKeyCredential from navigator.credentials.get(), as JSON (AuthenticationResponseJSON).',
-  })
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'AuthenticationResponseJSON' })
-  @IsObject()
-  response: Record<string, unknown>;
+  @Field(() => AuthenticationResponseInput)
+  @ApiProperty({ type: AuthenticationResponseInput })
+  @ValidateNested()
+  @Type(() => AuthenticationResponseInput)
+  response: AuthenticationResponseInput;
 
   @Field(() => String, { nullable: true, description: 'A name for this device (default: its User-Agent).' })
   @ApiPropertyOptional({ type: String, maxLength: 64 })

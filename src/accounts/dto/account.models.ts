@@ -1,6 +1,5 @@
 import { Field, GraphQLISODateTime, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
-import { JSONScalar } from '../../common/graphql/json.scalar';
 import { connectionOf } from '../../common/graphql/connection';
 import { PlayerModel } from '../../players/dto/player.model';
 
@@ -66,6 +65,49 @@ export class SignedOutEverywhereModel {
   playerTokenRetired: boolean;
 }
 
+@ObjectType('SecurityLogDetail', { description: 'What a security log line is about (members by type; others null).' })
+export class SecurityLogDetailModel {
+  @Field(() => String, { nullable: true, description: 'signIn, signInFailed: password or passkey.' })
+  @ApiProperty({ type: String, nullable: true, enum: ['password', 'passkey'] })
+  method: string | null;
+  @Field(() => String, { nullable: true, description: 'signIn, sessionRevoked: the session.' })
+  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  sessionId: string | null;
+  @Field(() => String, { nullable: true, description: 'signIn: the device label.' })
+  @ApiProperty({ type: String, nullable: true })
+  label: string | null;
+  @Field(() => String, { nullable: true, description: 'passkeyAdded, passkeyRenamed, passkeyRemoved: the passkey.' })
+  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  passkeyId: string | null;
+  @Field(() => String, { nullable: true, description: 'signIn, signInFailed with a passkey: its credential id.' })
+  @ApiProperty({ type: String, nullable: true })
+  credentialId: string | null;
+  @Field(() => String, { nullable: true, description: 'passkeyAdded, passkeyRenamed: the name.' })
+  @ApiProperty({ type: String, nullable: true })
+  name: string | null;
+  @Field(() => String, { nullable: true, description: 'usernameClaimed: the username.' })
+  @ApiProperty({ type: String, nullable: true })
+  username: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'signInFailed: passwordChange when the current password given to change it was wrong.',
+  })
+  @ApiProperty({ type: String, nullable: true })
+  reason: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'passwordSet: whether it replaced one.' })
+  @ApiProperty({ type: Boolean, nullable: true })
+  replaced: boolean | null;
+  @Field(() => Int, { nullable: true, description: 'signedOutEverywhere: sessions revoked.' })
+  @ApiProperty({ type: 'integer', nullable: true })
+  revokedSessions: number | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "signedOutEverywhere: whether the player's own token was retired.",
+  })
+  @ApiProperty({ type: Boolean, nullable: true })
+  playerTokenRetired: boolean | null;
+}
+
 @ObjectType('SecurityLogEntry', { description: 'One line of the security log.' })
 export class SecurityLogEntryModel {
   @Field(() => ID) @ApiProperty({ example: '42' }) id: string;
@@ -77,9 +119,7 @@ export class SecurityLogEntryModel {
   type: string;
   @Field(() => GraphQLISODateTime) @ApiProperty({ type: String, format: 'date-time' }) createdAt: Date;
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) address: string | null;
-  @Field(() => JSONScalar, { description: 'Type-specific details (method, sessionId, passkeyId…).' })
-  @ApiProperty({ type: 'object', additionalProperties: true })
-  detail: Record<string, unknown>;
+  @Field(() => SecurityLogDetailModel) @ApiProperty({ type: SecurityLogDetailModel }) detail: SecurityLogDetailModel;
 }
 
 export class SessionPage {
