@@ -26,7 +26,6 @@ export interface ThrottleLimits {
   maxSeconds: number;
 }
 
-export const DEFAULT_THROTTLE: ThrottleLimits = { accountFree: 5, addressFree: 20, baseSeconds: 60, maxSeconds: 3600 };
 export const THROTTLE_LIMITS = Symbol('THROTTLE_LIMITS');
 
 export const accountKey = (usernameKey: string) => 'account:' + usernameKey;

@@ -142,16 +142,6 @@ export class SecurityLogPage {
   nextCursor: string | null;
 }
 
-/** WebAuthn options (PublicKeyCredentialCreationOptionsJSON / RequestOptionsJSON): pass to the browser as they are. */
-export class WebAuthnOptionsView {
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    description: 'publicKey options for navigator.credentials',
-  })
-  publicKey: Record<string, unknown>;
-}
-
 @ObjectType('SessionConnection')
 export class SessionConnection extends connectionOf(SessionModel, 'Session', 'session') {}
 
