@@ -42,10 +42,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (p: StoredPlayer) => void }
           run(async () => {
             const { publicKey } = unwrap(await api.POST('/v1/accounts/sign-in/passkey/options', { body: {} }));
             const credential = (await navigator.credentials.get({
-              // The service's JSON is the WebAuthn JSON form; its string members are the DOM's enums.
-              publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(
-                publicKey as PublicKeyCredentialRequestOptionsJSON,
-              ),
+              publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(publicKey),
             })) as PublicKeyCredential | null;
             if (!credential) throw new Error('No passkey was chosen.');
             const response = credential.toJSON() as components['schemas']['AuthenticationResponseInput'];
@@ -179,6 +176,7 @@ export function AccountPage({ onSignedOut }: { onSignedOut: () => void }) {
             act(async () => {
               const { publicKey } = unwrap(await api.POST('/v1/accounts/me/passkeys/options', { body: {} }));
               const credential = (await navigator.credentials.create({
+                // The service's JSON is the WebAuthn JSON form; its string members are the DOM's enums.
                 publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(
                   publicKey as PublicKeyCredentialCreationOptionsJSON,
                 ),
