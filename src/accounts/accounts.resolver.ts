@@ -27,8 +27,25 @@ import {
 } from './dto/account.models';
 
 /** The GraphQL request's origin (HTTP: its Fastify request; over graphql-ws no address is known). */
-const gqlOrigin = (ctx: { req?: FastifyRequest }): RequestOrigin =>
-  ctx.req ? originOf(ctx.req) : { address: 'unknown', userAgent: null };
+const gqlOrigin = (ctx: { req?: FastifyRequest } | undefined): RequestOrigin =>
+  isFastifyRequest(ctx?.req) ? originOf(ctx.req) : { address: 'unknown', userAgent: null };
+
+/** Over HTTP the context holds the Fastify request (with its client address); over graphql-ws it does not. */
+const isFastifyRequest = (req: unknown): req is FastifyRequest =>
+  typeof req === 'object' && req !== null && typeof (req as { ip?: unknown }).ip === 'string';
+
+/**
+ * Sign-in is limited per client address, which only an HTTP request carries: over graphql-ws it
+ * is refused rather than counted under one shared unknown address.
+ */
+const httpOrigin = (ctx: { req?: FastifyRequest } | undefined): RequestOrigin => {
+  if (!isFastifyRequest(ctx?.req))
+    throw new DomainException(
+      'UNSUPPORTED_OPERATION',
+      'Sign in over HTTP (POST /graphql or /v1/accounts/sign-in/…), not over a WebSocket',
+    );
+  return originOf(ctx.req);
+};
 
 const uuid = (id: string, field = 'id'): string => {
   if (!UUID.test(id)) throw new DomainException('VALIDATION_FAILED', `${field} must be a UUID`);
@@ -125,7 +142,7 @@ export class AccountsResolver {
     @Args('input') input: PasswordSignInInput,
     @Context() ctx: { req?: FastifyRequest },
   ): Promise<SignedInModel> {
-    return this.accounts.signInWithPassword(input.username, input.password, input.deviceLabel, gqlOrigin(ctx));
+    return this.accounts.signInWithPassword(input.username, input.password, input.deviceLabel, httpOrigin(ctx));
   }
 
   @Mutation(() => RequestOptionsModel, {
@@ -143,7 +160,7 @@ export class AccountsResolver {
     @Args('input') input: PasskeySignInInput,
     @Context() ctx: { req?: FastifyRequest },
   ): Promise<SignedInModel> {
-    return this.accounts.signInWithPasskey(input.response, input.deviceLabel, gqlOrigin(ctx));
+    return this.accounts.signInWithPasskey(input.response, input.deviceLabel, httpOrigin(ctx));
   }
 
   @Query(() => SessionConnection, { description: 'My signed-in devices, newest first (GET /v1/accounts/me/sessions).' })

@@ -2,10 +2,15 @@
  * Accounts over GraphQL (docs/accounts.md): the same operations as REST, with the same codes in
  * errors[].extensions.code, and nothing stored on a refusal.
  */
+import type { AddressInfo } from 'node:net';
+import { createClient } from 'graphql-ws';
 import { gql, registerPlayer, type TestApp } from '../helpers/app';
 import { rowCounts } from '../helpers/row-counts';
 import { SoftwareAuthenticator } from '../helpers/webauthn-authenticator';
 import { accountsApp, freshAddress, freshUsername, ORIGIN, poolOf } from './helpers';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- ws ships no types here (@types/ws is not installed)
+const WebSocket: unknown = require('ws');
 
 const PASSWORD = 'dice are nice 42';
 const ACCOUNT =
@@ -164,5 +169,32 @@ describe('accounts (GraphQL)', () => {
     expect((await gql(t, '{ account { playerId } }', {}, a.token)).errors?.[0]?.extensions?.code).toBe(
       'UNAUTHENTICATED',
     );
+  });
+
+  it('refuses to sign in over a graphql-ws WebSocket (UNSUPPORTED_OPERATION): the limits count per address', async () => {
+    const ws = await accountsApp();
+    try {
+      await ws.app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (ws.app.getHttpServer().address() as AddressInfo).port;
+      const client = createClient({
+        url: `ws://127.0.0.1:${port}/graphql`,
+        webSocketImpl: WebSocket,
+        retryAttempts: 0,
+      });
+      try {
+        const result = await new Promise<any>((resolve, reject) => {
+          let last: unknown;
+          client.subscribe(
+            { query: SIGN_IN, variables: { u: freshUsername('ws'), p: 'some password' } },
+            { next: (v) => (last = v), error: reject, complete: () => resolve(last) },
+          );
+        });
+        expect(result.errors?.map((e: any) => e.extensions?.code)).toEqual(['UNSUPPORTED_OPERATION']);
+      } finally {
+        await client.dispose();
+      }
+    } finally {
+      await ws.close();
+    }
   });
 });
