@@ -17,8 +17,11 @@ COPY . .
 # keeps them (npm's "devOptional") under --omit=dev alone. The only optional run-time packages,
 # pg-cloudflare (Cloudflare Workers sockets) and @emotion/* (inside GraphiQL's sources; the page
 # serves graphiql's prebuilt bundle), are never loaded on Node. The service migrates with its own
-# step (src/database/migrate.ts), not the Prisma CLI.
-RUN npm run build && npm prune --omit=dev --omit=optional
+# step (src/database/migrate.ts), not the Prisma CLI. One optional package IS needed on Node:
+# @node-rs/argon2's native binary for this platform (@node-rs/argon2-<platform>, decision 0108),
+# so @node-rs is set aside before the prune and put back after it.
+RUN npm run build && cp -a node_modules/@node-rs /tmp/node-rs \
+ && npm prune --omit=dev --omit=optional && cp -a /tmp/node-rs/. node_modules/@node-rs/ && rm -rf /tmp/node-rs
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0

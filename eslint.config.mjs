@@ -49,6 +49,8 @@ const layering = {
   'player-events': [...persistence, 'players', 'games', 'async'],
   // optimal advice: the solved tables (worker threads, disk cache), the advice API, post-game analysis
   advice: [...persistence, 'players', 'games', 'scoring'],
+  // accounts: usernames, passwords, passkeys, sessions of the players (docs/accounts.md)
+  accounts: [...persistence, 'commands', 'players'],
 };
 // Fail closed: a new directory under src/ has no place in the layering until it is given one here
 // (and in docs/architecture.md), so its imports cannot go unchecked.

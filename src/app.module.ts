@@ -16,6 +16,7 @@ import { ScoringModule } from './scoring/scoring.module';
 import { AsyncModule } from './async/async.module';
 import { TournamentsModule } from './tournaments/tournaments.module';
 import { PlayerEventsModule } from './player-events/player-events.module';
+import { AccountsModule } from './accounts/accounts.module';
 import { AdviceModule } from './advice/advice.module';
 import { toGraphQLError } from './common/errors';
 import { ReliabilityModule } from './reliability/reliability.module';
@@ -218,6 +219,7 @@ export class AppModule {
         TransparencyModule,
         TournamentsModule,
         PlayerEventsModule,
+        AccountsModule,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: options.config },

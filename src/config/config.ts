@@ -223,6 +223,39 @@ export const configSchema = z.object({
   ADVICE_CUSTOM_BUILDS_PER_HOUR: positiveInt('ADVICE_CUSTOM_BUILDS_PER_HOUR').default(10),
   /** Build (or load) the three presets' tables in the background at start-up. Default: on, except NODE_ENV=test. */
   ADVICE_WARM_PRESETS: booleanFlag.optional(),
+  // --- accounts (docs/accounts.md) ---
+  /** WebAuthn relying-party id: the host name (or a registrable suffix of it) the web client is served on. */
+  WEBAUTHN_RP_ID: z
+    .string()
+    .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/, 'must be a host name such as fairdice.example or localhost')
+    .default('localhost'),
+  /** The name authenticators show for the relying party. */
+  WEBAUTHN_RP_NAME: z.string().min(1).max(64).default('fairdice'),
+  /** Origins a WebAuthn response may come from (comma-separated). Default: http://localhost:<PORT>. */
+  WEBAUTHN_ORIGINS: z
+    .string()
+    .refine(
+      (v) =>
+        v
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean)
+          .every((o) => /^https?:\/\/[^/\s]+$/.test(o)),
+      'must be a comma-separated list of origins such as https://fairdice.example',
+    )
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
+    .optional(),
+  /** Password attempts per username before each further one locks it (back-off from SIGN_IN_LOCK_SECONDS). */
+  SIGN_IN_ACCOUNT_FREE_ATTEMPTS: boundedInt('SIGN_IN_ACCOUNT_FREE_ATTEMPTS', 1, 1000).default(5),
+  /** Password attempts per client address before each further one locks the address. */
+  SIGN_IN_ADDRESS_FREE_ATTEMPTS: boundedInt('SIGN_IN_ADDRESS_FREE_ATTEMPTS', 1, 100000).default(20),
+  /** First lock after the free attempts (seconds); doubled with each further attempt, at most an hour. */
+  SIGN_IN_LOCK_SECONDS: boundedInt('SIGN_IN_LOCK_SECONDS', 1, 3600).default(60),
   // --- keys (docs/operations.md "Keys"; required whenever DATABASE_URL is set) ---
   /** Ed25519 private key (the 32-byte RFC 8032 seed, 64 hex digits) that signs the transparency log's tree heads. */
   LOG_SIGNING_KEY: z

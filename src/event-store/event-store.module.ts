@@ -1,6 +1,10 @@
 import { Module } from '@nestjs/common';
 import { EventStore } from './event-store.service';
 import { TournamentStore } from './tournament-store.service';
+import { AccountStore } from './account-store.service';
 
-@Module({ providers: [EventStore, TournamentStore], exports: [EventStore, TournamentStore] })
+@Module({
+  providers: [EventStore, TournamentStore, AccountStore],
+  exports: [EventStore, TournamentStore, AccountStore],
+})
 export class EventStoreModule {}

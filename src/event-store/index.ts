@@ -2,3 +2,4 @@ export * from './event-store.types';
 export * from './event-store.service';
 export * from './event-store.module';
 export * from './tournament-store.service';
+export * from './account-store.service';

@@ -107,14 +107,32 @@ export class PlayersService {
     if (hit && hit.expires > now) return hit.player;
     if (hit) this.authCache.delete(hash);
     const generation = this.rotations;
-    // Raw pg on the shared pool (the hot path of every request; Prisma costs ~3x the CPU).
-    const { rows } = await this.prisma.pool.query<{ id: string; display_name: string; token_hash: string }>(
-      'SELECT id, display_name, token_hash FROM players WHERE token_hash = $1',
+    // Raw pg on the shared pool (the hot path of every request; Prisma costs ~3x the CPU). The
+    // player's own token, or a live session of a signed-in device (src/accounts, docs/accounts.md),
+    // whose last use is noted at most once a minute.
+    const { rows } = await this.prisma.pool.query<{
+      id: string;
+      display_name: string;
+      token_hash: string;
+      session_id: string | null;
+    }>(
+      `SELECT id, display_name, token_hash, NULL::uuid AS session_id FROM players WHERE token_hash = $1
+       UNION ALL
+       SELECT p.id, p.display_name, s.token_hash, s.id FROM sessions s JOIN players p ON p.id = s.player_id
+        WHERE s.token_hash = $1 AND s.revoked_at IS NULL
+       LIMIT 1`,
       [hash],
     );
     const row = rows[0];
     if (!row || !sameHash(row.token_hash, hash)) return null;
-    const player: AuthenticatedPlayer = { id: row.id, displayName: row.display_name };
+    const player: AuthenticatedPlayer = { id: row.id, displayName: row.display_name, sessionId: row.session_id };
+    if (row.session_id)
+      this.prisma.pool
+        .query(
+          `UPDATE sessions SET last_used_at = now() WHERE id = $1 AND last_used_at < now() - interval '1 minute'`,
+          [row.session_id],
+        )
+        .catch(() => undefined);
     if (generation === this.rotations) {
       this.authCache.set(hash, { player, expires: now + AUTH_CACHE_TTL_MS });
       if (this.authCache.size > AUTH_CACHE_MAX) this.authCache.delete(this.authCache.keys().next().value as string);
@@ -122,7 +140,12 @@ export class PlayersService {
     return player;
   }
 
-  private forgetPlayer(playerId: string): void {
+  /**
+   * Drops the player's cached tokens on this instance (a rotation, a revoked session: src/accounts).
+   * A revocation bumps `rotations` first so that a lookup racing with it is not cached.
+   */
+  forgetPlayer(playerId: string): void {
+    this.rotations++;
     for (const [hash, entry] of this.authCache) if (entry.player.id === playerId) this.authCache.delete(hash);
   }
 

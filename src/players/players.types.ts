@@ -9,6 +9,8 @@ export interface PlayerProfile {
 export interface AuthenticatedPlayer {
   id: string;
   displayName: string;
+  /** The session (signed-in device, src/accounts) the token belongs to; null/absent: the player's own token. */
+  sessionId?: string | null;
 }
 
 export interface RuleSetStats {

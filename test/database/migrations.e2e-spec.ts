@@ -480,9 +480,102 @@ describe(`migrations on an empty ${kind} database`, () => {
       expect(await prisma.transparencyTreeHead.count({ where: { treeSize: BigInt(13) } })).toBe(1);
     });
 
+    it('round-trips the account models (docs/accounts.md); account_events is append-only', async () => {
+      const { prisma } = t;
+      const player = await prisma.player.create({
+        data: { id: randomUUID(), displayName: 'Ada', tokenHash: sha256Hex('account-player') },
+      });
+      const account = {
+        playerId: player.id,
+        username: 'Ada_L',
+        usernameKey: 'ada_l',
+        passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA',
+        version: 2,
+        createdAt: at('2026-01-02T03:04:05.000Z'),
+        updatedAt: at('2026-01-02T03:04:06.000Z'),
+      };
+      await prisma.account.create({ data: account });
+      expect(await prisma.account.findUniqueOrThrow({ where: { usernameKey: 'ada_l' } })).toEqual(account);
+      const event = {
+        accountId: player.id,
+        version: 1,
+        type: 'usernameClaimed',
+        payload: { data: { username: 'Ada_L' }, command: null },
+        createdAt: at('2026-01-02T03:04:05.000Z'),
+      };
+      await prisma.accountEvent.create({ data: event });
+      expect(
+        await prisma.accountEvent.findUniqueOrThrow({
+          where: { accountId_version: { accountId: player.id, version: 1 } },
+        }),
+      ).toEqual(event);
+      await expect(
+        prisma.accountEvent.delete({ where: { accountId_version: { accountId: player.id, version: 1 } } }),
+      ).rejects.toThrow();
+      const passkey = {
+        credentialId: 'Y3JlZA',
+        accountId: player.id,
+        name: 'Laptop',
+        publicKey: 'cGs',
+        counter: BigInt(7),
+        transports: ['internal', 'hybrid'],
+        createdAt: at('2026-01-02T03:04:05.000Z'),
+        lastUsedAt: at('2026-01-02T03:05:05.000Z'),
+      };
+      await prisma.accountPasskey.create({ data: passkey });
+      expect(await prisma.accountPasskey.findUniqueOrThrow({ where: { credentialId: 'Y3JlZA' } })).toEqual(passkey);
+      const session = {
+        id: randomUUID(),
+        playerId: player.id,
+        tokenHash: sha256Hex('session-1'),
+        label: 'Phone',
+        scopes: ['*'],
+        address: '203.0.113.9',
+        createdAt: at('2026-01-02T03:04:05.000Z'),
+        lastUsedAt: at('2026-01-02T03:04:07.000Z'),
+        revokedAt: null,
+      };
+      await prisma.session.create({ data: session });
+      expect(await prisma.session.findUniqueOrThrow({ where: { tokenHash: session.tokenHash } })).toEqual(session);
+      const defaults = await prisma.session.create({
+        data: { id: randomUUID(), playerId: player.id, tokenHash: sha256Hex('session-2'), label: 'Tablet' },
+      });
+      expect(defaults.scopes).toEqual(['*']);
+      const challenge = {
+        challengeHash: sha256Hex('challenge'),
+        purpose: 'register',
+        playerId: player.id,
+        expiresAt: at('2026-01-02T03:09:05.000Z'),
+      };
+      await prisma.webauthnChallenge.create({ data: challenge });
+      expect(
+        await prisma.webauthnChallenge.findUniqueOrThrow({ where: { challengeHash: challenge.challengeHash } }),
+      ).toEqual(challenge);
+      const failure = {
+        key: 'account:ada_l',
+        failures: 6,
+        lockedUntil: at('2026-01-02T03:05:05.000Z'),
+        updatedAt: at('2026-01-02T03:04:05.000Z'),
+      };
+      await prisma.signInFailure.create({ data: failure });
+      expect(await prisma.signInFailure.findUniqueOrThrow({ where: { key: failure.key } })).toEqual(failure);
+      const line = await prisma.securityLogEntry.create({
+        data: { playerId: player.id, type: 'signIn', address: '203.0.113.9', detail: { method: 'password' } },
+      });
+      expect(typeof line.id).toBe('bigint');
+      expect(await prisma.securityLogEntry.findUniqueOrThrow({ where: { id: line.id } })).toEqual(line);
+    });
+
     it('covers every model of the schema (a new model must be added to the round trips above)', () => {
       expect(Object.values(Prisma.ModelName).sort()).toEqual(
         [
+          'Account',
+          'AccountEvent',
+          'AccountPasskey',
+          'SecurityLogEntry',
+          'Session',
+          'SignInFailure',
+          'WebauthnChallenge',
           'AsyncJob',
           'Game',
           'GameEvent',

@@ -6,6 +6,8 @@
  * - `_prisma_migrations`: the migration history;
  * - `rate_limit_counters`: counting refused requests is the rate limiter's job, so these rows
  *   legitimately move with every request (docs/operations.md, *Threat model*);
+ * - `sign_in_failures`: counting refused password sign-ins is the lockout's job (docs/accounts.md,
+ *   *Abuse limits*), as the rate limiter's counters;
  * - `transparency_log_nodes`, `transparency_tree_heads`: derived from the log's leaves by the
  *   background sequencer, which integrates pending leaves every LOG_INTEGRATION_INTERVAL_MS
  *   whatever the requests (docs/fairness.md §9.5). The leaves themselves are counted.
@@ -15,6 +17,7 @@ import type { Pool } from 'pg';
 export const ROW_COUNT_EXCLUDED = [
   '_prisma_migrations',
   'rate_limit_counters',
+  'sign_in_failures',
   'transparency_log_nodes',
   'transparency_tree_heads',
 ];

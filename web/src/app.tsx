@@ -1,8 +1,9 @@
 /**
- * The shell: registration, a hash router (#/, #/game/<id>, #/profile, #/replay/<id>[/<version>],
- * #/analysis/<id>, #/tournaments, #/tournament/<id>), the header.
+ * The shell: registration or sign-in, a hash router (#/, #/game/<id>, #/profile, #/account,
+ * #/replay/<id>[/<version>], #/analysis/<id>, #/tournaments, #/tournament/<id>), the header.
  */
 import { useEffect, useState } from 'react';
+import { AccountPage, SignIn } from './account';
 import { AnalysisPage } from './analysis';
 import { api, sentence, session, unwrap, type StoredPlayer } from './api';
 import { GamePage } from './game';
@@ -47,6 +48,7 @@ export function App() {
           <a href="#/">Games</a>
           <a href="#/tournaments">Tournaments</a>
           <a href="#/profile">Profile</a>
+          <a href="#/account">Account</a>
         </nav>
         <span className="me" aria-label="Signed in as">
           {player.displayName}
@@ -61,6 +63,13 @@ export function App() {
           <AnalysisPage key={analysis[1]} gameId={analysis[1]} />
         ) : tournament ? (
           <TournamentPage key={tournament[1]} tournamentId={tournament[1]} me={player} />
+        ) : route === '/account' ? (
+          <AccountPage
+            onSignedOut={() => {
+              session.clear();
+              setPlayer(null);
+            }}
+          />
         ) : route === '/tournaments' ? (
           <TournamentList me={player} />
         ) : route === '/profile' ? (
@@ -114,6 +123,7 @@ function Register({ onRegistered }: { onRegistered: (p: StoredPlayer) => void })
           {error}
         </p>
       )}
+      <SignIn onSignedIn={onRegistered} />
     </main>
   );
 }

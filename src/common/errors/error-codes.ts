@@ -51,6 +51,14 @@ export const SERVICE_ERROR_CODES = [
   'PUSH_SUBSCRIPTION_LIMIT_REACHED',
   'PUSH_ENDPOINT_NOT_ALLOWED',
   'INVALID_PUSH_KEYS',
+  // accounts (docs/accounts.md)
+  'USERNAME_TAKEN',
+  'WEAK_PASSWORD',
+  'INVALID_CREDENTIALS',
+  'SIGN_IN_LOCKED',
+  'WEBAUTHN_CHALLENGE_INVALID',
+  'WEBAUTHN_VERIFICATION_FAILED',
+  'SESSION_NOT_FOUND',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -106,6 +114,21 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   TOURNAMENT_NOT_RUNNING: { status: 409, title: 'The tournament is not running' },
   TOURNAMENT_OVER: { status: 409, title: 'The tournament is over' },
   TOURNAMENT_NOT_ENDED: { status: 409, title: 'The tournament has not ended yet' },
+  // accounts (docs/accounts.md)
+  INVALID_USERNAME: { status: 400, title: 'A username is 3 to 24 characters of a-z, 0-9, _ and -' },
+  USERNAME_REQUIRED: { status: 409, title: 'Claim a username before adding a credential' },
+  INVALID_CREDENTIAL_NAME: { status: 400, title: 'A passkey name is 1 to 64 characters' },
+  CREDENTIAL_NOT_FOUND: { status: 404, title: 'No such credential on this account' },
+  CREDENTIAL_ALREADY_REGISTERED: { status: 409, title: 'This passkey is already registered' },
+  PASSKEY_LIMIT_REACHED: { status: 409, title: 'The account holds its maximum of passkeys' },
+  LAST_CREDENTIAL: { status: 409, title: 'The last way to sign in to an account cannot be removed' },
+  USERNAME_TAKEN: { status: 409, title: 'That username is taken' },
+  WEAK_PASSWORD: { status: 400, title: 'The password is too short, too long or too common' },
+  INVALID_CREDENTIALS: { status: 401, title: 'Wrong username or password' },
+  SIGN_IN_LOCKED: { status: 429, title: 'Too many failed sign-ins; retry after Retry-After' },
+  WEBAUTHN_CHALLENGE_INVALID: { status: 400, title: 'The WebAuthn challenge is unknown, used or expired' },
+  WEBAUTHN_VERIFICATION_FAILED: { status: 400, title: 'The WebAuthn response could not be verified' },
+  SESSION_NOT_FOUND: { status: 404, title: 'No such session' },
   // service
   VALIDATION_FAILED: { status: 400, title: 'The request is not valid' },
   UNAUTHENTICATED: { status: 401, title: 'A valid bearer token is required' },

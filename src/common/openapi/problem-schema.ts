@@ -75,7 +75,7 @@ export const PROBLEM_SCHEMAS: Record<string, JsonSchema> = {
       known: arrayOf(str(), 'INVALID_COMMAND: the known commands.'),
       limit: int('RATE_LIMITED: the limit per minute.'),
       retryAfterSeconds: int(
-        'RATE_LIMITED, ADVICE_BUILD_LIMITED: seconds until the window ends; TABLE_BUILDING, ADVICE_BUSY: seconds until the table is probably ready (as Retry-After).',
+        'RATE_LIMITED, ADVICE_BUILD_LIMITED: seconds until the window ends; TABLE_BUILDING, ADVICE_BUSY: seconds until the table is probably ready; SIGN_IN_LOCKED: seconds until the lock ends (as Retry-After).',
       ),
       ruleSet: str('FORMAT_NOT_SUPPORTED: the rule set.'),
       format: str('FORMAT_NOT_SUPPORTED: the format asked.'),
@@ -87,6 +87,13 @@ export const PROBLEM_SCHEMAS: Record<string, JsonSchema> = {
       tableSizeMax: int('TOO_FEW_ENTRANTS: the most players at a table.'),
       tournamentStatus: str('REGISTRATION_CLOSED, TOURNAMENT_OVER: the tournament status.'),
       entrantStatus: str('INVALID_COMMAND: the entrant is already withdrawn or disqualified.'),
+      passwordProblem: {
+        type: 'string',
+        enum: ['tooShort', 'tooLong', 'common'],
+        description: 'WEAK_PASSWORD: what is wrong with the password.',
+      },
+      minLength: int('WEAK_PASSWORD: the shortest password accepted.'),
+      maxLength: int('WEAK_PASSWORD: the longest password accepted.'),
       checks: {
         type: 'object',
         description: 'NOT_READY: every readiness check by name.',
@@ -133,6 +140,9 @@ export const PROBLEM_SCHEMAS: Record<string, JsonSchema> = {
         'tableSizeMax',
         'tournamentStatus',
         'entrantStatus',
+        'passwordProblem',
+        'minLength',
+        'maxLength',
       ],
       description:
         'RFC 9457 problem details (application/problem+json) with the stable `code`. Clients branch on `code`, never on `title` or `detail`.',

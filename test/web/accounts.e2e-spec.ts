@@ -1,0 +1,138 @@
+/**
+ * Accounts in the web client, in Chromium with the DevTools protocol's virtual authenticator
+ * (docs/accounts.md): a guest plays, claims a username and adds a passkey in one browser context;
+ * a second context, with the same passkey (synced, as a platform's passkey manager does), signs in
+ * with it and lists the same player's games; a third signs in with username and password.
+ *
+ * WebAuthn needs a secure context and a domain as RP ID, so the pages are opened at
+ * http://localhost:<port> (not 127.0.0.1) with WEBAUTHN_RP_ID=localhost.
+ */
+import { createServer, type AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { ensureBuilt } from '../helpers/build';
+import { describeOnce } from '../helpers/suites';
+import { createGame, register } from './browser';
+
+jest.setTimeout(120_000);
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const PASSWORD = 'dice are nice 42';
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+describeOnce('the web client: accounts (Chromium, virtual authenticator)', () => {
+  let t: TestApp;
+  let base: string;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    ensureBuilt();
+    const port = await freePort();
+    base = `http://localhost:${port}`;
+    t = await createTestApp({ env: { WEBAUTHN_RP_ID: 'localhost', WEBAUTHN_ORIGINS: base } });
+    await t.app.listen({ port, host: '127.0.0.1' });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await t?.close();
+  });
+
+  /** A new context and page at / with a virtual platform authenticator (resident keys, UV). */
+  async function device(): Promise<{ page: Page; cdp: CDPSession; authenticatorId: string }> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('request', (r) => {
+      if (!r.url().startsWith(base)) problems.push(`request beyond the service: ${r.url()}`);
+    });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    await page.goto(`${base}/`);
+    return { page, cdp, authenticatorId };
+  }
+
+  it('registers a passkey in one context and signs in with it in another, where the same games are listed', async () => {
+    const first = await device();
+    await register(first.page, 'Ada');
+    await createGame(first.page, { ruleSet: 'penta' });
+    const gameId = /#\/game\/([0-9a-f-]{36})/.exec(first.page.url())![1];
+
+    await first.page.getByRole('link', { name: 'Account' }).click();
+    await first.page.getByRole('heading', { name: 'Your account' }).waitFor();
+    await first.page.getByRole('textbox', { name: /^Username \(3 to 24/ }).fill('ada_in_chromium');
+    await first.page.getByRole('button', { name: 'Save username' }).click();
+    await first.page.getByRole('status').filter({ hasText: 'Username saved.' }).waitFor();
+    await first.page.getByLabel('Name of the new passkey').fill('Laptop');
+    await first.page.getByRole('button', { name: 'Add a passkey' }).click();
+    await first.page.getByRole('status').filter({ hasText: 'Passkey Laptop added.' }).waitFor();
+    await first.page.getByRole('list', { name: 'Your passkeys' }).getByText('Laptop').waitFor();
+
+    // The passkey as a passkey manager would sync it to the second device.
+    const { credentials } = await first.cdp.send('WebAuthn.getCredentials', { authenticatorId: first.authenticatorId });
+    expect(credentials).toHaveLength(1);
+    expect(credentials[0].isResidentCredential).toBe(true);
+    const second = await device();
+    await second.cdp.send('WebAuthn.addCredential', {
+      authenticatorId: second.authenticatorId,
+      credential: credentials[0],
+    });
+
+    await second.page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await second.page.getByRole('heading', { name: 'New game' }).waitFor();
+    await second.page.locator(`a[href="#/game/${gameId}"]`).first().waitFor();
+    await second.page.getByLabel('Signed in as').filter({ hasText: 'Ada' }).waitFor();
+
+    // The first device lists the second among its devices and can sign it out.
+    await first.page.reload();
+    await first.page.getByRole('heading', { name: 'Your account' }).waitFor();
+    const devices = first.page.getByRole('list', { name: 'Your devices' });
+    await devices.getByRole('listitem').first().waitFor();
+    expect(await devices.getByRole('listitem').count()).toBe(1);
+    expect(problems).toEqual([]);
+  });
+
+  it('signs in with username and password in a third context', async () => {
+    const first = await device();
+    await register(first.page, 'Bea');
+    await first.page.getByRole('link', { name: 'Account' }).click();
+    await first.page.getByRole('textbox', { name: /^Username \(3 to 24/ }).fill('bea_in_chromium');
+    await first.page.getByRole('button', { name: 'Save username' }).click();
+    await first.page.getByRole('status').filter({ hasText: 'Username saved.' }).waitFor();
+    await first.page.getByLabel(/^New password/).fill(PASSWORD);
+    await first.page.getByRole('button', { name: 'Save password' }).click();
+    await first.page.getByRole('status').filter({ hasText: 'Password saved.' }).waitFor();
+
+    const third = await device();
+    await third.page.getByRole('textbox', { name: 'Username', exact: true }).fill('BEA_in_chromium');
+    await third.page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await third.page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await third.page.getByRole('heading', { name: 'New game' }).waitFor();
+    await third.page.getByLabel('Signed in as').filter({ hasText: 'Bea' }).waitFor();
+    expect(problems).toEqual([]);
+  });
+});
