@@ -17,7 +17,6 @@
  * Workers are started after this and inherit process.env. global-teardown.ts cleans up.
  */
 import { randomBytes } from 'node:crypto';
-import type { Config } from '@jest/types';
 import { Pool } from 'pg';
 import { migrate } from '../../src/database/migrate';
 import { createFreshDatabase, type FreshDatabase } from './database';
@@ -25,7 +24,8 @@ import { redactUrl } from '../../src/database/redact-url';
 
 type Held = { __FAIRDICE_TEST_DB__?: FreshDatabase; __FAIRDICE_TEST_DBS__?: FreshDatabase[] };
 
-export default async function globalSetup(globalConfig?: Config.GlobalConfig): Promise<void> {
+// Jest passes its global configuration first: its maxWorkers is the number of workers this run may start.
+export default async function globalSetup(globalConfig?: { maxWorkers?: number }): Promise<void> {
   const serverUrl = process.env.DATABASE_URL || undefined;
   const workers = Math.max(1, globalConfig?.maxWorkers ?? 1);
   const held = globalThis as Held; // same process and global object as the teardown
