@@ -83,6 +83,8 @@ module.exports = {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/helpers/global-setup.ts',
       globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+      // Each worker on its own database of the run (global-setup.ts creates one per worker).
+      setupFiles: ['<rootDir>/test/helpers/worker-database.ts'],
       // Every REST response of the e2e apps is checked against openapi/openapi.json.
       setupFilesAfterEnv: ['<rootDir>/test/helpers/contract-setup.ts'],
     },

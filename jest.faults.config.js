@@ -12,6 +12,8 @@ module.exports = {
   testMatch: ['<rootDir>/test/reliability/faults/**/*.faults-spec.ts'],
   globalSetup: '<rootDir>/test/reliability/faults/global-setup.ts',
   globalTeardown: '<rootDir>/test/reliability/faults/global-teardown.ts',
+  // One worker on the private cluster's one database (not the e2e project's per-worker ones).
+  setupFiles: [],
   maxWorkers: 1,
   testTimeout: 180_000,
 };

@@ -1,51 +1,99 @@
-// `npm test`: format check, build, type-check, purity check, lint, then Jest (unit and e2e).
+// `npm test`: build, then the format check, type-check, purity check and lint (two at a time:
+// each is one process on one core), then Jest (unit and e2e), two workers by default.
 //
 // With FAIRDICE_SKIP_ONCE_SUITES=1 (.ci/run's second pass, against the embedded database, on the
-// tree its first pass has just checked in full) it builds and runs only the end-to-end tests that
-// touch the database, without the once-only suites: the static checks, the unit tests and the
-// database-free suites below would repeat on the same files what the first pass has just shown.
-import { spawnSync } from 'node:child_process';
+// tree its first pass has just built and checked in full) it runs only the end-to-end suites that
+// exercise the database (scripts/test-passes.mjs lists what each pass runs, and why).
+import { Buffer } from 'node:buffer';
+import { spawn } from 'node:child_process';
+import { embeddedPassIgnores } from './test-passes.mjs';
 
 const once = process.env.FAIRDICE_SKIP_ONCE_SUITES === '1';
-// e2e suites whose outcome does not depend on which database the run uses, left out of the
-// second pass: the contracts and generated schemas (test/api), the package installs
-// (test/install), the docs' walk-throughs and the example programs, the built server as a
-// process (it chooses its own database), and the verifier CLIs and pages (they check bundles,
-// whichever database made them).
-const databaseFreeSuites = [
-  '/test/(api|install|docs|examples)/',
-  '/test/process/process\\.',
-  '/test/fairness/(cli|verifiers)\\.',
-];
-const npmRun = (script) => ['npm', ['run', script]];
-const steps = [
-  ...(once ? [] : [npmRun('format:check')]),
-  npmRun('build'),
-  ...(once ? [] : [npmRun('typecheck'), npmRun('lint:rules'), npmRun('lint')]),
-  // Jest's --selectProjects and --testPathIgnorePatterns take every word after them: they go
-  // last, after the caller's arguments.
-  [
-    'jest',
-    [
-      ...process.argv.slice(2),
-      ...(once ? ['--testPathIgnorePatterns', ...databaseFreeSuites, '--selectProjects', 'e2e'] : []),
+const callerArgs = process.argv.slice(2);
+// Two workers, each on its own database (test/helpers/global-setup.ts). Jest's own default is
+// one worker on a 2-core machine (cores − 1), and most of an e2e file's time is spent waiting
+// on the database, a timer or a child process: two files side by side keep both cores busy.
+// FAIRDICE_TEST_WORKERS or the caller's own --maxWorkers/-w/--runInBand/-i overrides it.
+const workerArgs = callerArgs.some((a) => /^(--maxWorkers|-w|--runInBand|-i)(=|$)/.test(a))
+  ? []
+  : [`--maxWorkers=${process.env.FAIRDICE_TEST_WORKERS || 2}`];
+const npmRun = (script) => ({ name: script, command: 'npm', args: ['run', script] });
+// Each stage runs its lanes side by side; a lane runs its steps one after another.
+const stages = once
+  ? // The first pass has built this tree (suites that need the build check it: ensureBuilt).
+    [[[jestStep()]]]
+  : [
+      [[npmRun('build')]],
+      [[npmRun('lint')], [npmRun('format:check'), npmRun('typecheck'), npmRun('lint:rules')]],
+      [[jestStep()]],
+    ];
+
+function jestStep() {
+  return {
+    name: 'jest',
+    command: 'jest',
+    // Jest's --selectProjects and --testPathIgnorePatterns take every word after them: they go
+    // last, after the caller's arguments.
+    args: [
+      ...workerArgs,
+      ...callerArgs,
+      ...(once ? ['--testPathIgnorePatterns', ...embeddedPassIgnores, '--selectProjects', 'e2e'] : []),
     ],
-  ],
-];
+  };
+}
+
 if (once)
   console.log(
-    '[test] FAIRDICE_SKIP_ONCE_SUITES=1: build and the e2e project only (static checks and unit tests ran in the first pass)',
+    '[test] FAIRDICE_SKIP_ONCE_SUITES=1: the e2e suites that exercise the database only (the build, static checks, unit tests and other suites ran in the first pass; scripts/test-passes.mjs)',
   );
-// Each step's duration, printed as it ends and summed up at the end (where CI's time goes).
-const durations = [];
+
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
-for (const [command, args] of steps) {
-  const name = command === 'npm' ? args[1] : command;
+const durations = [];
+
+/**
+ * Runs one step. Alone, its output goes straight to the terminal; beside another, it is held
+ * and printed whole when the step ends, so the two never interleave.
+ */
+function run(step, alone) {
   const started = Date.now();
-  const { status, error } = spawnSync(command, args, { stdio: 'inherit' });
-  durations.push(`${name} ${seconds(Date.now() - started)}`);
-  console.log(`[test] ${name}: ${status === 0 ? 'ok' : 'failed'} in ${seconds(Date.now() - started)}`);
-  if (error) throw error;
-  if (status !== 0) process.exit(status ?? 1);
+  return new Promise((resolve) => {
+    const child = spawn(step.command, step.args, { stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    const held = [];
+    if (!alone) {
+      child.stdout.on('data', (c) => held.push(c));
+      child.stderr.on('data', (c) => held.push(c));
+    }
+    const finish = (status, error) => {
+      if (held.length) process.stdout.write(Buffer.concat(held));
+      const took = seconds(Date.now() - started);
+      durations.push(`${step.name} ${took}`);
+      console.log(`[test] ${step.name}: ${status === 0 ? 'ok' : 'failed'} in ${took}`);
+      resolve(error ? 1 : (status ?? 1));
+    };
+    child.once('error', (err) => {
+      console.error(err);
+      finish(1, err);
+    });
+    child.once('close', (status) => finish(status));
+  });
+}
+
+for (const lanes of stages) {
+  const alone = lanes.length === 1 && lanes[0].length === 1;
+  // Each lane stops at its first failure; the stage fails when a lane does (after all have ended).
+  const statuses = await Promise.all(
+    lanes.map(async (lane) => {
+      for (const step of lane) {
+        const status = await run(step, alone);
+        if (status !== 0) return status;
+      }
+      return 0;
+    }),
+  );
+  const failed = statuses.find((s) => s !== 0);
+  if (failed !== undefined) {
+    console.log(`[test] steps: ${durations.join(', ')}`);
+    process.exit(failed);
+  }
 }
 console.log(`[test] steps: ${durations.join(', ')}`);

@@ -4,7 +4,7 @@
  * sources it comes from (`npm test` has just built, so there it costs one stat per file).
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -55,7 +55,34 @@ export function ensureBuilt(): void {
     mtime(join(ROOT, 'web', 'index.html')),
     mtime(join(ROOT, 'web', 'build.mjs')),
   );
-  if (Math.min(...outputs.map(mtime)) < sources) {
+  if (Math.min(...outputs.map(mtime)) >= sources) return;
+  // Jest workers run files side by side: one builds while the others wait for it (a directory is
+  // created atomically), then look again.
+  if (!takeBuildLock()) {
+    const until = Date.now() + 280_000;
+    while (existsSync(BUILD_LOCK) && Date.now() < until)
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    return ensureBuilt();
+  }
+  try {
     execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'pipe', timeout: 280_000 });
+  } finally {
+    rmSync(BUILD_LOCK, { recursive: true, force: true });
+  }
+}
+
+const BUILD_LOCK = join(ROOT, 'node_modules', '.fairdice-build.lock');
+
+function takeBuildLock(): boolean {
+  try {
+    mkdirSync(BUILD_LOCK);
+    return true;
+  } catch {
+    // A lock left by a killed run (older than a build can take) is taken over.
+    if (Date.now() - mtime(BUILD_LOCK) > 300_000) {
+      rmSync(BUILD_LOCK, { recursive: true, force: true });
+      return takeBuildLock();
+    }
+    return false;
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Database helpers for e2e tests. The e2e global setup (global-setup.ts) prepares one
- * migrated database per test run and exports it to the workers as process.env.DATABASE_URL,
- * with process.env.FAIRDICE_TEST_DB = 'postgres' | 'embedded'.
+ * migrated database per Jest worker of the run; each worker finds its own in
+ * process.env.DATABASE_URL (worker-database.ts), with process.env.FAIRDICE_TEST_DB =
+ * 'postgres' | 'embedded'.
  *
  * Embedded (PGlite) caveat: every connection shares ONE PostgreSQL session, so keep one
  * connection per worker (testPoolMax() is 1 there) and do not rely on session state.
