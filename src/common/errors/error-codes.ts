@@ -46,6 +46,7 @@ export const SERVICE_ERROR_CODES = [
   'INVALID_POSITION',
   'GAME_NOT_FINISHED',
   'TOO_MANY_STREAMS',
+  'TOO_MANY_IN_FLIGHT',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -151,6 +152,7 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   INVALID_POSITION: { status: 400, title: 'No game can reach this position' },
   GAME_NOT_FINISHED: { status: 409, title: 'The game is not finished yet' },
   TOO_MANY_STREAMS: { status: 429, title: 'Too many live connections from this client' },
+  TOO_MANY_IN_FLIGHT: { status: 429, title: 'Too many commands awaiting their answer on this connection' },
 };
 
 export const isErrorCode = (value: unknown): value is ErrorCode =>
