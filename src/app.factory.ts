@@ -134,7 +134,10 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     },
     logger,
   });
-  fastify.addHook('preClose', async () => channel.close());
+  fastify.addHook('preClose', (done) => {
+    channel.close();
+    done();
+  });
   // SSE back-pressure (src/common/http/sse.ts): a reader past the bound is dropped, and counted.
   const sseMetrics = options.config.METRICS_ENABLED ? app.get<Metrics>(METRICS) : null;
   configureSse(fastify, {

@@ -194,7 +194,9 @@ describe('WebSocket command channel (/v1/ws)', () => {
     it('an unknown command: UNSUPPORTED_OPERATION listing the commands of the move tables', async () => {
       const e = await ws.move({ id: 'u1', gameId: game.id, command: 'teleport' });
       expect(e.problem.code).toBe('UNSUPPORTED_OPERATION');
-      expect(e.problem.commands).toEqual(expect.arrayContaining(['join', 'start', 'roll', 'score', 'setAside', 'bank']));
+      expect(e.problem.commands).toEqual(
+        expect.arrayContaining(['join', 'start', 'roll', 'score', 'setAside', 'bank']),
+      );
     });
 
     it("bad args: the move's own validation (as its REST body)", async () => {
@@ -215,12 +217,22 @@ describe('WebSocket command channel (/v1/ws)', () => {
 
     it('too many in flight: TOO_MANY_IN_FLIGHT for the frame past WS_MAX_COMMANDS_IN_FLIGHT (2)', async () => {
       // Three frames in one write: the server reads them together, before any answer.
-      const frames = ['i1', 'i2', 'i3'].map((id) => ({ type: 'move', id, gameId: game.id, command: 'roll', expectedVersion: 0 }));
+      const frames = ['i1', 'i2', 'i3'].map((id) => ({
+        type: 'move',
+        id,
+        gameId: game.id,
+        command: 'roll',
+        expectedVersion: 0,
+      }));
       ws.ws._socket.cork();
       for (const f of frames) ws.send(f);
       ws.ws._socket.uncork();
       const answers = await Promise.all(frames.map((f) => ws.answer(f.id)));
-      expect(answers.map((a) => a.problem.code)).toEqual(['VERSION_CONFLICT', 'VERSION_CONFLICT', 'TOO_MANY_IN_FLIGHT']);
+      expect(answers.map((a) => a.problem.code)).toEqual([
+        'VERSION_CONFLICT',
+        'VERSION_CONFLICT',
+        'TOO_MANY_IN_FLIGHT',
+      ]);
       expect(answers[2].problem).toMatchObject({ status: 429, limit: 2 });
     });
   });
@@ -261,11 +273,42 @@ describe('WebSocket command channel (/v1/ws)', () => {
       const e = await ws.move({ id: 'x', gameId: game.id, command: 'start' });
       expect(e.problem.code).toBe('NOT_SEATED');
       const priv = (
-        await t.http().post('/v1/games').set(ada.auth).send({ ruleSet: 'simple', seats: 1, visibility: 'private' }).expect(201)
+        await t
+          .http()
+          .post('/v1/games')
+          .set(ada.auth)
+          .send({ ruleSet: 'simple', seats: 1, visibility: 'private' })
+          .expect(201)
       ).body;
       ws.send({ type: 'subscribe', id: 'sp', gameId: priv.id });
       expect((await ws.answer('sp')).problem.code).toBe('GAME_NOT_FOUND');
       await ws.close();
     });
+  });
+});
+
+describe('WebSocket command channel: the rate limit of REST (player bucket)', () => {
+  let t: TestApp;
+  afterAll(() => t?.close());
+
+  it('each move frame counts one request of the player; past the limit RATE_LIMITED, shared with REST', async () => {
+    t = await createTestApp({ listen: true, env: { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_PER_MINUTE: '4' } });
+    const port = (t.app.getHttpServer().address() as AddressInfo).port;
+    const ada = await registerPlayer(t, 'Ada'); // counted on the address, not the player
+    const game = (await t.http().post('/v1/games').set(ada.auth).send({ ruleSet: 'simple', seats: 1 }).expect(201))
+      .body;
+    const ws = await ChannelClient.connect(port, ada.token);
+    const codes: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const a = await ws.move({ id: `q${i}`, gameId: game.id, command: i === 0 ? 'start' : 'roll' });
+      codes.push(a.type === 'result' ? 'ok' : a.problem.code);
+    }
+    // 1 REST create + 3 frames are within 4; the 4th frame is the 5th request.
+    expect(codes).toEqual(['ok', 'ok', 'ok', 'RATE_LIMITED']);
+    const refused = ws.frames.find((f) => f.id === 'q3');
+    expect(refused!.problem).toMatchObject({ status: 429, limit: 4 });
+    expect(refused!.problem.retryAfterSeconds).toBeGreaterThan(0);
+    await t.http().get(`/v1/games/${game.id}`).set(ada.auth).expect(429);
+    await ws.close();
   });
 });

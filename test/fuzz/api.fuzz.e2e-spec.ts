@@ -56,7 +56,7 @@ import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 import { poolOf } from '../helpers/games';
 import { rowCounts } from '../helpers/row-counts';
 import { describeOnce } from '../helpers/suites';
-import { ChannelClient } from '../helpers/ws-channel';
+import { ChannelClient, type Frame } from '../helpers/ws-channel';
 import { MAX_FRAME_BYTES } from '../../src/games/channel/frames';
 
 jest.setTimeout(120_000);
@@ -671,8 +671,10 @@ describeOnce('fuzz: every REST operation and GraphQL mutation refuses malformed 
           continue;
         }
         ws.send(text);
-        const answer = await Promise.race([
-          ws.frame((f) => f.type === 'error' || f.type === 'result' || f.type === 'subscribed' || f.type === 'unsubscribed'),
+        const answer: Frame = await Promise.race([
+          ws.frame(
+            (f) => f.type === 'error' || f.type === 'result' || f.type === 'subscribed' || f.type === 'unsubscribed',
+          ),
           ws.closed.then((c) => ({ type: 'closed', ...c })),
         ]);
         const ok =
@@ -687,7 +689,12 @@ describeOnce('fuzz: every REST operation and GraphQL mutation refuses malformed 
       const stranger = await ChannelClient.connect(port, tokens.foreign!);
       for (const move of GAME_MOVES) {
         const body = bodyOf(move.name);
-        const answer = await stranger.move({ id: 'f', gameId: game, command: move.name, args: body ? baseBody(body) : {} });
+        const answer = await stranger.move({
+          id: 'f',
+          gameId: game,
+          command: move.name,
+          args: body ? baseBody(body) : {},
+        });
         if (answer.type !== 'error' || !KNOWN_CODES.has(answer.problem?.code))
           failures.push(`${move.name} by a stranger → ${JSON.stringify(answer).slice(0, 200)}`);
       }

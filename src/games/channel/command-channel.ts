@@ -18,7 +18,13 @@ import type { Logger as Pino } from 'pino';
 import { DomainException, normalizeError, strictValidationPipe, type Problem } from '../../common/errors';
 import { NoFieldsPipe } from '../../common/dto/no-fields.pipe';
 import type { AuthenticatedPlayer } from '../../players/players.types';
-import { findUnsafeNumber, jsonNestingExceeds, jsonTooDeep, MAX_JSON_DEPTH, unsafeNumber } from '../../reliability/http/json-body';
+import {
+  findUnsafeNumber,
+  jsonNestingExceeds,
+  jsonTooDeep,
+  MAX_JSON_DEPTH,
+  unsafeNumber,
+} from '../../reliability/http/json-body';
 import type { Slot, StreamLimits } from '../../reliability/streams/stream-limits';
 import { registerWebSocketLimits } from '../../reliability/streams/websocket-limits';
 import type { CommandOptions, CommandResult } from '../games.types';
@@ -82,9 +88,9 @@ export interface CommandChannelSettings {
 
 export interface CommandChannelDeps {
   games: GamesService;
-  authenticate(token: string): Promise<AuthenticatedPlayer | null>;
+  authenticate: (token: string) => Promise<AuthenticatedPlayer | null>;
   limits: StreamLimits;
-  addressOf(req: IncomingMessage): string;
+  addressOf: (req: IncomingMessage) => string;
   /** null: rate limits are off (RATE_LIMIT_ENABLED=false). */
   charge: RateCharge | null;
   settings: CommandChannelSettings;
@@ -154,8 +160,7 @@ interface Following {
 }
 
 const problemOf = (code: ConstructorParameters<typeof DomainException>[0], detail: string, extra?: object) =>
-  normalizeError(new DomainException(code, detail, extra as Record<string, unknown> | undefined), CHANNEL_PATH)
-    .problem;
+  normalizeError(new DomainException(code, detail, extra as Record<string, unknown> | undefined), CHANNEL_PATH).problem;
 
 /** One client connection: authentication, then frames. */
 class Connection {
@@ -247,7 +252,10 @@ class Connection {
           const slot = this.ctx.limits.identifyWebSocket(player.id);
           if (!slot) {
             const max = this.ctx.limits.settings.wsPerPlayer;
-            this.sendError(null, problemOf('TOO_MANY_STREAMS', `This player already holds ${max} WebSockets`, { limit: max }));
+            this.sendError(
+              null,
+              problemOf('TOO_MANY_STREAMS', `This player already holds ${max} WebSockets`, { limit: max }),
+            );
             return this.end(CLOSE.TOO_MANY_CONNECTIONS, 'Too many connections for this player');
           }
           this.playerSlot = slot;
@@ -301,7 +309,12 @@ class Connection {
         if (!f)
           return this.sendError(frame.id, problemOf('VALIDATION_FAILED', 'This connection does not follow that game'));
         this.stopFollowing(frame.gameId.toLowerCase(), f);
-        return this.send({ type: 'unsubscribed', id: frame.id, gameId: frame.gameId.toLowerCase(), reason: 'unsubscribed' });
+        return this.send({
+          type: 'unsubscribed',
+          id: frame.id,
+          gameId: frame.gameId.toLowerCase(),
+          reason: 'unsubscribed',
+        });
       }
     }
   }
@@ -310,9 +323,11 @@ class Connection {
     data: Buffer,
     isBinary: boolean,
   ): { ok: true; frame: ReturnType<typeof CLIENT_FRAME.parse> } | { ok: false; id: string | null; problem: Problem } {
-    if (isBinary) return { ok: false, id: null, problem: problemOf('MALFORMED_REQUEST', 'Frames are JSON text frames') };
+    if (isBinary)
+      return { ok: false, id: null, problem: problemOf('MALFORMED_REQUEST', 'Frames are JSON text frames') };
     const text = data.toString('utf8');
-    if (jsonNestingExceeds(text, MAX_JSON_DEPTH)) return { ok: false, id: null, problem: this.problemOfError(jsonTooDeep()) };
+    if (jsonNestingExceeds(text, MAX_JSON_DEPTH))
+      return { ok: false, id: null, problem: this.problemOfError(jsonTooDeep()) };
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -332,7 +347,8 @@ class Connection {
 
   private problemOfError(err: unknown): Problem {
     const { problem, unexpected } = normalizeError(err, CHANNEL_PATH);
-    if (unexpected) this.ctx.logger.error({ err, context: 'CommandChannel' }, 'unexpected error on the command channel');
+    if (unexpected)
+      this.ctx.logger.error({ err, context: 'CommandChannel' }, 'unexpected error on the command channel');
     return problem;
   }
 
@@ -343,7 +359,9 @@ class Connection {
     if (!move)
       return this.sendError(
         frame.id,
-        problemOf('UNSUPPORTED_OPERATION', `No command named ${frame.command}`, { commands: [...CHANNEL_MOVES.keys()] }),
+        problemOf('UNSUPPORTED_OPERATION', `No command named ${frame.command}`, {
+          commands: [...CHANNEL_MOVES.keys()],
+        }),
       );
     const max = this.ctx.settings.maxInFlight;
     if (this.inFlight >= max)
@@ -411,7 +429,9 @@ class Connection {
       const max = this.ctx.limits.settings.subscriptionsPerConnection;
       return this.sendError(
         frame.id,
-        problemOf('TOO_MANY_STREAMS', `This connection already follows ${max} games; unsubscribe first`, { limit: max }),
+        problemOf('TOO_MANY_STREAMS', `This connection already follows ${max} games; unsubscribe first`, {
+          limit: max,
+        }),
       );
     }
     const f: Following = { id: frame.id, stream: null, slot, stopped: false };
