@@ -476,7 +476,7 @@ class Connection {
   }
 }
 
-/** The answer of a move: REST's compact answer, or the new game of a rematch. */
+/** The answer of a move: REST's compact answer (a rematch's is the new game's); a whole game should the service answer one. */
 function answerFrame(id: string, result: CommandResult, replayed: boolean): object {
   if ('events' in result && !('id' in result))
     return { type: 'result', id, replayed, gameId: result.gameId, version: result.version, events: result.events };
