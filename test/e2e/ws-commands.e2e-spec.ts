@@ -10,6 +10,7 @@ import { evolveGame, type GameEvent, type GameState, replayGame } from '@fairdic
 import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 import { chooseMove, countEvents } from '../helpers/games';
 import { ChannelClient, type Frame } from '../helpers/ws-channel';
+import { FairdiceChannel } from '../../packages/client/src';
 
 jest.setTimeout(120_000);
 
@@ -310,5 +311,48 @@ describe('WebSocket command channel: the rate limit of REST (player bucket)', ()
     expect(refused!.problem.retryAfterSeconds).toBeGreaterThan(0);
     await t.http().get(`/v1/games/${game.id}`).set(ada.auth).expect(429);
     await ws.close();
+  });
+});
+
+describe('WebSocket command channel: the SDK (FairdiceChannel)', () => {
+  let t: TestApp;
+  afterAll(() => t?.close());
+
+  it('moves, follows and refusals through the typed client', async () => {
+    t = await createTestApp({ listen: true });
+    const url = `ws://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}/v1/ws`;
+    const ada = await registerPlayer(t, 'Ada');
+    const game = (await t.http().post('/v1/games').set(ada.auth).send({ ruleSet: 'simple', seats: 1 }).expect(201))
+      .body;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- ws ships no types here
+    const channel = await FairdiceChannel.connect(url, ada.token, { webSocketImpl: require('ws') });
+    expect(channel.playerId).toBe(ada.id);
+    const seen: number[] = [];
+    let ended: () => void = () => undefined;
+    const end = new Promise<void>((resolve) => (ended = resolve));
+    await channel.subscribe(game.id, {
+      after: game.version,
+      onEvent: (e) => seen.push(e.version),
+      onEnd: () => ended(),
+    });
+    const started = await channel.move(game.id, 'start', {}, { expectedVersion: game.version });
+    const rolled = await channel.move(
+      game.id,
+      'roll',
+      {},
+      { expectedVersion: started.version, idempotencyKey: 'sdk-1' },
+    );
+    expect(rolled).toMatchObject({ gameId: game.id, replayed: false, version: started.version + 1 });
+    expect(
+      (await channel.move(game.id, 'roll', {}, { expectedVersion: started.version, idempotencyKey: 'sdk-1' })).replayed,
+    ).toBe(true);
+    await expect(channel.move(game.id, 'roll', {}, { expectedVersion: started.version })).rejects.toMatchObject({
+      code: 'VERSION_CONFLICT',
+      status: 409,
+    });
+    const quit = await channel.move(game.id, 'quit');
+    await end; // the game ended: the following ends with it
+    expect(seen).toEqual(Array.from({ length: quit.version - game.version }, (_, i) => game.version + i + 1));
+    channel.close();
   });
 });
