@@ -177,17 +177,18 @@ export class FairdiceChannel {
   }
 
   private onFrame(frame: Frame): void {
-    const follow = typeof frame.gameId === 'string' ? this.follows.get(frame.gameId) : undefined;
+    const gameId = typeof frame.gameId === 'string' ? frame.gameId : null;
+    const follow = gameId === null ? undefined : this.follows.get(gameId);
     if (frame.type === 'event') {
       follow?.onEvent(frame.event as GameEvent);
       return;
     }
     if (frame.type === 'unsubscribed' && frame.reason === 'ended' && follow) {
-      this.follows.delete(String(frame.gameId));
+      this.follows.delete(gameId!);
       follow.onEnd?.('ended');
     }
-    if (frame.type === 'error' && frame.gameId !== undefined && follow) {
-      this.follows.delete(String(frame.gameId));
+    if (frame.type === 'error' && follow) {
+      this.follows.delete(gameId!);
       follow.onEnd?.(frame.problem as Problem);
       return;
     }
