@@ -146,7 +146,7 @@ export function registerCommandChannel(server: Server, deps: CommandChannelDeps)
   };
 }
 
-interface ChannelContext extends CommandChannelDeps {
+export interface ChannelContext extends CommandChannelDeps {
   validation: ReturnType<typeof strictValidationPipe>;
   noFields: NoFieldsPipe;
 }
@@ -162,8 +162,8 @@ interface Following {
 const problemOf = (code: ConstructorParameters<typeof DomainException>[0], detail: string, extra?: object) =>
   normalizeError(new DomainException(code, detail, extra as Record<string, unknown> | undefined), CHANNEL_PATH).problem;
 
-/** One client connection: authentication, then frames. */
-class Connection {
+/** One client connection: authentication, then frames (exported for its unit test). */
+export class Connection {
   private player: AuthenticatedPlayer | null = null;
   /** The authentication under way (frames that arrive meanwhile wait for it, in order). */
   private authenticating: Promise<void> | null = null;

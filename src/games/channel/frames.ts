@@ -72,12 +72,8 @@ const ping = z.strictObject({ type: z.literal('ping'), id: frameId.optional() })
 
 export const CLIENT_FRAME = z.discriminatedUnion('type', [auth, move, subscribe, unsubscribe, ping]);
 
-export type ClientFrame = z.infer<typeof CLIENT_FRAME>;
 export type MoveFrame = z.infer<typeof move>;
 export type SubscribeFrame = z.infer<typeof subscribe>;
-
-/** The frame types a client may send (the `type` member). */
-export const CLIENT_FRAME_TYPES = ['auth', 'move', 'subscribe', 'unsubscribe', 'ping'] as const;
 
 /** The fields a problem lists, as REST's VALIDATION_FAILED `errors`. */
 export function zodProblems(error: z.ZodError): Array<{ field: string; problems: string[] }> {
