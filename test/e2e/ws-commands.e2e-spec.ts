@@ -293,9 +293,20 @@ describe('WebSocket command channel: the rate limit of REST (player bucket)', ()
   afterAll(() => t?.close());
 
   it('each move frame counts one request of the player; past the limit RATE_LIMITED, shared with REST', async () => {
-    t = await createTestApp({ listen: true, env: { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_PER_MINUTE: '4' } });
+    // Counters are shared through the database with the other suites running meanwhile: an address of our own.
+    t = await createTestApp({
+      listen: true,
+      env: { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_PER_MINUTE: '4', TRUST_PROXY: 'true' },
+    });
     const port = (t.app.getHttpServer().address() as AddressInfo).port;
-    const ada = await registerPlayer(t, 'Ada'); // counted on the address, not the player
+    const ip = `10.29.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+    const registered = await t
+      .http()
+      .post('/v1/players')
+      .set('x-forwarded-for', ip)
+      .send({ displayName: 'Ada' })
+      .expect(201);
+    const ada = { token: registered.body.token as string, auth: { authorization: `Bearer ${registered.body.token}` } };
     const game = (await t.http().post('/v1/games').set(ada.auth).send({ ruleSet: 'simple', seats: 1 }).expect(201))
       .body;
     const ws = await ChannelClient.connect(port, ada.token);
