@@ -377,7 +377,8 @@ export class Connection {
         ({ result, replayed }) => this.send(answerFrame(frame.id, result, replayed)),
         (err: unknown) => this.sendError(frame.id, this.problemOfError(versionConflict(err))),
       )
-      .finally(() => this.inFlight--);
+      .finally(() => this.inFlight--)
+      .catch(() => undefined); // sending the answer cannot fail the process
   }
 
   private async runMove(
