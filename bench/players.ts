@@ -56,7 +56,7 @@ export const newPlayStats = (): PlayStats => ({ gamesFinished: 0, byKind: { crea
 type Phase = 'create' | 'start' | 'roll' | 'score';
 
 /** The state machine both API flavours share; `send` performs one command and returns the raw body. */
-abstract class GamePlayer implements VirtualClient {
+export abstract class GamePlayer implements VirtualClient {
   private phase: Phase = 'create';
   private box = 0;
   gameId: string | null = null;

@@ -94,6 +94,31 @@ export function targets(rows: Map<string, ScenarioRow>, micro: MicroRow[]): Targ
     met: null,
     show: f3(v('restCompact') / v('rest')),
   });
+  // Issue 29: a WebSocket move's server CPU, absolute and against a hello-world request of the same run.
+  const wsCpu = rows.get('ws')?.serverCpuMsPerRequest ?? NaN;
+  const helloCpu = rows.get('a')?.serverCpuMsPerRequest ?? NaN;
+  out.push({
+    name: 'Server CPU ms per WebSocket move (/v1/ws)',
+    value: wsCpu,
+    target: '≤ 0.15',
+    met: Number.isFinite(wsCpu) ? wsCpu <= 0.15 : null,
+    show: f3(wsCpu),
+  });
+  out.push({
+    name: 'Server CPU per WebSocket move ÷ per hello-world request (ceiling (a))',
+    value: wsCpu / helloCpu,
+    target: '≤ 8',
+    met: Number.isFinite(wsCpu / helloCpu) ? wsCpu / helloCpu <= 8 : null,
+    show: f2(wsCpu / helloCpu),
+  });
+  const wsP99 = rows.get('ws')?.result.p99Ms ?? NaN;
+  out.push({
+    name: '(info) WebSocket moves p99 at K clients (ms)',
+    value: wsP99,
+    target: '–',
+    met: null,
+    show: f2(wsP99),
+  });
   const three = rows.get('instances3');
   out.push({
     name: '(info) REST actions/s, 3 instances ÷ 1 instance (aggregate; 2 cores: overhead, not scaling)',
@@ -316,6 +341,7 @@ export function renderReport(x: ReportInput): string {
     '',
     `Request mix, REST: ${mix(stats.rest)}.  `,
     `Request mix, REST compact: ${mix(stats.restCompact)}.  `,
+    ...(stats.ws ? [`Request mix, WebSocket moves: ${mix(stats.ws)}.  `] : []),
     ...(stats.instances3 ? [`Request mix, REST on 3 instances: ${mix(stats.instances3)}.  `] : []),
     `Request mix, GraphQL: ${mix(stats.graphql)}.`,
     '',

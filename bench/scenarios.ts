@@ -27,6 +27,7 @@ import { type Options, PROFILE_DIR, ROOT } from './options';
 import { formatSummary, summarizeProfileFile } from './profile-summary';
 import { scenario, type ScenarioRow, withServer } from './scenario';
 import { freePort, ServerGroup, ServerProcess } from './server-process';
+import { WsPlayer } from './ws-player';
 import { runTournamentRoundBench, type TournamentRoundResult } from './tournament-round.bench';
 import { generateVapidKeys } from '../src/keys/service-keys';
 
@@ -220,6 +221,23 @@ async function runServer(run: BenchRun, serverEnv: ServerEnv, nodeArgs: string[]
           backends,
         ),
       );
+    stats.ws = newPlayStats();
+    if (want('ws')) {
+      const wsPlayers: WsPlayer[] = [];
+      rows.push(
+        await scenario(
+          'ws',
+          'WebSocket moves',
+          'as REST actions, each command a move frame on one /v1/ws connection per client (a new game: a rematch frame)',
+          opts,
+          (i) => (wsPlayers[i] = new WsPlayer(http, players[i], stats.ws, port)),
+          server,
+          commits,
+          backends,
+        ),
+      );
+      await Promise.all(wsPlayers.map((p) => p.close()));
+    }
     stats.graphql = newPlayStats();
     if (want('graphql'))
       rows.push(

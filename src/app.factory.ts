@@ -32,6 +32,8 @@ import { serviceInfo } from './service-info/service-info';
 import { completeOpenApiDocument } from './common/openapi/document';
 import { WEBHOOK_SCHEMAS, WEBHOOKS } from './async/webhooks/webhook-payloads';
 import { configureSse } from './common/http/sse';
+import { GamesService } from './games/games.service';
+import { type RateCharge, registerCommandChannel } from './games/channel/command-channel';
 
 /** Largest request body accepted (bytes). Commands are tiny; this stops abuse early. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -100,8 +102,9 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   // Secure headers, CORS (CORS_ORIGINS) and rate limits (RATE_LIMIT_*): src/reliability, docs/operations.md.
   await registerSecurity(app, { corsOrigins: options.config.CORS_ORIGINS });
   const players = app.get(PlayersService);
+  let chargeRequest: RateCharge | null = null;
   if (options.config.RATE_LIMIT_ENABLED) {
-    registerRateLimit(
+    chargeRequest = registerRateLimit(
       fastify,
       app.get(PG_POOL),
       {
@@ -117,6 +120,24 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   const streams = app.get<StreamLimits>(STREAM_LIMITS);
   streams.playerOf = async (token) => (await players.authenticate(token))?.id ?? null;
   registerWebSocketLimits(app.getHttpServer(), streams, clientAddressOf(options.config.TRUST_PROXY));
+  // The WebSocket command channel at /v1/ws (src/games/channel; decision 0123): the same limits and rate buckets.
+  const channel = registerCommandChannel(app.getHttpServer(), {
+    games: app.get(GamesService),
+    authenticate: (token) => players.authenticate(token),
+    limits: streams,
+    addressOf: clientAddressOf(options.config.TRUST_PROXY),
+    charge: chargeRequest,
+    settings: {
+      maxInFlight: options.config.WS_MAX_COMMANDS_IN_FLIGHT,
+      maxBufferedBytes: options.config.WS_MAX_BUFFERED_BYTES,
+      authTimeoutMs: options.config.WS_CONNECTION_INIT_TIMEOUT_MS,
+    },
+    logger,
+  });
+  fastify.addHook('preClose', (done) => {
+    channel.close();
+    done();
+  });
   // SSE back-pressure (src/common/http/sse.ts): a reader past the bound is dropped, and counted.
   const sseMetrics = options.config.METRICS_ENABLED ? app.get<Metrics>(METRICS) : null;
   configureSse(fastify, {

@@ -135,6 +135,10 @@ export const configSchema = z.object({
   WS_MAX_SUBSCRIPTIONS_PER_CONNECTION: positiveInt('WS_MAX_SUBSCRIPTIONS_PER_CONNECTION').default(20),
   /** A WebSocket that sends no connection_init within this time is closed (4408). */
   WS_CONNECTION_INIT_TIMEOUT_MS: positiveInt('WS_CONNECTION_INIT_TIMEOUT_MS').default(5000),
+  /** WebSocket command channel (/v1/ws): moves awaiting their answer on one connection; one more is TOO_MANY_IN_FLIGHT. */
+  WS_MAX_COMMANDS_IN_FLIGHT: positiveInt('WS_MAX_COMMANDS_IN_FLIGHT').default(32),
+  /** WebSocket command channel: one connection's unsent bytes; past it the connection is dropped (4413). */
+  WS_MAX_BUFFERED_BYTES: positiveInt('WS_MAX_BUFFERED_BYTES').default(1024 * 1024),
   /** SSE streams (game events, tournament standings) per client address. */
   SSE_MAX_STREAMS_PER_ADDRESS: positiveInt('SSE_MAX_STREAMS_PER_ADDRESS').default(50),
   /** One SSE reader's pending bytes (unsent, its socket not draining); a reader past it is dropped. */

@@ -15,6 +15,12 @@
  *   token. Plus transport cases: malformed documents, a subscription over POST, persisted-query
  *   hashes, batching, a mutation over GET.
  *
+ * - The WebSocket command channel (/v1/ws): frames that are not JSON, binary, deep, of no known
+ *   type; per move of the tables: each frame member missing or of a wrong type, an unknown
+ *   command, bad args (per property of the move's REST body: the values above), bad expected
+ *   versions and idempotency keys, unknown and foreign games; a frame over the size limit (the
+ *   socket closes with 1009, the service serves on).
+ *
  * Asserted for every case: a 4xx answer with a stable code (problem+json `code`, or GraphQL
  * `errors[].extensions.code`), never a 5xx, never a success; and, per operation, the row counts
  * of the data tables unchanged (test/helpers/row-counts.ts: every table except the migration
@@ -27,6 +33,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { GraphQLSchemaHost } from '@nestjs/graphql';
 import {
@@ -49,6 +56,8 @@ import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 import { poolOf } from '../helpers/games';
 import { rowCounts } from '../helpers/row-counts';
 import { describeOnce } from '../helpers/suites';
+import { ChannelClient, type Frame } from '../helpers/ws-channel';
+import { MAX_FRAME_BYTES } from '../../src/games/channel/frames';
 
 jest.setTimeout(120_000);
 
@@ -268,7 +277,7 @@ describeOnce('fuzz: every REST operation and GraphQL mutation refuses malformed 
   const counts: Array<[string, number]> = [];
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { JOBS_ENABLED: 'false' } });
+    t = await createTestApp({ listen: true, env: { JOBS_ENABLED: 'false' } });
     const owner = await registerPlayer(t, 'Owner');
     const stranger = await registerPlayer(t, 'Stranger');
     tokens = { owner: owner.token, foreign: stranger.token, none: null, junk: 'fd_not-a-real-token' };
@@ -570,6 +579,131 @@ describeOnce('fuzz: every REST operation and GraphQL mutation refuses malformed 
       const getFailure = checkGraphql('a mutation over GET', overGet);
       if (getFailure) failures.push(getFailure);
       counts.push(['GraphQL transport', cases.length + 1]);
+      expect(failures).toEqual([]);
+      expect(await rowCounts(poolOf(t))).toEqual(before);
+    });
+  });
+  describe('WebSocket command channel (/v1/ws)', () => {
+    /** The move's REST body schema in the contract (the channel's args are validated as it). */
+    const bodyOf = (name: string): Schema | undefined => {
+      const o = operations.find((op) => op.op.operationId === `Games_${name}`);
+      return resolveRef(o?.op.requestBody?.content?.['application/json']?.schema);
+    };
+
+    function frameCases(): Array<[string, string]> {
+      const cases: Array<[string, string]> = [
+        ['an empty frame', ''],
+        ['not JSON', '{"type":"move",'],
+        ['null', 'null'],
+        ['an array', '[]'],
+        ['a string', '"move"'],
+        ['a number', '1'],
+        ['nesting 33 levels', deep(33)],
+        ['nesting 10,000 levels', deep(10_000)],
+        ['no type', '{"id":"a"}'],
+        ['an unknown type', '{"type":"teleport","id":"a"}'],
+        ['a second auth', `{"type":"auth","token":"${tokens.owner}"}`],
+        ['unsubscribe from a game not followed', `{"type":"unsubscribe","id":"a","gameId":"${game}"}`],
+        ['subscribe: after is negative', `{"type":"subscribe","id":"a","gameId":"${game}","after":-1}`],
+        ['subscribe: an unknown game', `{"type":"subscribe","id":"a","gameId":"${randomUUID()}"}`],
+        ['a frame over the size limit', JSON.stringify({ type: 'ping', id: 'big', pad: SIXTY_KB + SIXTY_KB })],
+      ];
+      for (const move of GAME_MOVES) {
+        const body = bodyOf(move.name);
+        const args = body ? baseBody(body) : {};
+        const base = { type: 'move', id: 'm', gameId: game, command: move.name, args };
+        const m = (name: string, frame: object) => cases.push([`${move.name}: ${name}`, JSON.stringify(frame)]);
+        const raw = (name: string, member: string, value: string) =>
+          cases.push([`${move.name}: ${name}`, withRaw(base, member, value)]);
+        for (const member of ['id', 'gameId', 'command']) {
+          const rest: Record<string, unknown> = { ...base };
+          delete rest[member];
+          m(`no ${member}`, rest);
+          raw(`${member} a number`, member, '1');
+          raw(`${member} an object`, member, '{}');
+          raw(`${member} 60 KB`, member, JSON.stringify(SIXTY_KB));
+        }
+        m('an unknown member', { ...base, extra: 1 });
+        m('an unknown command', { ...base, command: `${move.name}X` });
+        m('a malformed game id', { ...base, gameId: 'not-a-uuid' });
+        m('an unknown game', { ...base, gameId: randomUUID() });
+        raw('args an array', 'args', '[]');
+        raw('args a string', 'args', '"x"');
+        raw('args null', 'args', 'null');
+        m('args with an unknown field', { ...base, args: { ...args, extra: 1 } });
+        for (const [prop, schema] of Object.entries((body?.properties ?? {}) as Record<string, Schema>)) {
+          const required = (body?.required ?? []).includes(prop);
+          for (const [what, value] of badValues(schema, required))
+            raw(`args.${prop} ${what}`, 'args', withRaw(args, prop, value));
+        }
+        for (const [what, value] of [
+          ['-1', '-1'],
+          ['1.5', '1.5'],
+          ['a string', '"3"'],
+          ['2^53 + 1', RAW.unsafe],
+          ['non-finite', RAW.nonFinite],
+          ['stale', '0'],
+        ])
+          raw(`expectedVersion ${what}`, 'expectedVersion', value);
+        for (const [what, value] of [
+          ['a number', '1'],
+          ['empty', '""'],
+          ['2 KB', JSON.stringify('k'.repeat(2048))],
+          ['with a newline', '"a\\nb"'],
+        ])
+          raw(`idempotencyKey ${what}`, 'idempotencyKey', value);
+      }
+      return cases;
+    }
+
+    it('every frame type and every move: a coded error for each malformed frame, nothing stored, never a crash', async () => {
+      const before = await rowCounts(poolOf(t));
+      const failures: string[] = [];
+      const port = (t.app.getHttpServer().address() as AddressInfo).port;
+      let ws = await ChannelClient.connect(port, tokens.owner!);
+      const cases = frameCases();
+      for (const [name, text] of cases) {
+        if (Buffer.byteLength(text) > MAX_FRAME_BYTES) {
+          ws.send(text);
+          const { code } = await ws.closed;
+          if (code !== 1009) failures.push(`${name} → closed with ${code}, not 1009`);
+          ws = await ChannelClient.connect(port, tokens.owner!);
+          continue;
+        }
+        ws.send(text);
+        const answer: Frame = await Promise.race([
+          ws.frame(
+            (f) => f.type === 'error' || f.type === 'result' || f.type === 'subscribed' || f.type === 'unsubscribed',
+          ),
+          ws.closed.then((c) => ({ type: 'closed', ...c })),
+        ]);
+        const ok =
+          answer.type === 'error' &&
+          KNOWN_CODES.has(answer.problem?.code) &&
+          answer.problem.status >= 400 &&
+          answer.problem.status < 500;
+        if (!ok) failures.push(`${name} → ${JSON.stringify(answer).slice(0, 200)}`);
+        if (answer.type === 'closed') ws = await ChannelClient.connect(port, tokens.owner!);
+      }
+      // A foreign player's moves on the owner's private game: refused as if it did not exist.
+      const stranger = await ChannelClient.connect(port, tokens.foreign!);
+      for (const move of GAME_MOVES) {
+        const body = bodyOf(move.name);
+        const answer = await stranger.move({
+          id: 'f',
+          gameId: game,
+          command: move.name,
+          args: body ? baseBody(body) : {},
+        });
+        if (answer.type !== 'error' || !KNOWN_CODES.has(answer.problem?.code))
+          failures.push(`${move.name} by a stranger → ${JSON.stringify(answer).slice(0, 200)}`);
+      }
+      // The binary frame and the unauthenticated connection.
+      ws.ws.send(Buffer.from('{"type":"ping"}'), { binary: true });
+      const binary = await ws.frame((f) => f.type === 'error');
+      if (binary.problem.code !== 'MALFORMED_REQUEST') failures.push(`a binary frame → ${binary.problem.code}`);
+      counts.push(['WebSocket channel frames', cases.length + GAME_MOVES.length + 1]);
+      await Promise.all([ws.close(), stranger.close()]);
       expect(failures).toEqual([]);
       expect(await rowCounts(poolOf(t))).toEqual(before);
     });

@@ -35,4 +35,13 @@ export {
   type StreamOptions,
   type TournamentStandingsStreamOptions,
 } from './stream';
+export {
+  FairdiceChannel,
+  CHANNEL_PROTOCOL,
+  CHANNEL_TOKEN_PROTOCOL_PREFIX,
+  type ChannelOptions,
+  type MoveResult,
+  type MoveOptions,
+  type FollowOptions,
+} from './channel';
 export { verifyWebhook, WebhookVerificationError, type WebhookPayload, type VerifyWebhookOptions } from './webhooks';

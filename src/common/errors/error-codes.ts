@@ -59,6 +59,7 @@ export const SERVICE_ERROR_CODES = [
   'WEBAUTHN_CHALLENGE_INVALID',
   'WEBAUTHN_VERIFICATION_FAILED',
   'SESSION_NOT_FOUND',
+  'TOO_MANY_IN_FLIGHT',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -190,6 +191,7 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
     status: 400,
     title: 'The push subscription keys are not a P-256 public key and a 16-byte secret',
   },
+  TOO_MANY_IN_FLIGHT: { status: 429, title: 'Too many commands awaiting their answer on this connection' },
 };
 
 export const isErrorCode = (value: unknown): value is ErrorCode =>

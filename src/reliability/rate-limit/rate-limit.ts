@@ -265,7 +265,7 @@ export function registerRateLimit(
   options: RateLimitOptions,
   resolveToken: TokenResolver,
   logger: Pino,
-): void {
+): (key: string) => Promise<RateLimitDecision> {
   const limits: Record<RateLimitBucket, number> = {
     requests: options.perMinute,
     registrations: options.registrationsPerMinute,
@@ -311,4 +311,6 @@ export function registerRateLimit(
     problem.requestId = String(request.id);
     return reply.code(429).headers(headers).type('application/problem+json').send(problem);
   });
+  // One request of the general bucket, for transports outside Fastify's hooks (the WebSocket command channel).
+  return (key) => decide(key, 'requests', 1);
 }
