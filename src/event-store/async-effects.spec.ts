@@ -1,14 +1,8 @@
 import type { RollDice } from '@fairdice/core/rules/core/dice';
 import { RuleError } from '@fairdice/core/rules/core/errors';
 import { decideGame, emptyGame, evolveGame, type GameCommand, type GameState } from '@fairdice/core/rules/game';
-import {
-  asyncEffects,
-  AUTO_SCORE_QUEUE,
-  COMPUTER_QUEUE,
-  DEADLINE_QUEUE,
-  gamePlayerNotices,
-  tournamentPlayerNotices,
-} from './async-effects';
+import { asyncEffects, AUTO_SCORE_QUEUE, COMPUTER_QUEUE, DEADLINE_QUEUE } from './async-effects';
+import { gamePlayerNotices, tournamentPlayerNotices } from './player-notices';
 
 const GAME = '00000000-0000-4000-8000-000000000001';
 const ADA = 'a0000000-0000-4000-8000-000000000000';
