@@ -30,7 +30,8 @@ import { pageRequest } from '../common/pagination/page-request';
 import { AuthGuard, CurrentPlayer } from '../players/auth.guard';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { UuidPipe } from '../reliability/http/uuid.pipe';
-import { AccountsService, type RequestOrigin } from './accounts.service';
+import type { RequestOrigin } from './account-views';
+import { AccountsService } from './accounts.service';
 import {
   AddPasskeyInput,
   ClaimUsernameInput,

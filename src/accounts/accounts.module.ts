@@ -2,9 +2,13 @@ import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { AccountAggregate } from './account-aggregate';
+import { AccountCredentials } from './account-credentials.service';
+import { AccountSessions } from './account-sessions.service';
 import { AccountsController } from './accounts.controller';
 import { AccountsResolver } from './accounts.resolver';
 import { AccountsService } from './accounts.service';
+import { SecurityLog } from './security-log.service';
+import { SignIn } from './sign-in.service';
 import { SignInThrottle, THROTTLE_LIMITS, type ThrottleLimits } from './sign-in-throttle';
 import { RELYING_PARTY, WebAuthn, type RelyingParty } from './webauthn';
 
@@ -16,6 +20,10 @@ import { RELYING_PARTY, WebAuthn, type RelyingParty } from './webauthn';
     AccountsService,
     AccountsResolver,
     AccountAggregate,
+    AccountCredentials,
+    SignIn,
+    AccountSessions,
+    SecurityLog,
     SignInThrottle,
     WebAuthn,
     {

@@ -8,7 +8,8 @@ import { pageRequest } from '../common/pagination/page-request';
 import { AuthGuard, CurrentPlayer } from '../players/auth.guard';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { UUID_PATTERN_ANY_CASE as UUID } from '@fairdice/core/fairness/ids';
-import { AccountsService, type RequestOrigin } from './accounts.service';
+import type { RequestOrigin } from './account-views';
+import { AccountsService } from './accounts.service';
 import { originOf } from './accounts.controller';
 import {
   AddPasskeyInput,

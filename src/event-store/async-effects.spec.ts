@@ -1,14 +1,8 @@
 import type { RollDice } from '@fairdice/core/rules/core/dice';
 import { RuleError } from '@fairdice/core/rules/core/errors';
 import { decideGame, emptyGame, evolveGame, type GameCommand, type GameState } from '@fairdice/core/rules/game';
-import {
-  asyncEffects,
-  AUTO_SCORE_QUEUE,
-  COMPUTER_QUEUE,
-  DEADLINE_QUEUE,
-  gamePlayerNotices,
-  tournamentPlayerNotices,
-} from './async-effects';
+import { asyncEffects, AUTO_SCORE_QUEUE, COMPUTER_QUEUE, DEADLINE_QUEUE } from './async-effects';
+import { gamePlayerNotices, PLAYER_EVENTS_QUEUE, tournamentPlayerNotices } from './player-notices';
 
 const GAME = '00000000-0000-4000-8000-000000000001';
 const ADA = 'a0000000-0000-4000-8000-000000000000';
@@ -137,6 +131,19 @@ describe('player notices (src/player-events)', () => {
       const row = quit2.standings!.find((r) => r.seat === seat)!;
       expect(n.data).toMatchObject({ status: 'finished', seat, place: row.rank, of: 2, total: row.total });
     }
+  });
+
+  it("asyncEffects writes a command's notices as one player-events job keyed by game and version; none when there are none", () => {
+    const playing = started({}, false);
+    const rolled = apply(playing, { type: 'play', playerId: ADA, move: { type: 'roll' } });
+    expect(queues(playing, rolled)).not.toContain(PLAYER_EVENTS_QUEUE);
+    const scored = apply(rolled, { type: 'play', playerId: ADA, move: { type: 'score', box: 'chance' } });
+    const jobs = asyncEffects(rolled, scored, undefined, NOW).jobs?.filter((j) => j.queue === PLAYER_EVENTS_QUEUE);
+    const notices = gamePlayerNotices(rolled, scored, 60, NOW);
+    expect(notices.map((n) => [n.playerId, n.type])).toEqual([[BOB, 'yourTurn']]);
+    expect(jobs).toEqual([
+      { queue: PLAYER_EVENTS_QUEUE, key: `player-events:${GAME}:${scored.version}`, delayMs: 0, payload: { notices } },
+    ]);
   });
 
   it('a round start tells each entrant their own game and seat', () => {

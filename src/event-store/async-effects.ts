@@ -26,6 +26,8 @@
  * - Webhooks: one fan-out job per command that starts the game, hands the turn to another player
  *   (turn.started) or finishes the game; the fan-out worker turns it into one delivery per
  *   registered webhook (src/async/webhooks).
+ * - Player events: one `player-events` job per command that raises any, listed by
+ *   player-notices.ts (src/player-events; docs/async.md, *Player events*).
  *
  * Owned by the event store, below both games (which passes the result to append) and async (whose
  * workers consume these queues and payloads): so games never imports async (docs/architecture.md).
@@ -35,6 +37,8 @@ import { familyById } from '@fairdice/core/rules/registry';
 import type { GameState } from '@fairdice/core/rules/game';
 import { computeStandings, type TournamentEvent, type TournamentState } from '@fairdice/core/rules/tournament';
 import { isEnded } from '@fairdice/core/rules/game/status';
+import { currentOf, seatedPlayers } from './game-seats';
+import { gamePlayerNotices, playerEventsJobs, tournamentPlayerNotices } from './player-notices';
 
 export const DEADLINE_QUEUE = 'deadline';
 export const INACTIVITY_QUEUE = 'inactivity';
@@ -42,36 +46,6 @@ export const FANOUT_QUEUE = 'webhook-fanout';
 export const DELIVERY_QUEUE = 'webhook-delivery';
 export const COMPUTER_QUEUE = 'computer';
 export const AUTO_SCORE_QUEUE = 'auto-score';
-/** Queue of the per-player events a command raises (src/player-events; docs/async.md, *Player events*). */
-export const PLAYER_EVENTS_QUEUE = 'player-events';
-
-/**
- * The types of the per-player event stream (deadlineSoon is raised later by its own job,
- * src/player-events; the stream's resync is no stored event). Names as on the wire (docs/async.md).
- */
-export const PLAYER_NOTICE_TYPES = [
-  'yourTurn',
-  'deadlineSoon',
-  'gameStarted',
-  'gameFinished',
-  'seatTaken',
-  'tournamentRoundStarted',
-  'tournamentFinished',
-] as const;
-export type PlayerNoticeType = (typeof PLAYER_NOTICE_TYPES)[number];
-
-/** One event for one player's stream; `key` makes storing it idempotent (a job may run twice). */
-export interface PlayerNotice {
-  playerId: string;
-  type: PlayerNoticeType;
-  key: string;
-  data: Record<string, unknown>;
-}
-
-/** Payload of a PLAYER_EVENTS_QUEUE job: the notices of one command, in the order they are stored. */
-export interface PlayerEventsPayload {
-  notices: PlayerNotice[];
-}
 
 /** A computer seat's turn (COMPUTER_QUEUE) or an auto-score (AUTO_SCORE_QUEUE), due at `version`. */
 export interface ServiceMovePayload {
@@ -138,16 +112,6 @@ export interface FanoutPayload {
   version: number;
   notices: FanoutNotice[];
 }
-
-function currentOf(state: GameState): { seat: number | null; playerId: string | null } {
-  if (state.status !== 'playing' || state.play === null) return { seat: null, playerId: null };
-  const seat = familyById(state.family).currentSeat(state.play);
-  return { seat, playerId: seat === null ? null : (state.seats[seat]?.playerId ?? null) };
-}
-
-const seatedPlayers = (state: GameState): string[] => [
-  ...new Set(state.seats.map((s) => s.playerId).filter((p): p is string => p !== null)),
-];
 
 /** The auto-score delay when the game waits for a score after the turn's last roll (the family says), else null. */
 function autoScoreDelay(state: GameState): number | null {
@@ -226,16 +190,7 @@ export function asyncEffects(
       data: { ...game, standings: after.standings },
     });
   }
-  const playerNotices = gamePlayerNotices(before, after, turnDeadlineSeconds, now);
-  if (playerNotices.length > 0) {
-    const payload: PlayerEventsPayload = { notices: playerNotices };
-    jobs.push({
-      queue: PLAYER_EVENTS_QUEUE,
-      key: `player-events:${after.id}:${after.version}`,
-      payload: { ...payload },
-      delayMs: 0,
-    });
-  }
+  jobs.push(...playerEventsJobs(after.id, after.version, gamePlayerNotices(before, after, turnDeadlineSeconds, now)));
   // A tournament game that ends wakes its tournament (src/tournaments): the round may be over.
   if (after.tournament && !isEnded(before.status) && isEnded(after.status)) {
     const payload: TournamentProgressPayload = { tournamentId: after.tournament.id, round: after.tournament.round };
@@ -251,128 +206,6 @@ export function asyncEffects(
     jobs.push({ queue: FANOUT_QUEUE, key: `fanout:${after.id}:${after.version}`, payload: { ...payload }, delayMs: 0 });
   }
   return { turnDeadlineSeconds, jobs };
-}
-
-/**
- * The per-player events of a game command (docs/async.md, *Player events*): gameStarted to every
- * seated player, yourTurn to the player the game now waits on when the turn passed to them (as the
- * webhook turn.started), gameFinished (with each player's place) when the game ends, seatTaken to
- * the players already seated in an open game when someone takes a seat. Written as one job in the
- * command's own append statement, so a committed command always raises them.
- */
-export function gamePlayerNotices(
-  before: GameState,
-  after: GameState,
-  turnDeadlineSeconds: number | null,
-  now: Date,
-): PlayerNotice[] {
-  const notices: PlayerNotice[] = [];
-  const game = { gameId: after.id, ruleSet: after.ruleSet, family: after.family, version: after.version };
-  const key = (type: string, playerId: string) => `${type}:${after.id}:${after.version}:${playerId}`;
-  if (before.status === 'open' && before.version > 0 && (after.status === 'open' || after.status === 'playing')) {
-    for (const s of after.seats) {
-      const was = before.seats[s.seat]?.playerId ?? null;
-      if (was !== null || s.playerId === null) continue;
-      const taker = s.playerId;
-      const seated = after.seats.filter((x) => x.playerId !== null || x.computer !== null).length;
-      for (const playerId of seatedPlayers(after).filter((p) => p !== taker))
-        notices.push({
-          playerId,
-          type: 'seatTaken',
-          key: key(`seatTaken${s.seat}`, playerId),
-          data: { ...game, seat: s.seat, playerId: taker, seatsTaken: seated, seatCount: after.seatCount },
-        });
-    }
-  }
-  const started = before.status !== 'playing' && after.status === 'playing';
-  if (started)
-    for (const playerId of seatedPlayers(after))
-      notices.push({
-        playerId,
-        type: 'gameStarted',
-        key: key('gameStarted', playerId),
-        data: {
-          ...game,
-          seats: after.seats.map((s) => ({ seat: s.seat, playerId: s.playerId, computer: s.computer })),
-          tournamentId: after.tournament?.id ?? null,
-        },
-      });
-  const prev = currentOf(before);
-  const next = currentOf(after);
-  if (next.playerId !== null && (started || prev.playerId !== next.playerId))
-    notices.push({
-      playerId: next.playerId,
-      type: 'yourTurn',
-      key: key('yourTurn', next.playerId),
-      data: {
-        ...game,
-        seat: next.seat,
-        turnTimeLimitSeconds: after.turnTimeLimitSeconds,
-        deadline:
-          turnDeadlineSeconds === null ? null : new Date(now.getTime() + turnDeadlineSeconds * 1000).toISOString(),
-      },
-    });
-  if (!isEnded(before.status) && isEnded(after.status))
-    for (const playerId of seatedPlayers(after)) {
-      const mine = after.seats.filter((s) => s.playerId === playerId).map((s) => s.seat);
-      const rows = (after.standings ?? []).filter((r) => mine.includes(r.seat));
-      const best = rows.reduce<(typeof rows)[number] | null>((b, r) => (b === null || r.rank < b.rank ? r : b), null);
-      notices.push({
-        playerId,
-        type: 'gameFinished',
-        key: key('gameFinished', playerId),
-        data: {
-          ...game,
-          status: after.status,
-          seat: best?.seat ?? mine[0] ?? null,
-          place: best?.rank ?? null,
-          of: after.standings?.length ?? after.seatCount,
-          total: best?.total ?? null,
-          tournamentId: after.tournament?.id ?? null,
-        },
-      });
-    }
-  return notices;
-}
-
-/**
- * The per-player events of a tournament command: tournamentRoundStarted to each entrant with their
- * game of the round, tournamentFinished (rank, status) to the organizer and every entrant.
- */
-export function tournamentPlayerNotices(after: TournamentState, events: readonly TournamentEvent[]): PlayerNotice[] {
-  const notices: PlayerNotice[] = [];
-  const base = { tournamentId: after.id, name: after.name, ruleSet: after.ruleSet, version: after.version };
-  const key = (type: string, playerId: string) => `${type}:${after.id}:${after.version}:${playerId}`;
-  for (const e of events) {
-    const d = e.data;
-    if (e.type === 'roundStarted') {
-      const byNumber = new Map(after.entrants.map((x) => [x.number, x.playerId]));
-      for (const g of d.games as Array<{ gameId: string; game: number; table: number; entrants: number[] }>)
-        g.entrants.forEach((n, seat) => {
-          const playerId = byNumber.get(n);
-          if (!playerId) return;
-          notices.push({
-            playerId,
-            type: 'tournamentRoundStarted',
-            key: key(`tournamentRoundStarted${g.gameId}`, playerId),
-            data: { ...base, round: d.round, gameId: g.gameId, table: g.table, seat },
-          });
-        });
-    } else if (e.type === 'tournamentFinished' || e.type === 'tournamentCancelled') {
-      const standings = computeStandings(after);
-      const playerIds = [...new Set([after.organizerId, ...after.entrants.map((x) => x.playerId)])];
-      for (const playerId of playerIds) {
-        const row = standings.find((r) => r.playerId === playerId);
-        notices.push({
-          playerId,
-          type: 'tournamentFinished',
-          key: key('tournamentFinished', playerId),
-          data: { ...base, status: after.status, rank: row?.rank ?? null, of: standings.length },
-        });
-      }
-    }
-  }
-  return notices;
 }
 
 /**
@@ -432,15 +265,6 @@ export function tournamentEffects(after: TournamentState, events: readonly Tourn
     const payload: FanoutPayload = { gameId: after.id, version: after.version, notices };
     jobs.push({ queue: FANOUT_QUEUE, key: `fanout:${after.id}:${after.version}`, payload: { ...payload }, delayMs: 0 });
   }
-  const playerNotices = tournamentPlayerNotices(after, events);
-  if (playerNotices.length > 0) {
-    const payload: PlayerEventsPayload = { notices: playerNotices };
-    jobs.push({
-      queue: PLAYER_EVENTS_QUEUE,
-      key: `player-events:${after.id}:${after.version}`,
-      payload: { ...payload },
-      delayMs: 0,
-    });
-  }
+  jobs.push(...playerEventsJobs(after.id, after.version, tournamentPlayerNotices(after, events)));
   return jobs;
 }

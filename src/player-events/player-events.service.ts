@@ -1,7 +1,7 @@
 /**
  * The per-player event stream (docs/async.md, *Player events*; decision 0116).
  *
- * - Raised: a game or tournament command lists its players' events (async-effects.ts:
+ * - Raised: a game or tournament command lists its players' events (player-notices.ts:
  *   gamePlayerNotices, tournamentPlayerNotices) in one `player-events` job written by the command's
  *   own append statement. This service's handler stores them, in ONE statement, in
  *   `player_events` with each player's next sequence numbers (`player_event_heads.last_seq`, whose
@@ -21,7 +21,7 @@ import { Pool } from 'pg';
 import { DomainException } from '../common/errors';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { PG_POOL } from '../database/prisma.service';
-import { PLAYER_EVENTS_QUEUE, type PlayerEventsPayload, type PlayerNotice } from '../event-store/async-effects';
+import { PLAYER_EVENTS_QUEUE, type PlayerEventsPayload, type PlayerNotice } from '../event-store/player-notices';
 import { GameEventBus } from '../games/game-event-bus';
 import { type ClaimedJob, type JobOutcome, JobQueue } from '../async/jobs/job-queue.service';
 import { PlayersService } from '../players/players.service';

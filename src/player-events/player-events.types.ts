@@ -1,5 +1,5 @@
 /** The per-player event stream's types (docs/async.md, *Player events*). */
-import { PLAYER_NOTICE_TYPES } from '../event-store/async-effects';
+import { PLAYER_NOTICE_TYPES } from '../event-store/player-notices';
 
 /** Every type a stream delivers from the store, in the order of docs/async.md. */
 export const PLAYER_EVENT_TYPES = PLAYER_NOTICE_TYPES;
