@@ -15,6 +15,7 @@ import { AuditModule } from './audit/audit.module';
 import { ScoringModule } from './scoring/scoring.module';
 import { AsyncModule } from './async/async.module';
 import { TournamentsModule } from './tournaments/tournaments.module';
+import { RatingsModule } from './ratings/ratings.module';
 import { AdviceModule } from './advice/advice.module';
 import { toGraphQLError } from './common/errors';
 import { ReliabilityModule } from './reliability/reliability.module';
@@ -216,6 +217,7 @@ export class AppModule {
         AdviceModule,
         TransparencyModule,
         TournamentsModule,
+        RatingsModule,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: options.config },
