@@ -27,6 +27,7 @@ export function checkOptions(input: CreateGameInput): void {
       {
         rated: true,
         ruleSet: input.ruleSet as RuleSetName,
+        seatCount: input.seats,
         hotSeats: input.hotSeats ?? 0,
         computerSeats: (input.computerSeats ?? []).map((c) => ({ seat: c.seat, level: 'standard' as const })),
         advice: input.advice ?? 'forbidden',

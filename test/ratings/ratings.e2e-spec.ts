@@ -2,6 +2,7 @@ import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app
 import { chooseMove, countCreatedBy, poolOf, restClient } from '../helpers/games';
 import { waitFor } from '../async/helpers';
 import { RatingsService } from '../../src/ratings/ratings.service';
+import { GamesService } from '../../src/games/games.service';
 import { recompute, type PublicResult, type Values } from './independent-glicko2';
 
 const RATED = { ruleSet: 'simple', seats: 2, rated: true, turnTimeLimitSeconds: 3600 };
@@ -30,6 +31,7 @@ describe('ratings', () => {
     ['no time limit', { turnTimeLimitSeconds: undefined }, 'time limit'],
     ['non-default options', { options: { upperBonusPoints: 50 } }, 'default options'],
     ['private visibility', { visibility: 'private' }, 'public'],
+    ['one seat', { seats: 1 }, 'at least 2 seats'],
   ])('refuses a rated game with %s (VALIDATION_FAILED, field rated), storing nothing', async (_, change, words) => {
     const ada = await registerPlayer(t, 'Ada');
     const before = await countCreatedBy(t, ada.id);
@@ -191,5 +193,33 @@ describe('ratings', () => {
     const service = t.app.get(RatingsService);
     expect(await service.rateFinishedGame(g1.id)).toBe(false);
     expect(await ratedRows(ada.id)).toEqual({ ratings: 1, updates: 2 });
+  });
+
+  it('a player who ran out of time loses the game for rating, whatever the totals', async () => {
+    const client = restClient(t);
+    const ada = await registerPlayer(t, 'Ada');
+    const bob = await registerPlayer(t, 'Bob');
+    const tokens: Record<string, string> = { [ada.id]: ada.token, [bob.id]: bob.token };
+    const g = await client.create(ada.token, RATED);
+    await client.join(bob.token, g.id);
+    let v = await client.start(ada.token, g.id);
+    let timedOut = false;
+    while (v.status === 'playing') {
+      if (!timedOut && v.currentPlayerId === bob.id) {
+        // Bob's time runs out once: the deadline job's own call (the service completes his turn).
+        expect(await t.app.get(GamesService).timeout(g.id, v.version)).not.toBeNull();
+        timedOut = true;
+        v = await client.get(ada.token, g.id);
+        continue;
+      }
+      v = await client.move(tokens[v.currentPlayerId], v.id, chooseMove(v));
+    }
+    expect(timedOut).toBe(true);
+    await waitFor(async () => (await ratedRows(bob.id)).updates === 1, 15_000, 'the rating update');
+    const res = await t.http().get(`/v1/players/${bob.id}/ratings/simple/history`).expect(200);
+    expect(res.body.items[0]).toMatchObject({ gameId: g.id, wins: 0, draws: 0, losses: 1 });
+    expect(res.body.items[0].after.rating).toBeLessThan(1500);
+    const adaLine = await t.http().get(`/v1/players/${ada.id}/ratings/simple/history`).expect(200);
+    expect(adaLine.body.items[0]).toMatchObject({ wins: 1, losses: 0 });
   });
 });

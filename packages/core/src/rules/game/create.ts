@@ -92,12 +92,21 @@ export function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | 
 export function ratedGameProblem(
   c: Pick<
     CreateCommand,
-    'rated' | 'ruleSet' | 'hotSeats' | 'computerSeats' | 'advice' | 'turnTimeLimitSeconds' | 'visibility' | 'tournament'
+    | 'rated'
+    | 'ruleSet'
+    | 'seatCount'
+    | 'hotSeats'
+    | 'computerSeats'
+    | 'advice'
+    | 'turnTimeLimitSeconds'
+    | 'visibility'
+    | 'tournament'
   >,
   resolvedOptions: unknown,
 ): string | null {
   if (c.rated !== true) return 'rated must be true or false';
   if (!isRatingPool(c.ruleSet)) return `rule set ${String(c.ruleSet)} has no rating pool (${RATING_POOLS.join(', ')})`;
+  if (!(c.seatCount >= 2)) return 'a rated game has at least 2 seats';
   if (c.hotSeats !== 0) return 'a rated game has no hot seats: every seat is a different player';
   if (c.computerSeats !== undefined && c.computerSeats.length > 0) return 'a rated game has no computer seats';
   if (c.advice !== 'forbidden') return 'a rated game forbids advice (advice: forbidden)';
