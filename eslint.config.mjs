@@ -45,6 +45,8 @@ const layering = {
   // tournaments run rounds of games (games), schedule through the job queue (async), and put
   // their games' audit bundles into the tournament's (audit)
   tournaments: [...persistence, 'commands', 'players', 'games', 'async', 'audit'],
+  // ratings apply finished rated games (a job of the queue: async) and extend public profiles (players)
+  ratings: [...persistence, 'players', 'async'],
   // optimal advice: the solved tables (worker threads, disk cache), the advice API, post-game analysis
   advice: [...persistence, 'players', 'games', 'scoring'],
 };
