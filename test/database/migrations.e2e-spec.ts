@@ -480,6 +480,81 @@ describe(`migrations on an empty ${kind} database`, () => {
       expect(await prisma.transparencyTreeHead.count({ where: { treeSize: BigInt(13) } })).toBe(1);
     });
 
+    it('round-trips the rating models; a game is rated once (unique game id)', async () => {
+      const { prisma } = t;
+      const player = await prisma.player.create({
+        data: { id: randomUUID(), displayName: 'Rated', tokenHash: sha256Hex(`rated-${randomUUID()}`) },
+      });
+      const game = await prisma.game.create({
+        data: {
+          id: randomUUID(),
+          ruleSet: 'simple',
+          family: 'five-dice',
+          options: {},
+          seatCount: 2,
+          visibility: 'public',
+          creatorId: player.id,
+          status: 'finished',
+          serverSeed: 'ab'.repeat(32),
+          serverSeedHash: 'cd'.repeat(32),
+        },
+      });
+      const rated = {
+        gameId: game.id,
+        pool: 'simple',
+        finishedAt: at('2026-01-02T04:00:00.123Z'),
+        seats: [{ seat: 0, playerId: player.id, total: 200, forfeited: false }],
+        ratedAt: at('2026-01-02T04:00:01.000Z'),
+      };
+      const r = await prisma.ratedGame.create({ data: rated });
+      expect(typeof r.seq).toBe('bigint');
+      expect(await prisma.ratedGame.findUniqueOrThrow({ where: { gameId: game.id } })).toEqual({
+        ...rated,
+        seq: r.seq,
+      });
+      await expect(prisma.ratedGame.create({ data: rated })).rejects.toThrow();
+      const rating = {
+        playerId: player.id,
+        pool: 'simple',
+        rating: 1662.3108939062977,
+        rd: 290.31896371798047,
+        volatility: 0.05999967537233814,
+        games: 1,
+        wins: 1,
+        draws: 0,
+        losses: 0,
+        lastGameAt: rated.finishedAt,
+        updatedAt: at('2026-01-02T04:00:01.000Z'),
+      };
+      await prisma.rating.create({ data: rating });
+      expect(
+        await prisma.rating.findUniqueOrThrow({ where: { playerId_pool: { playerId: player.id, pool: 'simple' } } }),
+      ).toEqual(rating);
+      const update = {
+        seq: r.seq,
+        playerId: player.id,
+        pool: 'simple',
+        gameId: game.id,
+        ratingBefore: 1500,
+        rdBefore: 350,
+        volatilityBefore: 0.06,
+        ratingAfter: rating.rating,
+        rdAfter: rating.rd,
+        volatilityAfter: rating.volatility,
+        wins: 1,
+        draws: 0,
+        losses: 0,
+        createdAt: at('2026-01-02T04:00:01.000Z'),
+      };
+      await prisma.ratingUpdate.create({ data: update });
+      expect(
+        await prisma.ratingUpdate.findUniqueOrThrow({
+          where: { gameId_playerId: { gameId: game.id, playerId: player.id } },
+        }),
+      ).toEqual(update);
+      await expect(prisma.ratingUpdate.create({ data: update })).rejects.toThrow();
+    });
+
     it('covers every model of the schema (a new model must be added to the round trips above)', () => {
       expect(Object.values(Prisma.ModelName).sort()).toEqual(
         [
@@ -490,6 +565,9 @@ describe(`migrations on an empty ${kind} database`, () => {
           'IdempotencyRecord',
           'Player',
           'RateLimitCounter',
+          'RatedGame',
+          'Rating',
+          'RatingUpdate',
           'Tournament',
           'TournamentEvent',
           'TransparencyLogLeaf',
