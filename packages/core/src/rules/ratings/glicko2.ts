@@ -20,7 +20,8 @@ export const RATING_PERIOD_MS = 7 * 24 * 60 * 60 * 1000;
 export const MIN_RATING = 400;
 export const MAX_RATING = 4000;
 export const MIN_RD = 45;
-export const MAX_RD = DEFAULT_RD;
+/** The starting deviation is also the largest. */
+export const MAX_RD = 350;
 export const MAX_VOLATILITY = 0.1;
 /** A rating is provisional while its deviation is above this. */
 export const PROVISIONAL_RD = 110;
