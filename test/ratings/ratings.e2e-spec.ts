@@ -189,10 +189,25 @@ describe('ratings', () => {
     expect(list.errors).toBeUndefined();
     expect(list.data.ratedResults.edges.map((e: any) => e.node.gameId)).toEqual(results.map((r) => r.gameId));
 
-    // Exactly once: applying a game again changes nothing.
+    // Exactly once: concurrent applications of a game (the job, a retry, another instance) apply it once.
+    const g3 = await client.create(ada.token, RATED);
+    await client.join(bob.token, g3.id);
+    v = await client.start(ada.token, g3.id);
+    while (v.status === 'playing') v = await client.move(tokens[v.currentPlayerId], v.id, chooseMove(v));
+    const applied = await Promise.all([1, 2, 3].map(() => t.app.get(RatingsService).rateFinishedGame(g3.id)));
+    expect(applied.filter(Boolean).length).toBeLessThanOrEqual(1);
+    await waitFor(async () => (await ratedRows(ada.id)).updates === 3, 15_000, 'the rating update of game 3');
+    const { rows: once } = await poolOf(t).query(
+      `SELECT (SELECT count(*)::int FROM rated_games WHERE game_id = $1) AS games,
+              (SELECT count(*)::int FROM rating_updates WHERE game_id = $1) AS updates`,
+      [g3.id],
+    );
+    expect(once[0]).toEqual({ games: 1, updates: 2 });
+
+    // Applying a game again later changes nothing.
     const service = t.app.get(RatingsService);
     expect(await service.rateFinishedGame(g1.id)).toBe(false);
-    expect(await ratedRows(ada.id)).toEqual({ ratings: 1, updates: 2 });
+    expect(await ratedRows(ada.id)).toEqual({ ratings: 1, updates: 3 });
   });
 
   it('a player who ran out of time loses the game for rating, whatever the totals', async () => {
