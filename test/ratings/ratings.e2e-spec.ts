@@ -3,6 +3,7 @@ import { chooseMove, countCreatedBy, poolOf, restClient } from '../helpers/games
 import { waitFor } from '../async/helpers';
 import { RatingsService } from '../../src/ratings/ratings.service';
 import { GamesService } from '../../src/games/games.service';
+import { verifyBundle } from '@fairdice/core/fairness/verifier';
 import { recompute, type PublicResult, type Values } from './independent-glicko2';
 
 const RATED = { ruleSet: 'simple', seats: 2, rated: true, turnTimeLimitSeconds: 3600 };
@@ -128,6 +129,26 @@ describe('ratings', () => {
     expect(mine[1].seats).toEqual(seatsOf(end2));
     expect(mine[1].seats.find((s: any) => s.playerId === cy.id).forfeited).toBe(true);
     expect(mine[0].finishedAt).toBe(end1.finishedAt);
+
+    // Each rated result is a provably fair game: its audit bundle verifies, with the same totals and Cy's quit.
+    for (const [r, end] of [
+      [mine[0], end1],
+      [mine[1], end2],
+    ] as const) {
+      const bundle = (await t.http().get(`/v1/games/${r.gameId}/audit`).expect(200)).body;
+      const report = verifyBundle(bundle, { expectedHead: end.chainHead });
+      expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
+      expect(report.ok).toBe(true);
+      expect(bundle.finalStandings.map((s: any) => [s.seat, s.score])).toEqual(
+        r.seats
+          .map((s: any) => [s.seat, s.total])
+          .sort((a: number[], b: number[]) => {
+            const ra = bundle.finalStandings.findIndex((x: any) => x.seat === a[0]);
+            const rb = bundle.finalStandings.findIndex((x: any) => x.seat === b[0]);
+            return ra - rb;
+          }),
+      );
+    }
 
     // Recompute everything from the list with the test's own implementation.
     const again = recompute(results as PublicResult[]);
