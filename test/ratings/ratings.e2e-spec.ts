@@ -150,6 +150,19 @@ describe('ratings', () => {
       );
     }
 
+    // The event stream says so too: gameCreated carries rated: true (REST and GraphQL), an unrated game's does not.
+    const created = (await t.http().get(`/v1/games/${g1.id}/events?limit=1`).expect(200)).body.items[0];
+    expect(created.data.rated).toBe(true);
+    expect(created.command.rated).toBe(true);
+    const ev = await gql(
+      t,
+      `query($id: ID!) { gameEvents(gameId: $id, limit: 1) { items { type ... on GameCreatedEvent { rated }
+         issuedCommand { ... on CreateCommand { rated } } } } }`,
+      { id: g1.id },
+    );
+    expect(ev.errors).toBeUndefined();
+    expect(ev.data.gameEvents.items[0]).toMatchObject({ rated: true, issuedCommand: { rated: true } });
+
     // Recompute everything from the list with the test's own implementation.
     const again = recompute(results as PublicResult[]);
     const close = (a: Values, b: Values) => {
