@@ -270,5 +270,8 @@ describe('ratings', () => {
     expect(res.body.items[0].after.rating).toBeLessThan(1500);
     const adaLine = await t.http().get(`/v1/players/${ada.id}/ratings/simple/history`).expect(200);
     expect(adaLine.body.items[0]).toMatchObject({ wins: 1, losses: 0 });
+    // A rematch of a rated game is rated, with the same settings.
+    const again = await t.http().post(`/v1/games/${g.id}/rematch`).set(bob.auth).expect(201);
+    expect(again.body).toMatchObject({ rated: true, advice: 'forbidden', turnTimeLimitSeconds: 3600, rematchOf: g.id });
   });
 });
