@@ -47,6 +47,8 @@ const layering = {
   tournaments: [...persistence, 'commands', 'players', 'games', 'async', 'audit'],
   // the per-player event stream and Web Push: stores what commands raise (async's job queue), streams it
   'player-events': [...persistence, 'players', 'games', 'async'],
+  // ratings apply finished rated games (a job of the queue: async) and extend public profiles (players)
+  ratings: [...persistence, 'players', 'async'],
   // optimal advice: the solved tables (worker threads, disk cache), the advice API, post-game analysis
   advice: [...persistence, 'players', 'games', 'scoring'],
   // accounts: usernames, passwords, passkeys, sessions of the players (docs/accounts.md)

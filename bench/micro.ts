@@ -7,6 +7,7 @@ import { runGraphqlValidationMicroBenchmarks } from './graphql-validation.bench'
 import type { Options } from './options';
 import { runFarkleMicroBenchmarks } from './rules-farkle.bench';
 import { runFiveDiceMicroBenchmarks } from './rules-five-dice.bench';
+import { runRatingsMicroBenchmarks } from './ratings.bench';
 
 export interface MicroRow {
   suite: string;
@@ -25,6 +26,7 @@ export function runMicro(opts: Options): { rows: MicroRow[]; failures: string[] 
     ['game aggregate', () => runGameAggregateMicroBenchmarks({ durationMs: opts.microMs })],
     ['graphql validation', () => runGraphqlValidationMicroBenchmarks({ durationMs: opts.microMs })],
     ['advice', () => runAdviceMicroBenchmarks()],
+    ['ratings', () => runRatingsMicroBenchmarks({ durationMs: opts.microMs })],
   ];
   for (const [suite, run] of suites) {
     log(`micro: ${suite}`);

@@ -153,6 +153,15 @@ export function targets(rows: Map<string, ScenarioRow>, micro: MicroRow[]): Targ
     met: Number.isFinite(us) ? us <= 2 : null,
     show: f3(us),
   });
+  // Rating update of a finished rated game (bench/ratings.bench.ts): the core Glicko-2 computation, 2 seats.
+  const rating = micro.find((m) => m.suite === 'ratings' && m.name.includes('2-seat'));
+  out.push({
+    name: '(info) Rating update µs per finished 2-seat rated game (core computation)',
+    value: rating?.usPerOp ?? NaN,
+    target: '–',
+    met: null,
+    show: f3(rating?.usPerOp ?? NaN),
+  });
   // Five-dice optimal advice (bench/advice.bench.ts): a warm decision from a solved table.
   const decision = micro.find((m) => m.suite === 'advice' && m.name.startsWith('five-dice warm decision p99'));
   const decisionUs = decision?.usPerOp ?? NaN;

@@ -17,6 +17,7 @@ import { AsyncModule } from './async/async.module';
 import { TournamentsModule } from './tournaments/tournaments.module';
 import { PlayerEventsModule } from './player-events/player-events.module';
 import { AccountsModule } from './accounts/accounts.module';
+import { RatingsModule } from './ratings/ratings.module';
 import { AdviceModule } from './advice/advice.module';
 import { toGraphQLError } from './common/errors';
 import { ReliabilityModule } from './reliability/reliability.module';
@@ -220,6 +221,7 @@ export class AppModule {
         TournamentsModule,
         PlayerEventsModule,
         AccountsModule,
+        RatingsModule,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: options.config },

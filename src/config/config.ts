@@ -188,6 +188,10 @@ export const configSchema = z.object({
   JOBS_ENABLED: booleanFlag.default(true),
   /** How often the worker looks for due jobs. */
   JOBS_POLL_INTERVAL_MS: positiveInt('JOBS_POLL_INTERVAL_MS').default(1000),
+  /** Rating leaderboards (docs/ratings.md §5): the rated games a player needs in the pool to be listed. */
+  RATING_LEADERBOARD_MIN_GAMES: positiveInt('RATING_LEADERBOARD_MIN_GAMES').default(5),
+  /** Rating leaderboards: a player is listed only with a rated game in the pool within this many days. */
+  RATING_LEADERBOARD_ACTIVE_DAYS: positiveInt('RATING_LEADERBOARD_ACTIVE_DAYS').default(30),
   /** A claimed job is invisible to other workers this long (it runs again after a crash). */
   JOBS_LEASE_SECONDS: positiveInt('JOBS_LEASE_SECONDS').default(60),
   /** Live push between instances: auto = PostgreSQL LISTEN/NOTIFY unless the database is the embedded one. */

@@ -101,6 +101,12 @@ export interface TournamentProgressPayload {
   round: number;
 }
 
+/** Queue of rating updates (src/ratings): a rated game finished. */
+export const RATING_QUEUE = 'rating';
+export interface RatingPayload {
+  gameId: string;
+}
+
 export interface FanoutNotice {
   type: WebhookEventType;
   playerIds: string[];
@@ -200,6 +206,11 @@ export function asyncEffects(
       payload: { ...payload },
       delayMs: 0,
     });
+  }
+  // A rated game that finishes updates its players' ratings (src/ratings, docs/ratings.md), once.
+  if (after.rated && before.status !== 'finished' && after.status === 'finished') {
+    const payload: RatingPayload = { gameId: after.id };
+    jobs.push({ queue: RATING_QUEUE, key: `rating:${after.id}`, payload: { ...payload }, delayMs: 0 });
   }
   if (notices.length > 0) {
     const payload: FanoutPayload = { gameId: after.id, version: after.version, notices };

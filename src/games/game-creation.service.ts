@@ -92,6 +92,8 @@ export class GameCreation {
       // The computer seats come back at their levels, and the game's own level with them.
       ...(computerSeats.length > 0 ? { computerSeats } : {}),
       computerLevel: old.computerLevel,
+      // A rematch of a rated game is rated (its settings were those of a rated game).
+      ...(old.rated ? { rated: true } : {}),
     };
     return this.creating(player, 'rematch', g.row.id, {}, opts, null, input, g.row.id);
   }
@@ -152,7 +154,8 @@ export class GameCreation {
         ? { computerSeats: input.computerSeats.map((c) => ({ seat: c.seat, level: c.level as ComputerLevel })) }
         : {}),
       ...(input.computerLevel ? { computerLevel: input.computerLevel as ComputerLevel } : {}),
-      advice: input.advice ?? 'allowed',
+      advice: input.advice ?? (input.rated === true ? 'forbidden' : 'allowed'),
+      ...(input.rated === true ? { rated: true } : {}),
     };
     const events = decideOn(emptyGame(id), command);
     const state = replayGame(id, events);

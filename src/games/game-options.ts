@@ -3,7 +3,7 @@ import { assertFarkleSolvable } from '@fairdice/core/rules/advice';
 import { isRuleError } from '@fairdice/core/rules/core/errors';
 import type { FarkleOptions } from '@fairdice/core/rules/farkle';
 import { AUTO_SCORE_DEFAULTS } from '@fairdice/core/rules/five-dice/options';
-import { computerSeatsProblem } from '@fairdice/core/rules/game';
+import { computerSeatsProblem, ratedGameProblem } from '@fairdice/core/rules/game';
 import { familyById, RULE_SETS, type RuleSetName } from '@fairdice/core/rules/registry';
 import { DomainException } from '../common/errors';
 import type { CreateGameInput } from './dto/game.inputs';
@@ -21,6 +21,27 @@ export function checkOptions(input: CreateGameInput): void {
   if (!preset) return; // the DTO already refused unknown rule sets; decideGame answers the rest
   const resolved = familyById(preset.family).resolveOptions(preset.options, input.options ?? {});
   if (isRuleError(resolved)) throw DomainException.fromRule(resolved);
+  if (input.rated === true) {
+    // The same check as the decider's, first, so that a refused rated game is VALIDATION_FAILED with its field.
+    const problem = ratedGameProblem(
+      {
+        rated: true,
+        ruleSet: input.ruleSet as RuleSetName,
+        seatCount: input.seats,
+        hotSeats: input.hotSeats ?? 0,
+        computerSeats: (input.computerSeats ?? []).map((c) => ({ seat: c.seat, level: 'standard' as const })),
+        advice: input.advice ?? 'forbidden',
+        turnTimeLimitSeconds: input.turnTimeLimitSeconds ?? null,
+        visibility: input.visibility ?? 'public',
+      },
+      familyById(preset.family).resolveOptions(
+        preset.options,
+        withAutoScoreDefault(input.ruleSet, input.options ?? {}),
+      ),
+    );
+    if (problem !== null)
+      throw new DomainException('VALIDATION_FAILED', problem, { errors: [{ field: 'rated', problems: [problem] }] });
+  }
   // Timeouts and auto-scores at level optimal would be the service playing a player's move optimally:
   // advice by another name, so a game that forbids advice cannot have it (decision 0041).
   if (input.advice === 'forbidden' && input.computerLevel === 'optimal') {

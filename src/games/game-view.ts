@@ -127,6 +127,7 @@ export function buildGameView(
     turnTimeLimitSeconds: state.turnTimeLimitSeconds,
     computerLevel: state.computerLevel,
     advice: state.advice,
+    rated: state.rated,
     rematchOf: state.rematchOf,
     organizerSeed: state.organizerSeed,
     commitment: state.commitment || row.serverSeedHash,

@@ -566,6 +566,125 @@ describe(`migrations on an empty ${kind} database`, () => {
       expect(await prisma.securityLogEntry.findUniqueOrThrow({ where: { id: line.id } })).toEqual(line);
     });
 
+    it('round-trips the rating models; a game is rated once (unique game id)', async () => {
+      const { prisma } = t;
+      const player = await prisma.player.create({
+        data: { id: randomUUID(), displayName: 'Rated', tokenHash: sha256Hex(`rated-${randomUUID()}`) },
+      });
+      const game = await prisma.game.create({
+        data: {
+          id: randomUUID(),
+          ruleSet: 'simple',
+          family: 'five-dice',
+          options: {},
+          seatCount: 2,
+          visibility: 'public',
+          creatorId: player.id,
+          status: 'finished',
+          serverSeed: 'ab'.repeat(32),
+          serverSeedHash: 'cd'.repeat(32),
+        },
+      });
+      const rated = {
+        gameId: game.id,
+        pool: 'simple',
+        finishedAt: at('2026-01-02T04:00:00.123Z'),
+        seats: [{ seat: 0, playerId: player.id, total: 200, forfeited: false }],
+        ratedAt: at('2026-01-02T04:00:01.000Z'),
+      };
+      const r = await prisma.ratedGame.create({ data: rated });
+      expect(typeof r.seq).toBe('bigint');
+      expect(await prisma.ratedGame.findUniqueOrThrow({ where: { gameId: game.id } })).toEqual({
+        ...rated,
+        seq: r.seq,
+      });
+      await expect(prisma.ratedGame.create({ data: rated })).rejects.toThrow();
+      const rating = {
+        playerId: player.id,
+        pool: 'simple',
+        rating: 1662.3108939062977,
+        rd: 290.31896371798047,
+        volatility: 0.05999967537233814,
+        games: 1,
+        wins: 1,
+        draws: 0,
+        losses: 0,
+        lastGameAt: rated.finishedAt,
+        updatedAt: at('2026-01-02T04:00:01.000Z'),
+      };
+      await prisma.rating.create({ data: rating });
+      expect(
+        await prisma.rating.findUniqueOrThrow({ where: { playerId_pool: { playerId: player.id, pool: 'simple' } } }),
+      ).toEqual(rating);
+      const update = {
+        seq: r.seq,
+        playerId: player.id,
+        pool: 'simple',
+        gameId: game.id,
+        ratingBefore: 1500,
+        rdBefore: 350,
+        volatilityBefore: 0.06,
+        ratingAfter: rating.rating,
+        rdAfter: rating.rd,
+        volatilityAfter: rating.volatility,
+        wins: 1,
+        draws: 0,
+        losses: 0,
+        createdAt: at('2026-01-02T04:00:01.000Z'),
+      };
+      await prisma.ratingUpdate.create({ data: update });
+      expect(
+        await prisma.ratingUpdate.findUniqueOrThrow({
+          where: { gameId_playerId: { gameId: game.id, playerId: player.id } },
+        }),
+      ).toEqual(update);
+      await expect(prisma.ratingUpdate.create({ data: update })).rejects.toThrow();
+    });
+
+    it('round-trips the player-event models (docs/async.md, Player events); one source is stored once per player', async () => {
+      const { prisma } = t;
+      const player = await prisma.player.create({
+        data: { id: randomUUID(), displayName: 'Streamer', tokenHash: sha256Hex(`stream-${randomUUID()}`) },
+      });
+      const head = { playerId: player.id, lastSeq: BigInt(2), prunedThrough: BigInt(1) };
+      await prisma.playerEventHead.create({ data: head });
+      expect(await prisma.playerEventHead.findUniqueOrThrow({ where: { playerId: player.id } })).toEqual(head);
+      const event = {
+        playerId: player.id,
+        seq: BigInt(2),
+        type: 'yourTurn',
+        source: 'game:g1:v3',
+        data: { gameId: 'g1', version: 3, deadline: null },
+        createdAt: at('2026-01-02T03:04:05.000Z'),
+      };
+      await prisma.playerEvent.create({ data: event });
+      expect(
+        await prisma.playerEvent.findUniqueOrThrow({
+          where: { playerId_seq: { playerId: player.id, seq: BigInt(2) } },
+        }),
+      ).toEqual(event);
+      await expect(prisma.playerEvent.create({ data: { ...event, seq: BigInt(3) } })).rejects.toThrow();
+      const settings = {
+        playerId: player.id,
+        deadlineSoonShare: 0.25,
+        pushEvents: ['yourTurn', 'gameFinished'],
+        updatedAt: at('2026-01-02T03:04:06.000Z'),
+      };
+      await prisma.playerEventSettings.create({ data: settings });
+      expect(await prisma.playerEventSettings.findUniqueOrThrow({ where: { playerId: player.id } })).toEqual(settings);
+      const subscription = {
+        id: randomUUID(),
+        playerId: player.id,
+        endpoint: 'https://push.example.com/send/abc',
+        p256dh: 'BPk',
+        auth: 'YXV0aA',
+        createdAt: at('2026-01-02T03:04:07.000Z'),
+      };
+      await prisma.pushSubscription.create({ data: subscription });
+      expect(await prisma.pushSubscription.findUniqueOrThrow({ where: { id: subscription.id } })).toEqual(subscription);
+      await expect(prisma.pushSubscription.create({ data: { ...subscription, id: randomUUID() } })).rejects.toThrow();
+    });
+
     it('covers every model of the schema (a new model must be added to the round trips above)', () => {
       expect(Object.values(Prisma.ModelName).sort()).toEqual(
         [
@@ -582,7 +701,14 @@ describe(`migrations on an empty ${kind} database`, () => {
           'GameSeat',
           'IdempotencyRecord',
           'Player',
+          'PlayerEvent',
+          'PlayerEventHead',
+          'PlayerEventSettings',
+          'PushSubscription',
           'RateLimitCounter',
+          'RatedGame',
+          'Rating',
+          'RatingUpdate',
           'Tournament',
           'TournamentEvent',
           'TransparencyLogLeaf',

@@ -7,12 +7,20 @@ import { useEffect, useRef, useState } from 'react';
 import { api, type GameView } from './api';
 import { Die, isTypingTarget } from './dice';
 import { HintPanel } from './hint';
-import { seatName, type Act } from './util';
+import { RatingTag } from './rating';
+import { seatName, type Act, type ChipRatings } from './util';
 
 const same = (a: number[], b: number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
-export function FarkleBoard(props: { game: GameView; myTurn: boolean; act: Act; busy: boolean; readOnly?: boolean }) {
-  const { game, myTurn, act, busy, readOnly } = props;
+export function FarkleBoard(props: {
+  game: GameView;
+  myTurn: boolean;
+  act: Act;
+  busy: boolean;
+  readOnly?: boolean;
+  ratings?: ChipRatings;
+}) {
+  const { game, myTurn, act, busy, readOnly, ratings } = props;
   const f = game.farkle!;
   const [selected, setSelected] = useState<number[]>([]);
   useEffect(() => setSelected([]), [game.version]);
@@ -62,7 +70,8 @@ export function FarkleBoard(props: { game: GameView; myTurn: boolean; act: Act; 
       <div className="chips" role="group" aria-label="Players">
         {f.players.map((p) => (
           <span key={p.seat} className={p.seat === game.currentSeat ? 'chip current' : 'chip'}>
-            {seatName(game, p.seat)} <strong>{p.total}</strong>
+            {seatName(game, p.seat)} <RatingTag game={game} seat={p.seat} ratings={ratings} />{' '}
+            <strong>{p.total}</strong>
             {!p.onBoard ? ' (not on the board)' : ''}
             {p.quit ? ' (quit)' : ''}
           </span>

@@ -9,10 +9,18 @@ import { useEffect, useRef, useState } from 'react';
 import { api, type BoxOption, type GameView } from './api';
 import { Die, isTypingTarget } from './dice';
 import { HintPanel } from './hint';
-import { UPPER, boxName, seatName, type Act } from './util';
+import { RatingTag } from './rating';
+import { UPPER, boxName, seatName, type Act, type ChipRatings } from './util';
 
-export function FiveDiceBoard(props: { game: GameView; myTurn: boolean; act: Act; busy: boolean; readOnly?: boolean }) {
-  const { game, myTurn, act, busy, readOnly } = props;
+export function FiveDiceBoard(props: {
+  game: GameView;
+  myTurn: boolean;
+  act: Act;
+  busy: boolean;
+  readOnly?: boolean;
+  ratings?: ChipRatings;
+}) {
+  const { game, myTurn, act, busy, readOnly, ratings } = props;
   const five = game.fiveDice!;
   const [held, setHeld] = useState<number[]>(game.held);
   const [shownSeat, setShownSeat] = useState<number | null>(null);
@@ -113,7 +121,8 @@ export function FiveDiceBoard(props: { game: GameView; myTurn: boolean; act: Act
             aria-pressed={s.seat === seat}
             onClick={() => setShownSeat(s.seat)}
           >
-            {seatName(game, s.seat)} <strong>{s.total}</strong>
+            {seatName(game, s.seat)} <RatingTag game={game} seat={s.seat} ratings={ratings} />{' '}
+            <strong>{s.total}</strong>
             {s.quit ? ' (quit)' : ''}
           </button>
         ))}

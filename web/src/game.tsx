@@ -16,11 +16,13 @@ import { noAnalysis } from './analysis';
 import { describeEvent } from './describe';
 import { FarkleBoard } from './farkle';
 import { FiveDiceBoard } from './five-dice';
+import { useChipRatings } from './rating';
 import { Trust } from './trust';
 import { RULE_SET_TITLES, ordinal, seatName, type Act } from './util';
 
 export function GamePage({ gameId, me }: { gameId: string; me: StoredPlayer }) {
   const [game, setGame] = useState<GameView | null>(null);
+  const ratings = useChipRatings(game);
   const [error, setError] = useState<string | null>(null);
   const [live, setLive] = useState(true);
   const [feed, setFeed] = useState<string[]>([]);
@@ -138,8 +140,12 @@ export function GamePage({ gameId, me }: { gameId: string; me: StoredPlayer }) {
       {game.status === 'abandoned' && !game.fiveDice && !game.farkle && (
         <p role="status">This game ended before it started: nobody rolled.</p>
       )}
-      {game.status !== 'open' && game.fiveDice && <FiveDiceBoard game={game} myTurn={myTurn} act={act} busy={busy} />}
-      {game.status !== 'open' && game.farkle && <FarkleBoard game={game} myTurn={myTurn} act={act} busy={busy} />}
+      {game.status !== 'open' && game.fiveDice && (
+        <FiveDiceBoard game={game} myTurn={myTurn} act={act} busy={busy} ratings={ratings} />
+      )}
+      {game.status !== 'open' && game.farkle && (
+        <FarkleBoard game={game} myTurn={myTurn} act={act} busy={busy} ratings={ratings} />
+      )}
       {game.standings && <Standings game={game} me={me} />}
       {noAnalysis(game) === null && (
         <p>

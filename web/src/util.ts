@@ -42,6 +42,16 @@ export function deadlineText(deadline: string | null | undefined): string {
 
 export const ordinal = (n: number) => `${n}${n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}`;
 
+/** Players' ratings in a rated game's pool, by player id, for the chips (docs/ratings.md). */
+export type ChipRatings = Record<string, { rating: number; provisional: boolean }>;
+
+/** A rating as a chip shows it: rounded, with "?" while provisional (as Lichess shows it). */
+export function ratingLabel(game: GameView, seat: number, ratings?: ChipRatings): string | null {
+  const id = game.seats[seat]?.playerId;
+  const r = id ? ratings?.[id] : undefined;
+  return r ? `${Math.round(r.rating)}${r.provisional ? '?' : ''}` : null;
+}
+
 /** A seat's player name; with the seat number when one name holds several seats (hot seat). */
 export function seatName(game: GameView, seat: number): string {
   const s = game.seats[seat];

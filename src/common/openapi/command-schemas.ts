@@ -1,6 +1,7 @@
 /** OpenAPI schemas of the commands: the lifecycle commands of a family, and each family's moves. */
 import {
   arrayOf,
+  bool,
   closed,
   constant,
   enumOf,
@@ -41,9 +42,11 @@ export const lifecycleCommands = (family: 'FiveDice' | 'Farkle'): Record<string,
       computerLevel: ref('ComputerLevel'),
       tournament: ref('TournamentRef'),
       advice: ref('AdviceSetting'),
+      rated: bool('A rated game (docs/ratings.md); absent: not rated.'),
     },
     {
       optional: [
+        'rated',
         'organizerSeed',
         'clientSeeds',
         'computerSeats',

@@ -50,7 +50,8 @@ export const lifecycleEvents: EventDef[] = [
       tournament: ref('TournamentRef'),
       advice: ref('AdviceSetting'),
       rematchOf: uuid(),
-    }, { optional: ['computerLevel', 'tournament', 'advice', 'rematchOf'] }),
+      rated: bool('true on a rated game (docs/ratings.md); absent on every other game.'),
+    }, { optional: ['computerLevel', 'tournament', 'advice', 'rematchOf', 'rated'] }),
   },
   {
     type: 'seatTaken',

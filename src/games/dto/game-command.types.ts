@@ -173,6 +173,8 @@ export class CreateCommand extends GameCommand {
   hotSeatNames?: string[];
   @Field(() => ID, { nullable: true, description: 'The finished game this one is a rematch of; absent: none.' })
   rematchOf?: string;
+  @Field(() => Boolean, { nullable: true, description: 'true: a rated game (docs/ratings.md); absent: not rated.' })
+  rated?: boolean;
   @Field({ description: 'SHA-256 (hex) of the server seed.' }) commitment: string;
   @Field(() => String, { nullable: true, description: 'Legacy create commands only.' }) organizerSeed?: string | null;
   @Field(() => [String], { nullable: true, description: "Legacy create commands only: the creator's seats' seeds." })

@@ -112,6 +112,11 @@ export class GameCreatedEvent extends GameEvent {
   advice: string | null;
   @Field(() => ID, { nullable: true, description: 'The finished game this one is a rematch of; null when none.' })
   rematchOf: string | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'true on a rated game (docs/ratings.md); null on every other game.',
+  })
+  rated: boolean | null;
 }
 
 @ObjectType(event('seatTaken: a player (or the creator, for a hot seat) took `seat`.'))

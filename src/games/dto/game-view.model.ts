@@ -212,6 +212,11 @@ export class GameView {
   })
   @ApiProperty(apiRef('AdviceSetting'))
   advice: string;
+  @Field({ description: "A rated game: its result updates the players' ratings (docs/ratings.md); fixed at creation." })
+  @ApiProperty({
+    description: "A rated game: its result updates the players' ratings (docs/ratings.md); fixed at creation.",
+  })
+  rated: boolean;
   @Field(() => ID, { nullable: true, description: 'The finished game this one is a rematch of; null when none.' })
   @ApiProperty({
     type: String,

@@ -185,6 +185,20 @@ export class CreateGameInput {
   @IsIn(ADVICE_SETTINGS)
   advice?: AdviceSetting;
 
+  @Field({
+    nullable: true,
+    description:
+      "A rated game (docs/ratings.md): its result updates the players' Glicko-2 ratings. Needs a rating pool's rule set (penta, simple, bonus, farkle) with no option overrides, no hot or computer seats, advice forbidden (the default when rated), turnTimeLimitSeconds, public visibility.",
+  })
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      "A rated game (docs/ratings.md): its result updates the players' Glicko-2 ratings. Needs a rating pool's rule set (penta, simple, bonus, farkle) with no option overrides, no hot or computer seats, advice forbidden (the default when rated), turnTimeLimitSeconds, public visibility.",
+  })
+  @IsOptional()
+  @IsBoolean()
+  rated?: boolean;
+
   // Seeds given before the commitment exists protect nobody (docs/fairness.md §2.1): these two
   // fields are still recognised so that old clients get the clear SEED_BEFORE_COMMITMENT error
   // (decision record 0014), and nothing is created.

@@ -3,6 +3,8 @@ import { RuleError, ruleError } from '../core/errors';
 import { familyById, isRuleSetName, RULE_SETS } from '../registry';
 import { ADVICE_SETTINGS, type CreateCommand, type GameEvent, type GameState, isComputerLevel } from './types';
 import { lifecycle } from './decision';
+import { AUTO_SCORE_DEFAULTS } from '../five-dice/options';
+import { isRatingPool, RATING_POOLS } from '../ratings/pools';
 
 export const MIN_SEATS = 1;
 export const MAX_SEATS = 8;
@@ -41,6 +43,10 @@ export function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | 
   const family = familyById(preset.family);
   const options = family.resolveOptions(preset.options, c.options ?? {});
   if (options instanceof RuleError) return options;
+  if (c.rated !== undefined && c.rated !== false) {
+    const problem = ratedGameProblem(c, options);
+    if (problem !== null) return ruleError('INVALID_OPTIONS', problem, { option: 'rated' });
+  }
   const events: GameEvent[] = [
     lifecycle('gameCreated', null, {
       ruleSet: c.ruleSet,
@@ -57,6 +63,8 @@ export function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | 
       ...(c.tournament ? { tournament: { ...c.tournament } } : {}),
       ...(c.advice !== undefined ? { advice: c.advice } : {}),
       ...(c.rematchOf !== undefined ? { rematchOf: c.rematchOf } : {}),
+      // Only on rated games, so that every earlier create command re-runs to the same event.
+      ...(c.rated === true ? { rated: true as const } : {}),
     }),
   ];
   for (let seat = 0; seat <= c.hotSeats; seat++) {
@@ -74,6 +82,49 @@ export function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | 
   }
   return events;
 }
+
+/**
+ * Why a create command cannot make a rated game, or null (docs/ratings.md §1): a rating pool's
+ * rule set with the preset's default options (a penta game's default auto-score included), human
+ * seats only (no hot seats, no computer seats), advice forbidden, a per-move time limit, public,
+ * not a tournament game. The API checks the same first (VALIDATION_FAILED, field `rated`).
+ */
+export function ratedGameProblem(
+  c: Pick<
+    CreateCommand,
+    | 'rated'
+    | 'ruleSet'
+    | 'seatCount'
+    | 'hotSeats'
+    | 'computerSeats'
+    | 'advice'
+    | 'turnTimeLimitSeconds'
+    | 'visibility'
+    | 'tournament'
+  >,
+  resolvedOptions: unknown,
+): string | null {
+  if (c.rated !== true) return 'rated must be true or false';
+  if (!isRatingPool(c.ruleSet)) return `rule set ${String(c.ruleSet)} has no rating pool (${RATING_POOLS.join(', ')})`;
+  if (!(c.seatCount >= 2)) return 'a rated game has at least 2 seats';
+  if (c.hotSeats !== 0) return 'a rated game has no hot seats: every seat is a different player';
+  if (c.computerSeats !== undefined && c.computerSeats.length > 0) return 'a rated game has no computer seats';
+  if (c.advice !== 'forbidden') return 'a rated game forbids advice (advice: forbidden)';
+  if (c.turnTimeLimitSeconds === null || !(c.turnTimeLimitSeconds > 0))
+    return 'a rated game needs a per-move time limit (turnTimeLimitSeconds)';
+  if (c.visibility !== 'public') return 'a rated game is public';
+  if (c.tournament) return 'tournament games are not rated';
+  const preset = RULE_SETS[c.ruleSet];
+  const defaults = familyById(preset.family).resolveOptions(preset.options, AUTO_SCORE_OVERRIDES[c.ruleSet] ?? {});
+  if (JSON.stringify(defaults) !== JSON.stringify(resolvedOptions))
+    return `a rated game is played with the ${c.ruleSet} preset's default options (no options)`;
+  return null;
+}
+
+/** A new game's default auto-score (five-dice AUTO_SCORE_DEFAULTS) as option overrides. */
+const AUTO_SCORE_OVERRIDES: Partial<Record<string, Record<string, unknown>>> = Object.fromEntries(
+  Object.entries(AUTO_SCORE_DEFAULTS).map(([name, ms]) => [name, { autoScoreAfterMs: ms }]),
+);
 
 /**
  * Why a create command's computer seats are wrong, or null: each `{ seat, level }` names a seat

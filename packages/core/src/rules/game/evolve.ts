@@ -18,6 +18,7 @@ export const emptyGame = (id: string): GameState => ({
   computerLevel: DEFAULT_COMPUTER_LEVEL,
   advice: 'allowed',
   rematchOf: null,
+  rated: false,
   seats: [],
   status: 'open',
   version: 0,
@@ -55,6 +56,7 @@ export function evolveGame(state: GameState, event: GameEvent): GameState {
       if (d.tournament) next.tournament = { ...d.tournament };
       next.advice = d.advice === 'forbidden' ? 'forbidden' : 'allowed';
       next.rematchOf = typeof d.rematchOf === 'string' ? d.rematchOf : null;
+      next.rated = d.rated === true;
       const seats: SeatState[] = [];
       for (let seat = 0; seat < d.seatCount; seat++) seats.push(emptySeat(seat));
       next.seats = seats;

@@ -72,6 +72,8 @@ export interface GameStateOf<F extends FamilyId> {
   advice: AdviceSetting;
   /** The finished game this one is a rematch of; null when it is none. */
   rematchOf: string | null;
+  /** A rated game (docs/ratings.md): its result updates the players' Glicko-2 ratings. False for games created before ratings. */
+  rated: boolean;
   seats: SeatState[];
   status: GameStatus;
   /** Number of events applied (the version of the last one). */
@@ -133,6 +135,11 @@ export interface CreateCommand {
   hotSeatNames?: string[];
   /** The finished game this one is a rematch of (absent: not a rematch). */
   rematchOf?: string;
+  /**
+   * A rated game (docs/ratings.md): a rating pool's rule set with its default options, human
+   * seats only (no hot seats, no computer seats), advice forbidden, a per-move time limit, public.
+   */
+  rated?: boolean;
   commitment: string;
   /**
    * Legacy (games created before seeds moved after the commitment): the organizer seed given in
@@ -293,7 +300,7 @@ export type LifecycleEventData = {
     | 'organizerSeed'
     | 'turnTimeLimitSeconds'
   > &
-    Partial<Pick<GameState, 'computerLevel' | 'tournament' | 'advice'>> & { rematchOf?: string };
+    Partial<Pick<GameState, 'computerLevel' | 'tournament' | 'advice'>> & { rematchOf?: string; rated?: true };
   seatTaken: { playerId: string; clientSeed: string | null; hotSeat: boolean; name?: string };
   computerSeated: { level: ComputerLevel };
   seatLeft: { playerId: string };

@@ -1,0 +1,3 @@
+export * from './glicko2';
+export * from './game-results';
+export * from './pools';
