@@ -9,7 +9,9 @@ export const ORIGIN = 'https://fairdice.test';
 /**
  * The app as the account tests need it: X-Forwarded-For believed (TRUST_PROXY), so that every
  * test signs in from an address of its own and the per-address limits of one test do not reach
- * another; WebAuthn for https://fairdice.test.
+ * another; WebAuthn for https://fairdice.test. No background jobs: accounts schedule none, and a
+ * job of this file's earlier tests finishing mid-check (a game's player-events job) would change
+ * `async_jobs` between the row counts of a refusal.
  */
 export const accountsApp = (env: Record<string, string> = {}): Promise<TestApp> =>
   createTestApp({
@@ -18,6 +20,7 @@ export const accountsApp = (env: Record<string, string> = {}): Promise<TestApp> 
       WEBAUTHN_RP_ID: RP_ID,
       WEBAUTHN_ORIGINS: ORIGIN,
       SIGN_IN_ADDRESS_FREE_ATTEMPTS: '8',
+      JOBS_ENABLED: 'false',
       ...env,
     },
   });
