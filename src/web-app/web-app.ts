@@ -87,6 +87,7 @@ export function registerWebApp(fastify: FastifyInstance, dist: string | null = f
   // The service worker (Web Push notifications, docs/web.md): at the root so its scope is the whole
   // client. no-cache: the browser checks for a new version on every registration and navigation
   // (it never keeps one longer than 24 h anyway); Service-Worker-Allowed states the scope it may take.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- as for / above
   fastify.get('/sw.js', { schema: { hide: true } as object }, async (request, reply) => {
     const body = get()?.serviceWorker;
     if (!body) return notFound(request, reply, 'No service worker in this build.');

@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (the functions given to page.evaluate and addInitScript run in the page)
 /**
  * "Notify me when it's my turn" and the service worker (issue 27, item 3), in Chromium.
  *
@@ -16,7 +18,7 @@
 import type { CDPSession, Page } from 'playwright-core';
 import { startPushService, type TestPushService } from '../helpers/push-service';
 import { describeOnce } from '../helpers/suites';
-import { browserSuite, createGame, gameIdOf, playTurnByClicks, register, yourTurn } from './browser';
+import { browserSuite, createGame, gameIdOf, playTurnByClicks, register, tokenOf, yourTurn } from './browser';
 
 jest.setTimeout(180_000);
 
@@ -38,19 +40,19 @@ async function fakePushService(page: Page, subscription: { endpoint: string; key
         ? ({
             endpoint: sub.endpoint,
             toJSON: () => ({ endpoint: sub.endpoint, expirationTime: null, keys: sub.keys }),
-            unsubscribe: async () => {
+            unsubscribe: () => {
               localStorage.removeItem(FLAG);
               w.unsubscribed++;
-              return true;
+              return Promise.resolve(true);
             },
           } as unknown as PushSubscription)
         : null;
-    PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
+    PushManager.prototype.subscribe = function (options?: PushSubscriptionOptionsInit) {
       w.pushAsked.push({ userVisibleOnly: options?.userVisibleOnly, key: options?.applicationServerKey });
       localStorage.setItem(FLAG, '1');
-      return current()!;
+      return Promise.resolve(current()!);
     };
-    PushManager.prototype.getSubscription = async () => current();
+    PushManager.prototype.getSubscription = () => Promise.resolve(current());
   }, subscription);
 }
 
@@ -156,5 +158,18 @@ describeOnce('Web Push in the web client (Chromium)', () => {
     await bob.waitForFunction(() => (window as unknown as { unsubscribed: number }).unsubscribed === 1);
     expect(await web.read(bob, '/v1/players/me/push-subscriptions')).toEqual([]);
     expect(await again.isChecked()).toBe(false);
+
+    // On again, then "Sign out of this browser": the subscription goes with the player.
+    await again.click();
+    await bob.getByText('On in this browser, even with no page open.').waitFor();
+    const token = await tokenOf(bob);
+    const subscriptions = () =>
+      web.t.http().get('/v1/players/me/push-subscriptions').set('authorization', `Bearer ${token}`).expect(200);
+    expect((await subscriptions()).body).toHaveLength(1);
+    await bob.getByRole('link', { name: 'Profile' }).click();
+    await bob.getByRole('button', { name: 'Sign out of this browser' }).click();
+    await bob.waitForFunction(() => (window as unknown as { unsubscribed: number }).unsubscribed === 2);
+    await bob.waitForFunction(() => !localStorage.getItem('fairdice.token'));
+    expect((await subscriptions()).body).toEqual([]);
   });
 });

@@ -59,3 +59,18 @@ export async function turnPushOff(playerId: string): Promise<void> {
   localStorage.removeItem(idKey(playerId));
   await (await (await registration())?.pushManager.getSubscription())?.unsubscribe();
 }
+
+/**
+ * Signing out of this browser: pushes for that player stop here. The subscription is deleted while
+ * the token still works; otherwise (signed out everywhere) it is at least unsubscribed here, so the
+ * push service answers the next push with 410 and the service deletes it.
+ */
+export async function stopPushOnSignOut(playerId: string): Promise<void> {
+  if (!pushSupported()) return;
+  try {
+    await turnPushOff(playerId);
+  } catch {
+    localStorage.removeItem(idKey(playerId));
+    await (await (await registration())?.pushManager.getSubscription())?.unsubscribe().catch(() => false);
+  }
+}
