@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-// (the functions given to page.evaluate and addInitScript run in the page)
 /**
  * "Notify me when it's my turn" and the service worker (issue 27, item 3), in Chromium.
  *
@@ -20,6 +18,31 @@ import { startPushService, type TestPushService } from '../helpers/push-service'
 import { describeOnce } from '../helpers/suites';
 import { browserSuite, createGame, gameIdOf, playTurnByClicks, register, tokenOf, yourTurn } from './browser';
 
+// What the functions given to page.evaluate and addInitScript use in the page, typed here (the
+// root program has no DOM types; adding them would change other tests' types).
+declare const window: { pushAsked: unknown[]; unsubscribed: number };
+declare const localStorage: {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+};
+declare const PushManager: {
+  prototype: {
+    subscribe(options?: { userVisibleOnly?: boolean; applicationServerKey?: unknown }): Promise<unknown>;
+    getSubscription(): Promise<unknown>;
+  };
+};
+declare const document: { querySelector(selector: string): { disabled: boolean; checked: boolean } | null };
+declare const navigator: {
+  serviceWorker: {
+    ready: Promise<{
+      scope: string;
+      active: { scriptURL: string } | null;
+      getNotifications(): Promise<Array<{ title: string; body: string; tag: string; data: unknown }>>;
+    }>;
+  };
+};
+
 jest.setTimeout(180_000);
 
 const web = browserSuite({ env: { JOBS_POLL_INTERVAL_MS: '100', PUSH_ALLOW_PRIVATE_NETWORKS: 'true' } });
@@ -31,13 +54,13 @@ const web = browserSuite({ env: { JOBS_POLL_INTERVAL_MS: '100', PUSH_ALLOW_PRIVA
  */
 async function fakePushService(page: Page, subscription: { endpoint: string; keys: { p256dh: string; auth: string } }) {
   await page.context().addInitScript((sub) => {
-    const w = window as unknown as { pushAsked: unknown[]; unsubscribed: number };
+    const w = window;
     w.pushAsked = [];
     w.unsubscribed = 0;
     const FLAG = 'test.fakePushSubscribed';
     const current = () =>
       localStorage.getItem(FLAG)
-        ? ({
+        ? {
             endpoint: sub.endpoint,
             toJSON: () => ({ endpoint: sub.endpoint, expirationTime: null, keys: sub.keys }),
             unsubscribe: () => {
@@ -45,9 +68,12 @@ async function fakePushService(page: Page, subscription: { endpoint: string; key
               w.unsubscribed++;
               return Promise.resolve(true);
             },
-          } as unknown as PushSubscription)
+          }
         : null;
-    PushManager.prototype.subscribe = function (options?: PushSubscriptionOptionsInit) {
+    PushManager.prototype.subscribe = function (options?: {
+      userVisibleOnly?: boolean;
+      applicationServerKey?: unknown;
+    }) {
       w.pushAsked.push({ userVisibleOnly: options?.userVisibleOnly, key: options?.applicationServerKey });
       localStorage.setItem(FLAG, '1');
       return Promise.resolve(current()!);
@@ -99,7 +125,7 @@ describeOnce('Web Push in the web client (Chromium)', () => {
     // Bob's lobby: the setting is off (nothing stored for him), then he turns it on.
     await bob.getByRole('link', { name: 'Games' }).click();
     const toggle = bob.getByRole('checkbox', { name: 'Notify me when it’s my turn' });
-    await bob.waitForFunction(() => document.querySelector<HTMLInputElement>('.notify input')?.disabled === false);
+    await bob.waitForFunction(() => document.querySelector('.notify input')?.disabled === false);
     expect(await toggle.isChecked()).toBe(false);
     expect(await web.read(bob, '/v1/players/me/push-subscriptions')).toEqual([]);
     const { cdp, ids } = await workerRegistrations(bob);
@@ -108,9 +134,7 @@ describeOnce('Web Push in the web client (Chromium)', () => {
 
     // The page subscribed with the service's VAPID key, user-visible only, and stored it for Bob.
     const { vapidPublicKey } = (await web.t.http().get('/v1/push/vapid-public-key').expect(200)).body;
-    expect(await bob.evaluate(() => (window as unknown as { pushAsked: unknown[] }).pushAsked)).toEqual([
-      { userVisibleOnly: true, key: vapidPublicKey },
-    ]);
+    expect(await bob.evaluate(() => window.pushAsked)).toEqual([{ userVisibleOnly: true, key: vapidPublicKey }]);
     const stored = await web.read(bob, '/v1/players/me/push-subscriptions');
     expect(stored).toEqual([expect.objectContaining({ endpoint: `${push.base}/push/bob` })]);
     // /sw.js registered for the whole client, active, and in control of the page.
@@ -152,10 +176,10 @@ describeOnce('Web Push in the web client (Chromium)', () => {
     // A reload keeps the setting; turning it off deletes the subscription and unsubscribes.
     await bob.reload();
     const again = bob.getByRole('checkbox', { name: 'Notify me when it’s my turn' });
-    await bob.waitForFunction(() => document.querySelector<HTMLInputElement>('.notify input')?.checked === true);
+    await bob.waitForFunction(() => document.querySelector('.notify input')?.checked === true);
     await again.click();
     await bob.getByText('On in this browser, even with no page open.').waitFor({ state: 'detached' });
-    await bob.waitForFunction(() => (window as unknown as { unsubscribed: number }).unsubscribed === 1);
+    await bob.waitForFunction(() => window.unsubscribed === 1);
     expect(await web.read(bob, '/v1/players/me/push-subscriptions')).toEqual([]);
     expect(await again.isChecked()).toBe(false);
 
@@ -168,7 +192,7 @@ describeOnce('Web Push in the web client (Chromium)', () => {
     expect((await subscriptions()).body).toHaveLength(1);
     await bob.getByRole('link', { name: 'Profile' }).click();
     await bob.getByRole('button', { name: 'Sign out of this browser' }).click();
-    await bob.waitForFunction(() => (window as unknown as { unsubscribed: number }).unsubscribed === 2);
+    await bob.waitForFunction(() => window.unsubscribed === 2);
     await bob.waitForFunction(() => !localStorage.getItem('fairdice.token'));
     expect((await subscriptions()).body).toEqual([]);
   });
