@@ -6,6 +6,8 @@
  *   web/dist/index.html             the page, naming the two assets below
  *   web/dist/assets/app-<hash>.js   one minified ES module
  *   web/dist/assets/app-<hash>.css  the style sheet
+ *   web/dist/sw.js                  the service worker (web/src/sw.ts): a fixed name at the root,
+ *                                   so its scope is the whole client; served with no-cache
  * Content-hashed names: the service serves assets as immutable and the page with no-cache.
  * No network at run time: no CDN, no web font. See docs/decisions/0065-web-client.md.
  */
@@ -35,6 +37,18 @@ const result = await esbuild.build({
   logLevel: 'warning',
 });
 const script = result.outputFiles[0].contents;
+// The service worker: a classic script (not a module, which older browsers cannot register).
+const worker = await esbuild.build({
+  entryPoints: [join(here, 'src', 'sw.ts')],
+  bundle: true,
+  write: false,
+  minify: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2022',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
 const style = readFileSync(join(here, 'src', 'styles.css'));
 const js = `app-${hash(script)}.js`;
 const css = `app-${hash(style)}.css`;
@@ -42,6 +56,7 @@ rmSync(dist, { recursive: true, force: true });
 mkdirSync(join(dist, 'assets'), { recursive: true });
 writeFileSync(join(dist, 'assets', js), script);
 writeFileSync(join(dist, 'assets', css), style);
+writeFileSync(join(dist, 'sw.js'), worker.outputFiles[0].contents);
 const html = readFileSync(join(here, 'index.html'), 'utf8')
   .replace('{{SCRIPT}}', `/assets/${js}`)
   .replace('{{STYLE}}', `/assets/${css}`);

@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
-import { WEB_APP_CSP, findWebDist, registerWebApp } from './web-app';
+import { SERVICE_WORKER_CSP, WEB_APP_CSP, findWebDist, registerWebApp } from './web-app';
 
 function builtDir(): string {
   const root = mkdtempSync(join(tmpdir(), 'fairdice-web-app-'));
@@ -11,6 +11,7 @@ function builtDir(): string {
   writeFileSync(join(dist, 'index.html'), '<!doctype html><title>fairdice</title>');
   writeFileSync(join(dist, 'assets', 'app-abc.js'), 'console.log(1)');
   writeFileSync(join(dist, 'assets', 'app-abc.css'), 'body{}');
+  writeFileSync(join(dist, 'sw.js'), "self.addEventListener('push',()=>{})");
   return root;
 }
 
@@ -36,6 +37,30 @@ describe('the web client files (src/web-app)', () => {
     const unknown = await app.inject({ method: 'GET', url: '/assets/nope.js' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ code: 'ROUTE_NOT_FOUND' });
+    await app.close();
+  });
+
+  it('serves the service worker at /sw.js: JavaScript, no-cache, scope / allowed, a policy of its own', async () => {
+    const app = Fastify();
+    registerWebApp(app, findWebDist(join(builtDir(), 'src', 'web-app')));
+    const sw = await app.inject({ method: 'GET', url: '/sw.js' });
+    expect(sw.statusCode).toBe(200);
+    expect(sw.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(sw.headers['cache-control']).toBe('no-cache');
+    expect(sw.headers['service-worker-allowed']).toBe('/');
+    expect(sw.headers['content-security-policy']).toBe(SERVICE_WORKER_CSP);
+    expect(sw.body).toContain("addEventListener('push'");
+    await app.close();
+  });
+
+  it('answers /sw.js with a ROUTE_NOT_FOUND problem for a build without a service worker', async () => {
+    const root = builtDir();
+    rmSync(join(root, 'web', 'dist', 'sw.js'));
+    const app = Fastify();
+    registerWebApp(app, findWebDist(join(root, 'src', 'web-app')));
+    const res = await app.inject({ method: 'GET', url: '/sw.js' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 'ROUTE_NOT_FOUND' });
     await app.close();
   });
 

@@ -5,8 +5,8 @@ import { DomainException } from '../common/errors/domain.exception';
 import { normalizeError } from '../common/errors/problem';
 
 /**
- * The reference web client (web/, built by `npm run build` into web/dist) at GET / and its
- * content-hashed files at GET /assets/<file>. Nothing else: the API keeps /v1, /graphql, /docs,
+ * The reference web client (web/, built by `npm run build` into web/dist) at GET /, its
+ * content-hashed files at GET /assets/<file> and its service worker at GET /sw.js. Nothing else: the API keeps /v1, /graphql, /docs,
  * /health, /metrics, /verify, and an unknown path is still a ROUTE_NOT_FOUND problem (the client
  * routes with the URL fragment, #/game/<id>, so no catch-all is needed). The page talks to the
  * service only through the public API (docs/web.md, decision 0065).
@@ -25,6 +25,9 @@ export const WEB_APP_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** The service worker's own policy (a worker takes the CSP of its script's response): it loads and fetches nothing. */
+export const SERVICE_WORKER_CSP = "default-src 'none'";
+
 /** web/dist of this checkout: two levels above src/web-app (ts-jest, swc) or three above dist/src/web-app. */
 export function findWebDist(from: string = __dirname): string | null {
   let dir = from;
@@ -38,6 +41,8 @@ export function findWebDist(from: string = __dirname): string | null {
 
 interface Built {
   index: Buffer;
+  /** web/dist/sw.js, absent from builds before it existed. */
+  serviceWorker: Buffer | null;
   assets: Map<string, { body: Buffer; type: string }>;
 }
 
@@ -51,7 +56,12 @@ function load(dist: string): Built {
         : 'application/octet-stream';
     assets.set(file, { body: readFileSync(join(dist, 'assets', file)), type });
   }
-  return { index: readFileSync(join(dist, 'index.html')), assets };
+  const sw = join(dist, 'sw.js');
+  return {
+    index: readFileSync(join(dist, 'index.html')),
+    serviceWorker: existsSync(sw) ? readFileSync(sw) : null,
+    assets,
+  };
 }
 
 function notFound(request: FastifyRequest, reply: FastifyReply, detail: string) {
@@ -73,6 +83,19 @@ export function registerWebApp(fastify: FastifyInstance, dist: string | null = f
       );
     reply.header('content-security-policy', WEB_APP_CSP).header('cache-control', 'no-cache');
     return reply.type('text/html; charset=utf-8').send(app.index);
+  });
+  // The service worker (Web Push notifications, docs/web.md): at the root so its scope is the whole
+  // client. no-cache: the browser checks for a new version on every registration and navigation
+  // (it never keeps one longer than 24 h anyway); Service-Worker-Allowed states the scope it may take.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- as for / above
+  fastify.get('/sw.js', { schema: { hide: true } as object }, async (request, reply) => {
+    const body = get()?.serviceWorker;
+    if (!body) return notFound(request, reply, 'No service worker in this build.');
+    reply
+      .header('content-security-policy', SERVICE_WORKER_CSP)
+      .header('cache-control', 'no-cache')
+      .header('service-worker-allowed', '/');
+    return reply.type('text/javascript; charset=utf-8').send(body);
   });
   fastify.get<{ Params: { file: string } }>(
     '/assets/:file',

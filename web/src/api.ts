@@ -16,7 +16,7 @@ import {
   type TournamentStandings,
 } from '@fairdice/client';
 
-export { unwrap, type PlayerStreamMessage, type Tournament, type TournamentStandings };
+export { FairdiceError, unwrap, type PlayerStreamMessage, type Tournament, type TournamentStandings };
 
 export type GameView = components['schemas']['GameView'];
 export type GameSummary = components['schemas']['GameSummaryView'];

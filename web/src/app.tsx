@@ -9,6 +9,7 @@ import { api, sentence, session, unwrap, type StoredPlayer } from './api';
 import { GamePage } from './game';
 import { Home } from './home';
 import { Profile, Replay } from './profile';
+import { stopPushOnSignOut } from './push';
 import { TournamentPage } from './tournament';
 import { TournamentList } from './tournaments';
 
@@ -66,8 +67,10 @@ export function App() {
         ) : route === '/account' ? (
           <AccountPage
             onSignedOut={() => {
-              session.clear();
-              setPlayer(null);
+              void stopPushOnSignOut(player.id).finally(() => {
+                session.clear();
+                setPlayer(null);
+              });
             }}
           />
         ) : route === '/tournaments' ? (
@@ -75,8 +78,10 @@ export function App() {
         ) : route === '/profile' ? (
           <Profile
             onSignOut={() => {
-              session.clear();
-              setPlayer(null);
+              void stopPushOnSignOut(player.id).finally(() => {
+                session.clear();
+                setPlayer(null);
+              });
             }}
           />
         ) : (

@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import {
   api,
+  FairdiceError,
   followMyEvents,
   randomSeed,
   sentence,
@@ -12,6 +13,7 @@ import {
   type RuleSetName,
   type StoredPlayer,
 } from './api';
+import { NotificationsNotAllowed, pushIsOn, pushSupported, turnPushOff, turnPushOn } from './push';
 import { RULE_SET_TITLES, deadlineText } from './util';
 
 export function Home({ me }: { me: StoredPlayer }) {
@@ -79,7 +81,7 @@ export function Home({ me }: { me: StoredPlayer }) {
           </ul>
         )}
       </section>
-      <NotifyToggle />
+      <NotifyToggle me={me} />
       <NewGame me={me} />
       <section aria-labelledby="open-h">
         <h2 id="open-h">Open games</h2>
@@ -311,7 +313,6 @@ function NewGame({ me }: { me: StoredPlayer }) {
 /** A hot seat left unnamed plays as "Player 2", "Player 3"… (its seat number). */
 const defaultHotSeatName = (i: number) => `Player ${i + 2}`;
 
-/** Asks once for permission to notify (a game page then notifies when my turn comes while the tab is hidden). */
 /** A system notification while this tab is in the background (permission given); a click opens the game. */
 function notifyYourTurn(gameId: string): void {
   if (typeof Notification === 'undefined' || Notification.permission !== 'granted' || !document.hidden) return;
@@ -323,19 +324,80 @@ function notifyYourTurn(gameId: string): void {
   };
 }
 
-function NotifyToggle() {
-  const supported = typeof Notification !== 'undefined';
-  const [permission, setPermission] = useState(supported ? Notification.permission : 'denied');
-  if (!supported || permission === 'denied') return null;
-  if (permission === 'granted')
-    return (
-      <p className="muted">Notifications are on: this page tells you when it is your turn, even in the background.</p>
+/**
+ * "Notify me when it's my turn": with Web Push (push.ts, the service worker sw.js) the turn is told
+ * even with no page open. Without Web Push in this browser, notifications while a page is open only.
+ */
+function NotifyToggle({ me }: { me: StoredPlayer }) {
+  const [on, setOn] = useState<boolean | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [permission, setPermission] = useState(
+    typeof Notification === 'undefined' ? 'denied' : Notification.permission,
+  );
+  useEffect(() => {
+    let live = true;
+    void pushIsOn(me.id).then(
+      (v) => live && setOn(v),
+      () => live && setOn(false),
     );
+    return () => {
+      live = false;
+    };
+  }, [me.id]);
+  if (!pushSupported()) {
+    if (permission === 'denied') return null;
+    if (permission === 'granted')
+      return (
+        <p className="muted">
+          Notifications are on: an open page tells you when it is your turn, even in the background.
+        </p>
+      );
+    return (
+      <p>
+        <button type="button" onClick={() => void Notification.requestPermission().then(setPermission)}>
+          Notify me when it is my turn
+        </button>
+      </p>
+    );
+  }
+  const toggle = async (wanted: boolean) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await (wanted ? turnPushOn(me.id) : turnPushOff(me.id));
+      setOn(wanted);
+    } catch (err) {
+      setError(
+        err instanceof FairdiceError || err instanceof NotificationsNotAllowed
+          ? sentence(err)
+          : `This browser could not subscribe to push messages (${sentence(err)})`,
+      );
+      setOn(await pushIsOn(me.id).catch(() => false));
+    } finally {
+      setBusy(false);
+      setPermission(Notification.permission);
+    }
+  };
   return (
-    <p>
-      <button type="button" onClick={() => void Notification.requestPermission().then(setPermission)}>
-        Notify me when it is my turn
-      </button>
-    </p>
+    <div className="notify">
+      <label>
+        <input
+          type="checkbox"
+          checked={on === true}
+          disabled={on === null || busy}
+          onChange={(e) => void toggle(e.target.checked)}
+        />{' '}
+        Notify me when it’s my turn
+      </label>{' '}
+      <span className="muted" role="status">
+        {on ? 'On in this browser, even with no page open.' : ''}
+      </span>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }
