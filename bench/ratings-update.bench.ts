@@ -1,6 +1,6 @@
 /**
  * The end-to-end cost of a rating update per finished rated game (docs/ratings.md §3): the real
- * RatingsService.rateFinishedGame against a migrated PostgreSQL (the players' locks, the
+ * RatingUpdatesService.rateFinishedGame against a migrated PostgreSQL (the players' locks, the
  * rated_games row, the ratings upserts and history rows, one transaction), sequentially over
  * `games` finished two-player games among `players` players. The game itself is handed over
  * already loaded (the event store's load is not part of the update's own cost); the timeout
@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
 import type { JobQueue } from '../src/async/jobs/job-queue.service';
 import type { EventStore, LoadedGame } from '../src/event-store/event-store.service';
-import { RatingsService } from '../src/ratings/ratings.service';
+import { RatingUpdatesService } from '../src/ratings/rating-updates.service';
 import { createBenchDatabase, DEFAULT_DATABASE_URL } from './db';
 
 export async function runRatingsUpdateBench(
@@ -64,7 +64,7 @@ export async function runRatingsUpdateBench(
     }
     const store = { load: (id: string) => Promise.resolve(loaded.get(id) ?? null) } as unknown as EventStore;
     const jobs = { register: () => undefined } as unknown as JobQueue;
-    const service = new RatingsService(pool, store, jobs);
+    const service = new RatingUpdatesService(pool, store, jobs);
     const ids = [...loaded.keys()];
     for (const id of ids.slice(0, 20)) await service.rateFinishedGame(id); // warm-up (JIT, plans)
     const t0 = performance.now();

@@ -33,7 +33,8 @@ import { completeOpenApiDocument } from './common/openapi/document';
 import { WEBHOOK_SCHEMAS, WEBHOOKS } from './async/webhooks/webhook-payloads';
 import { configureSse } from './common/http/sse';
 import { GamesService } from './games/games.service';
-import { type RateCharge, registerCommandChannel } from './games/channel/command-channel';
+import type { RateCharge } from './games/channel/channel-context';
+import { registerCommandChannel } from './games/channel/command-channel';
 
 /** Largest request body accepted (bytes). Commands are tiny; this stops abuse early. */
 export const BODY_LIMIT_BYTES = 64 * 1024;

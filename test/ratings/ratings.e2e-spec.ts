@@ -1,7 +1,7 @@
 import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { chooseMove, countCreatedBy, poolOf, restClient } from '../helpers/games';
 import { waitFor } from '../async/helpers';
-import { RatingsService } from '../../src/ratings/ratings.service';
+import { RatingUpdatesService } from '../../src/ratings/rating-updates.service';
 import { GamesService } from '../../src/games/games.service';
 import { verifyBundle } from '@fairdice/core/fairness/verifier';
 import { recompute, type PublicResult, type Values } from './independent-glicko2';
@@ -228,7 +228,7 @@ describe('ratings', () => {
     await client.join(bob.token, g3.id);
     v = await client.start(ada.token, g3.id);
     while (v.status === 'playing') v = await client.move(tokens[v.currentPlayerId], v.id, chooseMove(v));
-    const applied = await Promise.all([1, 2, 3].map(() => t.app.get(RatingsService).rateFinishedGame(g3.id)));
+    const applied = await Promise.all([1, 2, 3].map(() => t.app.get(RatingUpdatesService).rateFinishedGame(g3.id)));
     expect(applied.filter(Boolean).length).toBeLessThanOrEqual(1);
     await waitFor(async () => (await ratedRows(ada.id)).updates === 3, 15_000, 'the rating update of game 3');
     const { rows: once } = await poolOf(t).query(
@@ -239,7 +239,7 @@ describe('ratings', () => {
     expect(once[0]).toEqual({ games: 1, updates: 2 });
 
     // Applying a game again later changes nothing.
-    const service = t.app.get(RatingsService);
+    const service = t.app.get(RatingUpdatesService);
     expect(await service.rateFinishedGame(g1.id)).toBe(false);
     expect(await ratedRows(ada.id)).toEqual({ ratings: 1, updates: 3 });
   });

@@ -74,6 +74,7 @@ export const CLIENT_FRAME = z.discriminatedUnion('type', [auth, move, subscribe,
 
 export type MoveFrame = z.infer<typeof move>;
 export type SubscribeFrame = z.infer<typeof subscribe>;
+export type ClientFrame = z.infer<typeof CLIENT_FRAME>;
 
 /** The fields a problem lists, as REST's VALIDATION_FAILED `errors`. */
 export function zodProblems(error: z.ZodError): Array<{ field: string; problems: string[] }> {

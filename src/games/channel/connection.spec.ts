@@ -3,7 +3,8 @@ import { strictValidationPipe } from '../../common/errors';
 import { NoFieldsPipe } from '../../common/dto/no-fields.pipe';
 import { StreamLimits } from '../../reliability/streams/stream-limits';
 import type { GamesService } from '../games.service';
-import { type ChannelContext, Connection } from './command-channel';
+import type { ChannelContext } from './channel-context';
+import { Connection } from './connection';
 import { CLOSE } from './frames';
 
 /** A `ws` socket stand-in: what was sent, how it was closed, and a settable bufferedAmount. */
