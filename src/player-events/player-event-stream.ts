@@ -4,21 +4,35 @@ import type { PlayerEventRecord, PlayerStreamItem, ResyncItem } from './player-e
 export interface PlayerEventSource {
   /** The player's events with seq > after, oldest first, at most `limit`. */
   read(playerId: string, after: number, limit: number): Promise<PlayerEventRecord[]>;
-  /** `wake` is called (on this instance) whenever events of the player may have been stored; returns unsubscribe. */
-  subscribe(playerId: string, wake: () => void): () => void;
+  /**
+   * On this instance, `wake` is called whenever events of the player may have been stored, and
+   * `recheck` whenever the player's tokens may have stopped working (a rotation, a revoked
+   * session); returns unsubscribe.
+   */
+  subscribe(playerId: string, listener: PlayerStreamListener): () => void;
+}
+
+export interface PlayerStreamListener {
+  wake(): void;
+  recheck(): void;
 }
 
 const PAGE = 100;
-/** How often an idle stream checks that its token still authenticates (a rotated token ends it). */
+/**
+ * How often an idle stream checks that its token still authenticates (a rotated token or a revoked
+ * session ends it): a rotation or revocation on this instance makes it check at once; this catches
+ * one made on another instance.
+ */
 export const AUTH_RECHECK_MS = 30_000;
 
 /**
  * One player's events after `after`, as an async iterator: the backlog from the database, then
  * every event stored later, in sequence order, with no gap and no duplicate. A wake-up only
  * triggers a read of what follows the last delivered sequence number, so a lost, repeated or
- * early signal is harmless. Before delivering anything read, and every AUTH_RECHECK_MS, the stream
- * asks `authorized()`: once the token that opened it no longer authenticates, it yields one
- * `revoked` item (the events read are not delivered) and ends.
+ * early signal is harmless. Before delivering anything read, every AUTH_RECHECK_MS, and when told
+ * (`recheck`: a rotation or revoked session on this instance), the stream asks `authorized()`:
+ * once the token that opened it no longer authenticates, it yields one `revoked` item (the events
+ * read are not delivered) and ends.
  */
 export class PlayerEventStream implements AsyncIterableIterator<PlayerStreamItem> {
   private readonly queue: PlayerStreamItem[] = [];
@@ -45,7 +59,10 @@ export class PlayerEventStream implements AsyncIterableIterator<PlayerStreamItem
 
   /** Subscribes, then reads the backlog. Call once before iterating. */
   async start(): Promise<this> {
-    this.unsubscribe = this.source.subscribe(this.playerId, () => this.wake());
+    this.unsubscribe = this.source.subscribe(this.playerId, {
+      wake: () => this.wake(),
+      recheck: () => this.recheck(),
+    });
     if (this.resync) {
       this.push(this.resync);
       this.last = this.resync.seq;
@@ -56,11 +73,7 @@ export class PlayerEventStream implements AsyncIterableIterator<PlayerStreamItem
       this.close();
       throw err;
     }
-    this.timer = setInterval(() => {
-      this.authorized()
-        .then((ok) => (ok ? undefined : this.revoke()))
-        .catch(() => undefined);
-    }, AUTH_RECHECK_MS);
+    this.timer = setInterval(() => this.recheck(), AUTH_RECHECK_MS);
     this.timer.unref?.();
     return this;
   }
@@ -75,6 +88,14 @@ export class PlayerEventStream implements AsyncIterableIterator<PlayerStreamItem
     this.reading = this.readAll()
       .catch(() => this.close())
       .finally(() => (this.reading = null));
+  }
+
+  /** Checks the token now: once it no longer authenticates, `revoked` is the last item. */
+  recheck(): void {
+    if (this.done || this.ended) return;
+    this.authorized()
+      .then((ok) => (ok ? undefined : this.revoke()))
+      .catch(() => undefined);
   }
 
   private async readAll(): Promise<void> {

@@ -31,7 +31,8 @@ const REVOKED = {
   type: 'revoked',
   code: 'UNAUTHENTICATED',
   status: ERROR_MAP.UNAUTHENTICATED.status,
-  detail: 'The token that opened this stream no longer authenticates (rotated); the stream ends here',
+  detail:
+    'The token that opened this stream no longer authenticates (rotated, or its session revoked); the stream ends here',
 };
 
 const MESSAGE_SCHEMA = {

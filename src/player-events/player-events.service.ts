@@ -26,7 +26,7 @@ import { GameEventBus } from '../games/game-event-bus';
 import { type ClaimedJob, type JobOutcome, JobQueue } from '../async/jobs/job-queue.service';
 import { PlayersService } from '../players/players.service';
 import type { AuthenticatedPlayer } from '../players/players.types';
-import { PlayerEventStream, type PlayerEventSource } from './player-event-stream';
+import { PlayerEventStream, type PlayerEventSource, type PlayerStreamListener } from './player-event-stream';
 import {
   DEADLINE_SOON_QUEUE,
   DEFAULT_DEADLINE_SOON_SHARE,
@@ -126,7 +126,7 @@ export function parseEventCursor(raw: string | number | undefined | null, what: 
 @Injectable()
 export class PlayerEventsService implements OnModuleInit, OnApplicationBootstrap, PlayerEventSource {
   private readonly logger = new Logger('PlayerEvents');
-  private readonly listeners = new Map<string, Set<() => void>>();
+  private readonly listeners = new Map<string, Set<PlayerStreamListener>>();
   readonly retentionHours: number;
   private readonly pruneIntervalMs: number;
 
@@ -152,6 +152,10 @@ export class PlayerEventsService implements OnModuleInit, OnApplicationBootstrap
         for (const id of this.listeners.keys()) this.wakeAll(id);
       },
     );
+    // A rotation or a revoked session on this instance ends the player's streams of that token at once.
+    this.players.onTokensChanged((playerId) => {
+      for (const l of [...(this.listeners.get(playerId) ?? [])]) l.recheck();
+    });
   }
 
   /** The prune job exists once (a singleton key; every instance makes sure of it at start-up). */
@@ -261,12 +265,12 @@ export class PlayerEventsService implements OnModuleInit, OnApplicationBootstrap
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
-  subscribe(playerId: string, wake: () => void): () => void {
+  subscribe(playerId: string, listener: PlayerStreamListener): () => void {
     let set = this.listeners.get(playerId);
     if (!set) this.listeners.set(playerId, (set = new Set()));
-    set.add(wake);
+    set.add(listener);
     return () => {
-      set.delete(wake);
+      set.delete(listener);
       if (set.size === 0 && this.listeners.get(playerId) === set) this.listeners.delete(playerId);
     };
   }
@@ -344,7 +348,7 @@ export class PlayerEventsService implements OnModuleInit, OnApplicationBootstrap
   private wakeAll(playerId: string): void {
     const set = this.listeners.get(playerId);
     if (!set) return;
-    for (const wake of [...set]) wake();
+    for (const l of [...set]) l.wake();
   }
 
   /** '<playerId>:<seq>' from another instance (or this one: the streams de-duplicate). */

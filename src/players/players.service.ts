@@ -28,6 +28,8 @@ export class PlayersService {
   private readonly authCache = new Map<string, { player: AuthenticatedPlayer; expires: number }>();
   /** Bumped by every rotation: a lookup that raced with one is not cached. */
   private rotations = 0;
+  /** Told of every forgetPlayer: the player event streams re-check their token (src/player-events). */
+  private readonly tokenListeners = new Set<(playerId: string) => void>();
 
   constructor(
     private readonly prisma: PrismaService,
@@ -147,6 +149,16 @@ export class PlayersService {
   forgetPlayer(playerId: string): void {
     this.rotations++;
     for (const [hash, entry] of this.authCache) if (entry.player.id === playerId) this.authCache.delete(hash);
+    for (const listener of this.tokenListeners) listener(playerId);
+  }
+
+  /**
+   * `listener` runs whenever some token of a player may have stopped working on this instance (a
+   * rotation, a revoked session: every forgetPlayer); returns unsubscribe.
+   */
+  onTokensChanged(listener: (playerId: string) => void): () => void {
+    this.tokenListeners.add(listener);
+    return () => this.tokenListeners.delete(listener);
   }
 
   /**

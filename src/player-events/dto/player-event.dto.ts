@@ -172,7 +172,7 @@ export class ResyncPlayerEvent {
   @Field() @ApiProperty() detail: string;
 }
 
-/** The SSE / NDJSON last message when the token no longer authenticates (rotated): the stream ends. */
+/** The SSE / NDJSON last message when the token no longer authenticates (rotated, or its session revoked): the stream ends. */
 export class RevokedMessage {
   @ApiProperty({ enum: ['revoked'] }) type: string;
   @ApiProperty({ enum: ['UNAUTHENTICATED'] }) code: string;
