@@ -89,6 +89,8 @@ export async function runScenarios(run: BenchRun): Promise<ScenarioResults> {
     RATE_LIMIT_PER_MINUTE: '100000000',
     // K players register at once from one address (the registration budget is per address).
     RATE_LIMIT_REGISTRATIONS_PER_MINUTE: '100000',
+    // K WebSocket clients from one address (the ws scenario): the per-address cap is 50 by default.
+    WS_MAX_CONNECTIONS_PER_ADDRESS: '100000',
     APPEND_BATCHING: opts.groupCommit === 'off' ? 'false' : 'true',
   };
   const serverStartupMs = await runServer(run, serverEnv, nodeArgs);

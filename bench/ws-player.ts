@@ -46,6 +46,8 @@ class Channel {
     const ws = new WebSocket(`ws://127.0.0.1:${port}/v1/ws`, ['fairdice.v1', `fairdice.token.${token}`]);
     return new Promise((resolve, reject) => {
       ws.on('error', reject);
+      // Refused (e.g. 4429 past a connection cap): fail the run instead of waiting for ever.
+      ws.on('close', () => reject(new Error('channel closed before ready')));
       ws.on('message', function ready(data: Buffer) {
         const frame = JSON.parse(data.toString('utf8')) as { type: string };
         if (frame.type === 'ready') resolve(new Channel(ws));
