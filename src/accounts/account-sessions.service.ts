@@ -89,7 +89,7 @@ export class AccountSessions {
     }
     const { rows } = await this.pool.query<SessionRow & { micros: string }>(
       `SELECT id, label, created_at, last_used_at, address, scopes, ${micros('created_at')} AS micros
-         FROM sessions WHERE player_id = $1 AND revoked_at IS NULL ${keyset}
+         FROM sessions WHERE player_id = $1 AND kind = 'session' AND revoked_at IS NULL ${keyset}
         ORDER BY created_at DESC, id DESC LIMIT $2`,
       values,
     );
@@ -106,7 +106,8 @@ export class AccountSessions {
   async revoke(player: AuthenticatedPlayer, sessionId: string, origin: RequestOrigin): Promise<void> {
     const { rows } = await this.pool.query(
       `WITH s AS (
-         UPDATE sessions SET revoked_at = now() WHERE id = $1 AND player_id = $2 AND revoked_at IS NULL RETURNING id),
+         UPDATE sessions SET revoked_at = now()
+          WHERE id = $1 AND player_id = $2 AND kind = 'session' AND revoked_at IS NULL RETURNING id),
        l AS (
          INSERT INTO security_log (player_id, type, address, detail)
          SELECT $2, 'sessionRevoked', $3, jsonb_build_object('sessionId', s.id) FROM s)

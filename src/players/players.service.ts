@@ -12,6 +12,7 @@ import { soloLeaderboard, type SoloLeaderboardEntry } from './leaderboard';
 import type { CursorPage } from '../common/pagination/cursor';
 import type { PageRequest } from '../common/pagination/page-request';
 import type { PrismaClient } from '../generated/prisma/client';
+import { ALL_SCOPES } from './scopes';
 import { generateToken, hashToken, looksLikeToken, sameHash } from './tokens';
 
 /** How long an authenticated token is trusted without asking the database (this instance only). */
@@ -117,17 +118,29 @@ export class PlayersService {
       display_name: string;
       token_hash: string;
       session_id: string | null;
+      scopes: string[] | null;
+      kind: 'session' | 'personal' | 'oauth' | null;
+      expires_at: Date | null;
     }>(
-      `SELECT id, display_name, token_hash, NULL::uuid AS session_id FROM players WHERE token_hash = $1
+      `SELECT id, display_name, token_hash, NULL::uuid AS session_id, NULL::text[] AS scopes, NULL AS kind,
+              NULL::timestamptz AS expires_at
+         FROM players WHERE token_hash = $1
        UNION ALL
-       SELECT p.id, p.display_name, s.token_hash, s.id FROM sessions s JOIN players p ON p.id = s.player_id
-        WHERE s.token_hash = $1 AND s.revoked_at IS NULL
+       SELECT p.id, p.display_name, s.token_hash, s.id, s.scopes, s.kind, s.expires_at
+         FROM sessions s JOIN players p ON p.id = s.player_id
+        WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND (s.expires_at IS NULL OR s.expires_at > now())
        LIMIT 1`,
       [hash],
     );
     const row = rows[0];
     if (!row || !sameHash(row.token_hash, hash)) return null;
-    const player: AuthenticatedPlayer = { id: row.id, displayName: row.display_name, sessionId: row.session_id };
+    const player: AuthenticatedPlayer = {
+      id: row.id,
+      displayName: row.display_name,
+      sessionId: row.session_id,
+      scopes: row.scopes ?? [ALL_SCOPES],
+      tokenKind: row.kind ?? 'player',
+    };
     if (row.session_id)
       this.prisma.pool
         .query(
@@ -135,8 +148,10 @@ export class PlayersService {
           [row.session_id],
         )
         .catch(() => undefined);
+    // An expiring token is trusted from the cache no longer than it lives.
+    const cachedUntil = Math.min(now + AUTH_CACHE_TTL_MS, row.expires_at ? row.expires_at.getTime() : Infinity);
     if (generation === this.rotations) {
-      this.authCache.set(hash, { player, expires: now + AUTH_CACHE_TTL_MS });
+      this.authCache.set(hash, { player, expires: cachedUntil });
       if (this.authCache.size > AUTH_CACHE_MAX) this.authCache.delete(this.authCache.keys().next().value as string);
     }
     return player;

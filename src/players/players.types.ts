@@ -11,6 +11,13 @@ export interface AuthenticatedPlayer {
   displayName: string;
   /** The session (signed-in device, src/accounts) the token belongs to; null/absent: the player's own token. */
   sessionId?: string | null;
+  /**
+   * What the token may do (src/players/scopes.ts): ['*'] for the player's own token and session
+   * tokens; a personal access token's or OAuth access token's own list otherwise. Absent: ['*'].
+   */
+  scopes?: readonly string[];
+  /** 'player' (the player's own token), 'session', 'personal' or 'oauth'. */
+  tokenKind?: 'player' | 'session' | 'personal' | 'oauth';
 }
 
 export interface RuleSetStats {

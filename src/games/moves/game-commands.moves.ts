@@ -11,7 +11,7 @@ import { defineMove, play } from './move-definition';
 
 const join = defineMove<JoinGameInput>({
   name: 'join',
-  scope: 'game:manage',
+  scope: 'game:create',
   rest: {
     method: 'POST',
     path: ':id/join',
@@ -41,7 +41,7 @@ const join = defineMove<JoinGameInput>({
 
 const leave = defineMove({
   name: 'leave',
-  scope: 'game:manage',
+  scope: 'game:create',
   rest: {
     method: 'POST',
     path: ':id/leave',
@@ -58,7 +58,7 @@ const leave = defineMove({
  */
 const setSeed = defineMove<SetSeedInput>({
   name: 'setSeed',
-  scope: 'game:manage',
+  scope: 'game:create',
   rest: {
     method: 'PUT',
     path: ':id/seeds',
@@ -98,7 +98,7 @@ const startSeeds = (input: StartGameInput) =>
  */
 const start = defineMove<StartGameInput>({
   name: 'start',
-  scope: 'game:manage',
+  scope: 'game:create',
   rest: {
     method: 'POST',
     path: ':id/start',
@@ -139,7 +139,7 @@ const start = defineMove<StartGameInput>({
 
 const cancel = defineMove({
   name: 'cancel',
-  scope: 'game:manage',
+  scope: 'game:create',
   rest: {
     method: 'POST',
     path: ':id/cancel',
@@ -152,7 +152,7 @@ const cancel = defineMove({
 
 const rematch = defineMove({
   name: 'rematch',
-  scope: 'game:manage',
+  scope: 'game:create',
   rest: {
     method: 'POST',
     path: ':id/rematch',

@@ -54,7 +54,7 @@ describe('the game moves, declared once (src/games/moves)', () => {
     const names = GAME_MOVES.map((m) => m.name);
     expect(new Set(names).size).toBe(names.length);
     for (const m of GAME_MOVES) {
-      expect(['game:manage', 'game:play']).toContain(m.scope);
+      expect(['game:create', 'game:play']).toContain(m.scope);
       expect(m.rest.summary.length).toBeGreaterThan(0);
     }
   });

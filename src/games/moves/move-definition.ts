@@ -11,12 +11,7 @@ import type { GameCommand, GameState } from '@fairdice/core/rules/game';
 import { DomainException } from '../../common/errors';
 import type { ErrorCode } from '../../common/errors/error-codes';
 import type { AuthenticatedPlayer } from '../../players/players.types';
-
-/**
- * The token scope a move will need (declared here, enforced by issue 26): `game:manage` for the
- * commands around play (seats, seeds, start, cancel, rematch), `game:play` for the moves of a turn.
- */
-export type TokenScope = 'game:manage' | 'game:play';
+import type { TokenScope } from '../../players/scopes';
 
 /** The command a move sends, built from the loaded game: the rules (packages/core) decide it. */
 export type MoveBuilder = (game: { state: GameState }) => GameCommand;
@@ -58,7 +53,7 @@ export interface GraphqlMutation {
 export interface GameMove<I extends object = Record<string, unknown>> {
   /** The handler's name: REST operationId `Games_<name>`; kebab-cased, the command's operation (metrics, idempotency). */
   name: string;
-  /** The token scope it will need (issue 26). */
+  /** The token scope it needs (src/players/scopes.ts): `game:create` around play, `game:play` for a turn's moves. */
   scope: TokenScope;
   rest: {
     method: 'POST' | 'PUT';
