@@ -534,13 +534,21 @@ describe(`migrations on an empty ${kind} database`, () => {
         createdAt: at('2026-01-02T03:04:05.000Z'),
         lastUsedAt: at('2026-01-02T03:04:07.000Z'),
         revokedAt: null,
+        kind: 'personal',
+        expiresAt: at('2026-02-02T03:04:05.000Z'),
+        clientId: null,
       };
       await prisma.session.create({ data: session });
       expect(await prisma.session.findUniqueOrThrow({ where: { tokenHash: session.tokenHash } })).toEqual(session);
       const defaults = await prisma.session.create({
         data: { id: randomUUID(), playerId: player.id, tokenHash: sha256Hex('session-2'), label: 'Tablet' },
       });
-      expect(defaults.scopes).toEqual(['*']);
+      expect(defaults).toMatchObject({ scopes: ['*'], kind: 'session', expiresAt: null, clientId: null });
+      await expect(
+        prisma.session.create({
+          data: { id: randomUUID(), playerId: player.id, tokenHash: sha256Hex('session-3'), label: 'x', kind: 'other' },
+        }),
+      ).rejects.toThrow();
       const challenge = {
         challengeHash: sha256Hex('challenge'),
         purpose: 'register',
