@@ -14,7 +14,7 @@ import { createTestApp, type TestApp } from '../helpers/app';
 import { ensureBuilt } from '../helpers/build';
 import { describeOnce } from '../helpers/suites';
 import { playToEnd, restClient } from '../helpers/games';
-import { createGame, register } from './browser';
+import { createGame, gameIdOf, register, tokenOf } from './browser';
 
 jest.setTimeout(120_000);
 
@@ -141,11 +141,11 @@ describeOnce('the web client: accounts (Chromium, virtual authenticator)', () =>
     const guest = await device();
     await register(guest.page, 'Cid');
     await createGame(guest.page, { ruleSet: 'simple' });
-    const gameId = /#\/game\/([0-9a-f-]{36})/.exec(guest.page.url())![1];
+    const gameId = gameIdOf(guest.page);
     // Not while the game is on.
     expect(await guest.page.getByRole('heading', { name: 'Keep your games' }).count()).toBe(0);
     // The game is played out with the page's own token; the page follows it to its end.
-    const token = await guest.page.evaluate(() => localStorage.getItem('fairdice.token')!);
+    const token = await tokenOf(guest.page);
     const client = restClient(t);
     await playToEnd(t, client, await client.get(token, gameId), () => token);
     await guest.page.getByRole('heading', { name: 'Result' }).waitFor();
@@ -168,17 +168,18 @@ describeOnce('the web client: accounts (Chromium, virtual authenticator)', () =>
     await guest.page.getByRole('heading', { name: 'Result' }).waitFor();
     await accountRead;
     // Two frames after the answer: the page has rendered what it made of it.
-    await guest.page.evaluate(
-      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(null)))),
-    );
+    await guest.page.evaluate(() => {
+      const frame = (globalThis as unknown as { requestAnimationFrame: (f: () => void) => void }).requestAnimationFrame;
+      return new Promise((done) => frame(() => frame(() => done(null))));
+    });
     expect(await prompt.count()).toBe(0);
 
     // Another guest puts it off: it stays off in that browser.
     const other = await device();
     await register(other.page, 'Dot');
     await createGame(other.page, { ruleSet: 'simple' });
-    const otherId = /#\/game\/([0-9a-f-]{36})/.exec(other.page.url())![1];
-    const otherToken = await other.page.evaluate(() => localStorage.getItem('fairdice.token')!);
+    const otherId = gameIdOf(other.page);
+    const otherToken = await tokenOf(other.page);
     await playToEnd(t, client, await client.get(otherToken, otherId), () => otherToken);
     const otherPrompt = other.page.getByRole('complementary', { name: 'Keep your games' });
     await otherPrompt.getByRole('button', { name: 'Not now' }).click();
