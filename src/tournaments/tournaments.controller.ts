@@ -1,3 +1,4 @@
+import { RequireScope } from '../players/require-scope';
 import {
   Body,
   Controller,
@@ -93,6 +94,7 @@ export class TournamentsController {
     'IDEMPOTENCY_IN_PROGRESS',
     'DATABASE_UNAVAILABLE',
   )
+  @RequireScope('tournament:write')
   create(
     @CurrentPlayer() me: Me,
     @Body() input: CreateTournamentInput,
@@ -106,6 +108,7 @@ export class TournamentsController {
   @ApiOperation({ summary: 'Tournaments: public ones and those you organize or entered, newest first' })
   @ApiOkResponse({ type: TournamentPage })
   @ApiProblems('VALIDATION_FAILED', 'INVALID_CURSOR', 'UNAUTHENTICATED', 'DATABASE_UNAVAILABLE')
+  @RequireScope('tournament:read')
   async list(@CurrentPlayer() me: Me | null, @Query() q: CursorQuery): Promise<TournamentPage> {
     const page = pageRequest(q);
     const res = await this.tournaments.list(me, { limit: page.limit, cursor: page.cursor });
@@ -117,6 +120,7 @@ export class TournamentsController {
   @ApiOperation({ summary: 'A tournament (private ones: organizer and entrants only)' })
   @ApiOkResponse({ type: TournamentView })
   @ApiProblems(...PATH_PROBLEMS, 'UNAUTHENTICATED', 'TOURNAMENT_NOT_FOUND', 'DATABASE_UNAVAILABLE')
+  @RequireScope('tournament:read')
   async get(@CurrentPlayer() me: Me | null, @Param('id', UuidPipe) id: string): Promise<TournamentView> {
     return toTournamentView(await this.tournaments.get(me, id));
   }
@@ -126,6 +130,7 @@ export class TournamentsController {
   @ApiOperation({ summary: "The tournament's hash-chained event stream, oldest first" })
   @ApiOkResponse({ type: [TournamentEventView] })
   @ApiProblems(...PATH_PROBLEMS, 'UNAUTHENTICATED', 'TOURNAMENT_NOT_FOUND', 'DATABASE_UNAVAILABLE')
+  @RequireScope('tournament:read')
   async events(@CurrentPlayer() me: Me | null, @Param('id', UuidPipe) id: string): Promise<TournamentEventView[]> {
     return (await this.tournaments.events(me, id)).map(toTournamentEventView);
   }
@@ -145,6 +150,7 @@ export class TournamentsController {
     'TOURNAMENT_NOT_ENDED',
     'DATABASE_UNAVAILABLE',
   )
+  @RequireScope('tournament:read')
   audit(@CurrentPlayer() me: Me | null, @Param('id', UuidPipe) id: string): Promise<TournamentAuditBundleView> {
     return this.auditor.bundle(me, id) as unknown as Promise<TournamentAuditBundleView>;
   }
@@ -154,6 +160,7 @@ export class TournamentsController {
   @ApiOperation({ summary: 'Standings now (docs/tournaments.md §4)' })
   @ApiOkResponse({ type: StandingsView })
   @ApiProblems(...PATH_PROBLEMS, 'UNAUTHENTICATED', 'TOURNAMENT_NOT_FOUND', 'DATABASE_UNAVAILABLE')
+  @RequireScope('tournament:read')
   async standings(@CurrentPlayer() me: Me | null, @Param('id', UuidPipe) id: string): Promise<StandingsView> {
     return this.tournaments.standings(me, id);
   }
@@ -170,6 +177,7 @@ export class TournamentsController {
     content: { 'text/event-stream': { schema: { type: 'string', example: 'event: standings\ndata: {...}\n\n' } } },
   })
   @ApiProblems(...PATH_PROBLEMS, 'UNAUTHENTICATED', 'TOURNAMENT_NOT_FOUND', 'TOO_MANY_STREAMS', 'DATABASE_UNAVAILABLE')
+  @RequireScope('tournament:read')
   async standingsStream(
     @CurrentPlayer() me: Me | null,
     @Param('id', UuidPipe) id: string,
@@ -194,6 +202,7 @@ export class TournamentsController {
   @ApiOkResponse({ type: TournamentView })
   @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiProblems(...COMMAND, 'ALREADY_REGISTERED', 'REGISTRATION_CLOSED', 'TOURNAMENT_FULL', 'INVALID_SEED')
+  @RequireScope('tournament:write')
   register(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -208,6 +217,7 @@ export class TournamentsController {
   @ApiOkResponse({ type: TournamentView })
   @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiProblems(...COMMAND, 'NOT_ORGANIZER', 'REGISTRATION_CLOSED', 'INVALID_SEED')
+  @RequireScope('tournament:write')
   organizerSeed(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -224,6 +234,7 @@ export class TournamentsController {
   @ApiOkResponse({ type: TournamentView })
   @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiProblems(...COMMAND, 'NOT_ORGANIZER', 'REGISTRATION_CLOSED')
+  @RequireScope('tournament:write')
   close(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -249,6 +260,7 @@ export class TournamentsController {
     'REGISTRATION_CLOSED',
     'INVALID_COMMAND',
   )
+  @RequireScope('tournament:write')
   start(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -264,6 +276,7 @@ export class TournamentsController {
   @ApiOkResponse({ type: TournamentView })
   @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiProblems(...COMMAND, 'NOT_ORGANIZER', 'INVALID_COMMAND')
+  @RequireScope('tournament:write')
   cancel(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -279,6 +292,7 @@ export class TournamentsController {
   @ApiOkResponse({ type: TournamentView })
   @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiProblems(...COMMAND, 'NOT_ORGANIZER', 'NOT_REGISTERED', 'INVALID_COMMAND')
+  @RequireScope('tournament:write')
   withdraw(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -295,6 +309,7 @@ export class TournamentsController {
   @ApiOkResponse({ type: TournamentView })
   @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiProblems(...COMMAND, 'NOT_ORGANIZER', 'NOT_REGISTERED', 'INVALID_COMMAND')
+  @RequireScope('tournament:write')
   disqualify(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
