@@ -24,7 +24,9 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
+import { AuthGuard, CurrentPlayer, CurrentToken, OptionalAuth } from '../players/auth.guard';
+import { PlayersService } from '../players/players.service';
+import { RevocableStream } from '../players/revocable-stream';
 import {
   ApiNoFieldsBody,
   ApiProblems,
@@ -75,6 +77,7 @@ export class TournamentsController {
     private readonly tournaments: TournamentsService,
     private readonly auditor: TournamentAuditService,
     @Inject(STREAM_LIMITS) private readonly streams: StreamLimits,
+    private readonly players: PlayersService,
   ) {}
 
   @Post()
@@ -180,6 +183,7 @@ export class TournamentsController {
   @RequireScope('tournament:read')
   async standingsStream(
     @CurrentPlayer() me: Me | null,
+    @CurrentToken() token: string | null,
     @Param('id', UuidPipe) id: string,
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
@@ -188,7 +192,14 @@ export class TournamentsController {
     const slot = this.streams.openSse(req.ip);
     try {
       const stream = await this.tournaments.standingsStream(me, id);
-      await writeStandingsStream(stream, req, reply);
+      // Opened with a token: it ends (event: revoked) once the token is rotated, revoked or expires.
+      await writeStandingsStream(
+        me && token
+          ? new RevocableStream(stream, (onRevoked) => this.players.watchToken(token, me.id, onRevoked))
+          : stream,
+        req,
+        reply,
+      );
     } finally {
       slot.release();
     }

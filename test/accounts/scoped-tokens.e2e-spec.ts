@@ -231,12 +231,19 @@ describe('scoped tokens', () => {
       ['expiry over 366 days', { name: 'x', scopes: ['game:read'], expiresInDays: 367 }, 400, 'VALIDATION_FAILED'],
       ['a fractional expiry', { name: 'x', scopes: ['game:read'], expiresInDays: 1.5 }, 400, 'VALIDATION_FAILED'],
       ['an unknown field', { name: 'x', scopes: ['game:read'], admin: true }, 400, 'VALIDATION_FAILED'],
-    ])('refuses %s, storing nothing', async (_what, body, status, code) => {
-      const p = await registerPlayer(t, 'Cy');
-      const problem = await refused(() => t.http().post('/v1/accounts/me/tokens').set(p.auth).send(body), status, code);
-      if (code === 'UNKNOWN_SCOPE')
-        expect(problem.scope).toBe((body.scopes as string[]).find((s) => s !== 'game:read'));
-    });
+    ] as Array<[string, Record<string, unknown>, number, string]>)(
+      'refuses %s, storing nothing',
+      async (_what, body, status, code) => {
+        const p = await registerPlayer(t, 'Cy');
+        const problem = await refused(
+          () => t.http().post('/v1/accounts/me/tokens').set(p.auth).send(body),
+          status,
+          code,
+        );
+        if (code === 'UNKNOWN_SCOPE')
+          expect(problem.scope).toBe((body.scopes as string[]).find((s) => s !== 'game:read'));
+      },
+    );
 
     it('GraphQL refuses an unknown scope with the same code, storing nothing', async () => {
       const p = await registerPlayer(t, 'Dee');
