@@ -184,7 +184,7 @@ export class GamesController {
     description:
       "Each message: `id: <version>`, `event: <type>`, `data: <event JSON>` (a GameEvent: FiveDiceGameEvent or FarkleGameEvent by the game's family). " +
       'The messages are NAMED events (`event: <type>`): a browser `EventSource` delivers them only to `addEventListener(type, ...)` for each type, never to `onmessage` (which receives unnamed messages only). ' +
-      'Resume with the Last-Event-ID header or ?after=. A comment heartbeat every 15 s. The stream ends after the game ends. Access is re-checked on every event: once you may no longer see the game (you left a private game), the event that removed you is not sent; a last message `event: access-revoked` with `data: {"code":"GAME_ACCESS_REVOKED",...}` (no id) is, and the stream ends.',
+      'Resume with the Last-Event-ID header or ?after=. A comment heartbeat every 15 s. The stream ends after the game ends. Access is re-checked on every event: once you may no longer see the game (you left a private game), the event that removed you is not sent; a last message `event: access-revoked` with `data: {"code":"GAME_ACCESS_REVOKED",...}` (no id) is, and the stream ends. Opened with a token: once that token is rotated, revoked or expires, a last message `event: revoked` with `data: {"type":"revoked","code":"UNAUTHENTICATED",...}` (no id), and the stream ends (docs/accounts.md "Scoped tokens").',
   })
   @ApiResponse({
     status: 200,
@@ -200,7 +200,7 @@ export class GamesController {
             EVENT_TYPES['five-dice'].join(', ') +
             '; farkle ' +
             EVENT_TYPES.farkle.join(', ') +
-            '; and access-revoked (data: {"code":"GAME_ACCESS_REVOKED","status":403,"detail":...,"gameId":...}, the last message). ' +
+            '; access-revoked (data: {"code":"GAME_ACCESS_REVOKED","status":403,"detail":...,"gameId":...}, the last message); and revoked (data: {"type":"revoked","code":"UNAUTHENTICATED","status":401,"detail":...}, the last message: the token that opened it stopped working). ' +
             'Every other message has `id: <version>` and `data:` one GameEvent as JSON.',
           example:
             ': connected\n\nid: 1\nevent: gameCreated\ndata: {"gameId":"...","version":1,"type":"gameCreated",...}\n\n',

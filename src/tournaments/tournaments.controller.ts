@@ -172,7 +172,8 @@ export class TournamentsController {
   @OptionalAuth()
   @ApiOperation({
     summary: 'Server-Sent Events: the standings now, then again whenever they change',
-    description: 'Each message: `event: standings`, `data: <Standings JSON>`. A comment heartbeat every 15 s.',
+    description:
+      'Each message: `event: standings`, `data: <Standings JSON>`. A comment heartbeat every 15 s. Opened with a token: once that token is rotated, revoked or expires, a last message `event: revoked` with `data: {"type":"revoked","code":"UNAUTHENTICATED",...}`, and the stream ends.',
   })
   @ApiResponse({
     status: 200,
