@@ -5,7 +5,9 @@ const codeOf = (f: () => unknown): string | undefined => {
   try {
     f();
   } catch (e) {
-    return e instanceof DomainException ? `${e.code}${e.details?.scope ? `:${String(e.details.scope)}` : ''}` : 'other';
+    if (!(e instanceof DomainException)) return 'other';
+    const scope = e.details?.scope;
+    return typeof scope === 'string' ? `${e.code}:${scope}` : e.code;
   }
   return undefined;
 };

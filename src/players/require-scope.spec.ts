@@ -42,10 +42,10 @@ describe('the scope check (src/players/require-scope.ts)', () => {
 
   it('describeScopes ends the description of each declared root field with its scope', () => {
     class Resolver {
-      roll() {
+      roll(this: void) {
         return 'rolled';
       }
-      peek() {
+      peek(this: void) {
         return 'seen';
       }
     }

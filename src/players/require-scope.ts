@@ -12,7 +12,7 @@ import { ApiExtension } from '@nestjs/swagger';
 import type { GraphQLSchema } from 'graphql';
 import { DomainException } from '../common/errors';
 import { SCOPE_MARKER } from '../common/openapi/decorators';
-import { ALL_SCOPES, type TokenScope } from './scopes';
+import { ALL_SCOPES, grants, type TokenScope } from './scopes';
 
 export const SCOPE_METADATA = 'fairdice:required-scope';
 
@@ -36,7 +36,7 @@ export const RequireScope = (scope: RequiredScope) =>
 /** Whether a token holding `scopes` may do what needs `required`. */
 export function hasScope(scopes: readonly string[] | undefined, required: RequiredScope): boolean {
   const held = scopes ?? [ALL_SCOPES];
-  return held.includes(ALL_SCOPES) || held.includes(required);
+  return required === ALL_SCOPES ? held.includes(ALL_SCOPES) : grants(held, required);
 }
 
 /** The 403 a token without the scope gets; `requiredScope` names it (problem+json and GraphQL extensions). */

@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { writeSse } from '../common/http/sse';
 import { isTokenRevoked, TOKEN_REVOKED_MESSAGE, type TokenRevoked } from '../players/revocable-stream';
-import type { StandingsStream } from './standings-stream';
 
 /** Writes live standings as Server-Sent Events (`event: standings`, `data: <json>`) until the client goes away. */
 export function writeStandingsStream(

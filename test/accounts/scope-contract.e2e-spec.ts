@@ -24,7 +24,7 @@ describe('every operation that takes a token declares its scope', () => {
   let doc: Json;
   beforeAll(async () => {
     t = await createTestApp({ env: { JOBS_ENABLED: 'false' } });
-    doc = buildOpenApiDocument(t.app) as unknown as Json;
+    doc = buildOpenApiDocument(t.app);
   });
   afterAll(() => t.close());
 
