@@ -29,6 +29,13 @@ interface SseMessage {
 
 /** Opens a game's SSE stream; collects messages until the server ends the response. */
 function openGameStream(port: number, gameId: string, token: string) {
+  return openSse(port, `/v1/games/${gameId}/stream`, token);
+}
+
+/** Opens an SSE stream; collects messages until the server ends the response; `status` once the head came. */
+function openSse(port: number, path: string, token: string) {
+  let setStatus: (s: number) => void = () => {};
+  const status = new Promise<number>((r) => (setStatus = r));
   const messages: SseMessage[] = [];
   const waiters = new Set<() => void>();
   const ended = new Promise<void>((resolve, reject) => {
@@ -37,11 +44,12 @@ function openGameStream(port: number, gameId: string, token: string) {
         {
           host: '127.0.0.1',
           port,
-          path: `/v1/games/${gameId}/stream`,
+          path,
           headers: { authorization: `Bearer ${token}` },
           agent: false,
         },
         (res) => {
+          setStatus(res.statusCode ?? 0);
           let buffer = '';
           res.setEncoding('utf8');
           res.on('data', (chunk: string) => {
@@ -79,7 +87,7 @@ function openGameStream(port: number, gameId: string, token: string) {
       };
       waiters.add(w);
     });
-  return { messages, ended, until };
+  return { messages, ended, until, status };
 }
 
 /** A graphql-ws subscription to a game's events; `live` once the first event came, `ended` with its error or completion. */
@@ -91,6 +99,7 @@ function subscribeGameEvents(port: number, gameId: string, token: string) {
     retryAttempts: 0,
   });
   const events: any[] = [];
+  const errors: any[] = [];
   let markLive: () => void = () => {};
   const live = new Promise<void>((r) => (markLive = r));
   const ended = new Promise<{ error?: any }>((resolve) => {
@@ -98,6 +107,7 @@ function subscribeGameEvents(port: number, gameId: string, token: string) {
       { query: 'subscription($id: ID!) { gameEvents(gameId: $id) { version type } }', variables: { id: gameId } },
       {
         next: (msg: any) => {
+          if (msg.errors) errors.push(...msg.errors);
           if (msg.data) events.push(msg.data.gameEvents);
           markLive();
         },
@@ -106,7 +116,7 @@ function subscribeGameEvents(port: number, gameId: string, token: string) {
       },
     );
   });
-  return { client, events, live, ended };
+  return { client, events, errors, live, ended };
 }
 
 describe('scoped tokens', () => {
@@ -435,6 +445,25 @@ describe('scoped tokens', () => {
       await ws2.close();
     });
 
+    it('opening a stream needs its scope: game SSE, player events and graphql-ws subscriptions answer INSUFFICIENT_SCOPE', async () => {
+      const p = await registerPlayer(t, 'Nia');
+      const game = await soloGame(p);
+      const advice = await createToken(p.token, { name: 'advice', scopes: ['advice:read'] });
+      const sse = openGameStream(port, game.id, advice.token);
+      expect(await sse.status).toBe(403);
+      await sse.ended;
+      const events = openPlayerStream(base, advice.token);
+      const opened = await events.opened;
+      expect(opened.status).toBe(403);
+      expect(JSON.parse(opened.body!)).toMatchObject({ code: 'INSUFFICIENT_SCOPE', requiredScope: 'game:read' });
+      const sub = subscribeGameEvents(port, game.id, advice.token);
+      const end = await sub.ended;
+      // The refused subscription's errors come as its one result, then it completes.
+      expect(end.error).toBeUndefined();
+      expect(sub.errors[0]?.extensions).toMatchObject({ code: 'INSUFFICIENT_SCOPE', requiredScope: 'game:read' });
+      await sub.client.dispose();
+    });
+
     it('a public read needs no token, and a token on it needs the read scope', async () => {
       const p = await registerPlayer(t, 'Jo');
       const game = await soloGame(p);
@@ -500,6 +529,25 @@ describe('scoped tokens', () => {
       expect((await sub.ended).error?.code).toBe(4401);
       expect((await ws.closed).code).toBe(4401);
       await sub.client.dispose();
+    });
+
+    it("a tournament's standings stream opened with a token ends when the token is revoked", async () => {
+      const p = await registerPlayer(t, 'Oda');
+      const made = await t
+        .http()
+        .post('/v1/tournaments')
+        .set(p.auth)
+        .send({ name: 'Scoped cup', ruleSet: 'penta', format: 'duplicate', maxEntrants: 8, rounds: 2 })
+        .expect(201);
+      const reader = await createToken(p.token, { name: 'standings', scopes: ['tournament:read'] });
+      const stream = openSse(port, `/v1/tournaments/${made.body.id}/standings/stream`, reader.token);
+      await stream.until(() => stream.messages.some((m) => m.event === 'standings'));
+      await t.http().delete(`/v1/accounts/me/tokens/${reader.id}`).set(p.auth).expect(204);
+      await stream.ended;
+      expect(stream.messages[stream.messages.length - 1]).toMatchObject({
+        event: 'revoked',
+        data: { code: 'UNAUTHENTICATED' },
+      });
     });
 
     it('a stream opened with another token of the player stays open', async () => {

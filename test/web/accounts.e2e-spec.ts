@@ -143,9 +143,9 @@ describeOnce('the web client: accounts (Chromium, virtual authenticator)', () =>
     await first.page.getByRole('link', { name: 'Account' }).click();
     await first.page.getByRole('heading', { name: 'Access tokens' }).waitFor();
     // The page offers exactly the service's scopes.
-    const offered = await first.page
-      .locator('input[name="scope"]')
-      .evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value));
+    const boxes = first.page.locator('input[name="scope"]');
+    const offered: Array<string | null> = [];
+    for (let i = 0; i < (await boxes.count()); i++) offered.push(await boxes.nth(i).getAttribute('value'));
     expect(offered).toEqual(Object.keys(TOKEN_SCOPES));
     await first.page.getByLabel('Name of the new token').fill('Score bot');
     await first.page.getByRole('checkbox', { name: /^game:read / }).check();
