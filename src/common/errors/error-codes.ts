@@ -60,6 +60,11 @@ export const SERVICE_ERROR_CODES = [
   'WEBAUTHN_VERIFICATION_FAILED',
   'SESSION_NOT_FOUND',
   'TOO_MANY_IN_FLIGHT',
+  // scoped tokens (docs/accounts.md "Scoped tokens")
+  'INSUFFICIENT_SCOPE',
+  'UNKNOWN_SCOPE',
+  'ACCESS_TOKEN_NOT_FOUND',
+  'ACCESS_TOKEN_LIMIT_REACHED',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -130,6 +135,10 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   WEBAUTHN_CHALLENGE_INVALID: { status: 400, title: 'The WebAuthn challenge is unknown, used or expired' },
   WEBAUTHN_VERIFICATION_FAILED: { status: 400, title: 'The WebAuthn response could not be verified' },
   SESSION_NOT_FOUND: { status: 404, title: 'No such session' },
+  INSUFFICIENT_SCOPE: { status: 403, title: 'The token lacks the scope this needs' },
+  UNKNOWN_SCOPE: { status: 400, title: 'No such token scope' },
+  ACCESS_TOKEN_NOT_FOUND: { status: 404, title: 'No such personal access token' },
+  ACCESS_TOKEN_LIMIT_REACHED: { status: 409, title: 'The account holds its maximum of personal access tokens' },
   // service
   VALIDATION_FAILED: { status: 400, title: 'The request is not valid' },
   UNAUTHENTICATED: { status: 401, title: 'A valid bearer token is required' },

@@ -92,6 +92,8 @@ export const PROBLEM_SCHEMAS: Record<string, JsonSchema> = {
         enum: ['tooShort', 'tooLong', 'common'],
         description: 'WEAK_PASSWORD: what is wrong with the password.',
       },
+      requiredScope: str('INSUFFICIENT_SCOPE: the scope the operation needs (`*`: a full token).'),
+      scope: str('UNKNOWN_SCOPE: the scope asked for that does not exist.'),
       minLength: int('WEAK_PASSWORD: the shortest password accepted.'),
       maxLength: int('WEAK_PASSWORD: the longest password accepted.'),
       checks: {
@@ -119,6 +121,8 @@ export const PROBLEM_SCHEMAS: Record<string, JsonSchema> = {
         'known',
         'limit',
         'retryAfterSeconds',
+        'requiredScope',
+        'scope',
         'checks',
         'setAside',
         'faces',
