@@ -197,7 +197,10 @@ describeOnce('fuzz: accounts refuse well-formed but wrong credentials with a cod
     it('a token of random scopes is refused (403 INSUFFICIENT_SCOPE naming it) exactly where its scope is missing', async () => {
       const owner = await registerPlayer(t, 'Scopes');
       const game = await t.http().post('/v1/games').set(owner.auth).send({ ruleSet: 'simple', seats: 1 }).expect(201);
-      const operations: Array<{ need: string; send: (auth: Record<string, string>) => PromiseLike<{ status: number; body: any }> }> = [
+      const operations: Array<{
+        need: string;
+        send: (auth: Record<string, string>) => PromiseLike<{ status: number; body: any }>;
+      }> = [
         { need: 'game:read', send: (a) => t.http().get(`/v1/games/${game.body.id}`).set(a) },
         { need: 'game:read', send: (a) => t.http().get('/v1/inbox').set(a) },
         { need: 'tournament:read', send: (a) => t.http().get('/v1/tournaments').set(a) },
