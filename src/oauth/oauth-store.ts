@@ -30,6 +30,9 @@ const REFRESH_TOKEN_PREFIX = 'fdr_';
 
 export const looksLikeRefreshToken = (value: string) => /^fdr_[A-Za-z0-9_-]{43}$/.test(value);
 
+/** A client id: "fdc_" + 16 random bytes in base64url (OAuthService.registerClient). */
+export const looksLikeClientId = (value: string) => /^fdc_[A-Za-z0-9_-]{22}$/.test(value);
+
 export async function inTransaction<T>(pool: Pool, work: (db: PoolClient) => Promise<T>): Promise<T> {
   const db = await pool.connect();
   try {
@@ -53,6 +56,7 @@ export class OAuthStore implements OAuth2Server.AuthorizationCodeModel, OAuth2Se
   ) {}
 
   async findClient(clientId: string): Promise<RegisteredClient | null> {
+    if (!looksLikeClientId(clientId)) return null;
     const { rows } = await this.pool.query<{ id: string; name: string; redirect_uris: string[] }>(
       'SELECT id, name, redirect_uris FROM oauth_clients WHERE id = $1 AND deleted_at IS NULL',
       [clientId],

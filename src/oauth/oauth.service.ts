@@ -16,7 +16,7 @@ import {
   type AuthorizationParams,
   type CheckedAuthorization,
 } from './authorization-request';
-import { CLIENT_GRANTS, inTransaction, OAuthStore } from './oauth-store';
+import { CLIENT_GRANTS, inTransaction, looksLikeClientId, OAuthStore } from './oauth-store';
 
 /** An authorization code is exchanged within a minute (RFC 6749 §4.1.2 recommends at most ten). */
 const CODE_SECONDS = 60;
@@ -134,6 +134,8 @@ export class OAuthService {
   /** Deletes a client of the caller's; every token it was given stops working at once. */
   async deleteClient(owner: AuthenticatedPlayer, clientId: string): Promise<void> {
     requireFullAccess(owner);
+    if (!looksLikeClientId(clientId))
+      throw new DomainException('OAUTH_CLIENT_NOT_FOUND', 'No such OAuth client of yours');
     const { rowCount } = await this.prisma.pool.query(
       'UPDATE oauth_clients SET deleted_at = now() WHERE id = $1 AND owner_id = $2 AND deleted_at IS NULL',
       [clientId, owner.id],

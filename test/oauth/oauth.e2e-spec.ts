@@ -476,15 +476,17 @@ describe('OAuth 2.1 for third-party apps', () => {
 
     it('an unknown client is an error on the consent page', async () => {
       await storesNothing(async () => {
-        const res = await t
-          .http()
-          .get('/v1/oauth/authorization')
-          .query(authorizationQuery('fdc_nobody', pkce()))
-          .expect(404);
-        expect(res.body.code).toBe('OAUTH_CLIENT_NOT_FOUND');
-        expect((await decide(t, player.token, authorizationQuery('fdc_nobody', pkce())).expect(404)).body.code).toBe(
-          'OAUTH_CLIENT_NOT_FOUND',
-        );
+        for (const unknown of ['fdc_nobody', 'fdc_AAAAAAAAAAAAAAAAAAAAAA', 'x\u0000y']) {
+          const res = await t
+            .http()
+            .get('/v1/oauth/authorization')
+            .query(authorizationQuery(unknown, pkce()))
+            .expect(404);
+          expect(res.body.code).toBe('OAUTH_CLIENT_NOT_FOUND');
+          expect((await decide(t, player.token, authorizationQuery(unknown, pkce())).expect(404)).body.code).toBe(
+            'OAUTH_CLIENT_NOT_FOUND',
+          );
+        }
       });
     });
 

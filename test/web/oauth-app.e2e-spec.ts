@@ -14,6 +14,8 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
+import type { Pool } from 'pg';
+import { PG_POOL } from '../../src/database/prisma.service';
 import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 import { ensureBuilt, ROOT } from '../helpers/build';
 import { describeOnce } from '../helpers/suites';
@@ -167,7 +169,7 @@ describeOnce('OAuth: the example app connects through the consent page (Chromium
     expect(game.body.dice.join(' ')).toBe(await page.locator('#dice').textContent());
     // The app's token is an OAuth access token of that player, for that client.
     const sessions = await t.app
-      .get<import('pg').Pool>((await import('../../src/database/prisma.service')).PG_POOL)
+      .get<Pool>(PG_POOL)
       .query(`SELECT scopes, client_id FROM sessions WHERE player_id = $1 AND kind = 'oauth'`, [playerId]);
     expect(sessions.rows).toEqual([{ scopes: ['game:create', 'game:play'], client_id: clientId }]);
   });
