@@ -18,8 +18,10 @@ import {
   AuthorizationRedirectModel,
   OAuthClientList,
   OAuthClientModel,
+  OAuthGrantList,
   RegisterOAuthClientInput,
 } from './dto/oauth.dto';
+import { UuidPipe } from '../reliability/http/uuid.pipe';
 import { OAuthService } from './oauth.service';
 
 const AUTHED = ['UNAUTHENTICATED', 'FULL_ACCESS_TOKEN_REQUIRED', 'DATABASE_UNAVAILABLE'] as const;
@@ -90,6 +92,36 @@ export class OAuthController {
   @ApiProblems(...PATH_PROBLEMS, ...AUTHED, 'OAUTH_CLIENT_NOT_FOUND')
   async remove(@CurrentPlayer() player: AuthenticatedPlayer, @Param('clientId') clientId: string): Promise<void> {
     await this.oauth.deleteClient(player, clientId);
+  }
+
+  @Get('grants')
+  @UseGuards(AuthGuard)
+  @ApiBearerAuth()
+  @ApiOperation({
+    summary: 'The apps I connected',
+    description: 'Grants still in force: the app, the scopes I approved, when. Revoke one to disconnect the app.',
+  })
+  @ApiOkResponse({ type: OAuthGrantList })
+  @ApiProblems(...AUTHED)
+  async grants(@CurrentPlayer() player: AuthenticatedPlayer): Promise<OAuthGrantList> {
+    return { items: await this.oauth.listGrants(player) };
+  }
+
+  @Delete('grants/:grantId')
+  @HttpCode(204)
+  @UseGuards(AuthGuard)
+  @ApiBearerAuth()
+  @ApiOperation({
+    summary: 'Disconnect an app',
+    description: 'Every access and refresh token of this grant stops working at once.',
+  })
+  @ApiNoContentResponse()
+  @ApiProblems(...PATH_PROBLEMS, ...AUTHED, 'OAUTH_GRANT_NOT_FOUND')
+  async disconnect(
+    @CurrentPlayer() player: AuthenticatedPlayer,
+    @Param('grantId', UuidPipe) grantId: string,
+  ): Promise<void> {
+    await this.oauth.revokeGrantOf(player, grantId);
   }
 
   @Get('authorization')

@@ -31,6 +31,14 @@ export interface OAuthClientView {
   createdAt: Date;
 }
 
+export interface OAuthGrantView {
+  grantId: string;
+  clientId: string;
+  clientName: string;
+  scopes: string[];
+  createdAt: Date;
+}
+
 export interface ScopeView {
   name: TokenScope;
   description: string;
@@ -146,6 +154,46 @@ export class OAuthService {
       [clientId],
     );
     for (const grant of rows) await this.revokeGrant(grant.id);
+  }
+
+  // --- the apps a player connected ---
+
+  /** The grants of the player still in force: an app that can act for them now or after a refresh. */
+  async listGrants(player: AuthenticatedPlayer): Promise<OAuthGrantView[]> {
+    requireFullAccess(player);
+    const { rows } = await this.prisma.pool.query<{
+      id: string;
+      client_id: string;
+      name: string;
+      scopes: string[];
+      created_at: Date;
+    }>(
+      `SELECT g.id, g.client_id, k.name, g.scopes, g.created_at
+         FROM oauth_grants g JOIN oauth_clients k ON k.id = g.client_id AND k.deleted_at IS NULL
+        WHERE g.player_id = $1 AND g.revoked_at IS NULL
+          AND EXISTS (SELECT 1 FROM oauth_refresh_tokens r
+                       WHERE r.grant_id = g.id AND r.used_at IS NULL AND r.expires_at > now())
+        ORDER BY g.created_at, g.id`,
+      [player.id],
+    );
+    return rows.map((r) => ({
+      grantId: r.id,
+      clientId: r.client_id,
+      clientName: r.name,
+      scopes: r.scopes,
+      createdAt: r.created_at,
+    }));
+  }
+
+  /** Disconnects an app: its tokens of this grant stop working at once. */
+  async revokeGrantOf(player: AuthenticatedPlayer, grantId: string): Promise<void> {
+    requireFullAccess(player);
+    const { rowCount } = await this.prisma.pool.query(
+      'SELECT 1 FROM oauth_grants WHERE id = $1 AND player_id = $2 AND revoked_at IS NULL',
+      [grantId, player.id],
+    );
+    if (rowCount !== 1) throw new DomainException('OAUTH_GRANT_NOT_FOUND', 'No such connected app of yours');
+    await this.revokeGrant(grantId);
   }
 
   // --- the consent page ---

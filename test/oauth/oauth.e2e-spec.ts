@@ -363,6 +363,51 @@ describe('OAuth 2.1 for third-party apps', () => {
     });
   });
 
+  describe('the apps a player connected', () => {
+    it('are listed, and disconnecting one ends its tokens', async () => {
+      const player = await registerPlayer(t);
+      const clientId = await registerClient(t, player.token);
+      const tokens = await connect(t, player.token, clientId, 'game:play');
+      const listed = await t.http().get('/v1/oauth/grants').set(bearer(player.token)).expect(200);
+      expect(listed.body.items).toEqual([
+        {
+          grantId: expect.any(String),
+          clientId,
+          clientName: 'Dice Stats',
+          scopes: ['game:play'],
+          createdAt: expect.any(String),
+        },
+      ]);
+      const grantId = listed.body.items[0].grantId as string;
+      // Not another player's, not with an OAuth token, not a malformed id: nothing revoked.
+      const stranger = await registerPlayer(t);
+      await storesNothing(async () => {
+        const other = await t.http().delete(`/v1/oauth/grants/${grantId}`).set(bearer(stranger.token)).expect(404);
+        expect(other.body.code).toBe('OAUTH_GRANT_NOT_FOUND');
+        const scoped = await t
+          .http()
+          .delete(`/v1/oauth/grants/${grantId}`)
+          .set(bearer(tokens.access_token))
+          .expect(403);
+        expect(scoped.body.code).toBe('FULL_ACCESS_TOKEN_REQUIRED');
+        await t.http().delete('/v1/oauth/grants/not-a-uuid').set(bearer(player.token)).expect(400);
+      });
+      await me(tokens.access_token).expect(200);
+
+      await t.http().delete(`/v1/oauth/grants/${grantId}`).set(bearer(player.token)).expect(204);
+      await me(tokens.access_token).expect(401);
+      const res = await tokenRequest(t, {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+        client_id: clientId,
+      }).expect(400);
+      expect(res.body.error).toBe('invalid_grant');
+      expect((await t.http().get('/v1/oauth/grants').set(bearer(player.token)).expect(200)).body.items).toEqual([]);
+      const again = await t.http().delete(`/v1/oauth/grants/${grantId}`).set(bearer(player.token)).expect(404);
+      expect(again.body.code).toBe('OAUTH_GRANT_NOT_FOUND');
+    });
+  });
+
   describe('bad inputs get their error and store nothing', () => {
     let player: Awaited<ReturnType<typeof registerPlayer>>;
     let clientId: string;

@@ -63,6 +63,7 @@ export const SERVICE_ERROR_CODES = [
   // OAuth for third-party apps (docs/oauth.md)
   'OAUTH_CLIENT_NOT_FOUND',
   'OAUTH_CLIENT_LIMIT_REACHED',
+  'OAUTH_GRANT_NOT_FOUND',
   'INVALID_REDIRECT_URI',
   'OAUTH_REDIRECT_URI_MISMATCH',
   'OAUTH_INVALID_REQUEST',
@@ -135,6 +136,7 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   // OAuth for third-party apps (docs/oauth.md)
   OAUTH_CLIENT_NOT_FOUND: { status: 404, title: 'No such OAuth client' },
   OAUTH_CLIENT_LIMIT_REACHED: { status: 409, title: 'A player registers at most 20 OAuth clients' },
+  OAUTH_GRANT_NOT_FOUND: { status: 404, title: 'No such connected app of yours' },
   INVALID_REDIRECT_URI: {
     status: 400,
     title: 'A redirect URI is an absolute https URI (http for loopback hosts only) without a fragment',

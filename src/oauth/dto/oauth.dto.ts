@@ -113,3 +113,15 @@ export class AuthorizationRedirectModel {
   })
   redirectTo: string;
 }
+
+export class OAuthGrantModel {
+  @ApiProperty({ format: 'uuid', description: 'For DELETE /v1/oauth/grants/{grantId}.' }) grantId: string;
+  @ApiProperty() clientId: string;
+  @ApiProperty({ example: 'Dice Stats' }) clientName: string;
+  @ApiProperty({ type: [String], example: ['game:play'] }) scopes: string[];
+  @ApiProperty({ type: String, format: 'date-time', description: 'When the player approved.' }) createdAt: Date;
+}
+
+export class OAuthGrantList {
+  @ApiProperty({ type: [OAuthGrantModel] }) items: OAuthGrantModel[];
+}
