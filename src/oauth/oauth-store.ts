@@ -72,26 +72,26 @@ export class OAuthStore implements OAuth2Server.AuthorizationCodeModel, OAuth2Se
     return client ? { ...client, grants: CLIENT_GRANTS } : false;
   }
 
-  async validateScope(_user: OAuth2Server.User, _client: OAuth2Server.Client, scope?: string[]) {
+  validateScope(_user: OAuth2Server.User, _client: OAuth2Server.Client, scope?: string[]): Promise<string[] | false> {
     // The service has checked every name against the vocabulary before the library runs.
-    return scope && scope.length > 0 ? scope : false;
+    return Promise.resolve(scope && scope.length > 0 ? scope : false);
   }
 
-  async validateRedirectUri(redirectUri: string, client: OAuth2Server.Client): Promise<boolean> {
+  validateRedirectUri(redirectUri: string, client: OAuth2Server.Client): Promise<boolean> {
     const uris = Array.isArray(client.redirectUris) ? client.redirectUris : [client.redirectUris];
-    return uris.includes(redirectUri);
+    return Promise.resolve(uris.includes(redirectUri));
   }
 
-  async generateAuthorizationCode(): Promise<string> {
-    return randomBytes(32).toString('base64url');
+  generateAuthorizationCode(): Promise<string> {
+    return Promise.resolve(randomBytes(32).toString('base64url'));
   }
 
-  async generateAccessToken(): Promise<string> {
-    return generateToken();
+  generateAccessToken(): Promise<string> {
+    return Promise.resolve(generateToken());
   }
 
-  async generateRefreshToken(): Promise<string> {
-    return REFRESH_TOKEN_PREFIX + randomBytes(32).toString('base64url');
+  generateRefreshToken(): Promise<string> {
+    return Promise.resolve(REFRESH_TOKEN_PREFIX + randomBytes(32).toString('base64url'));
   }
 
   async saveAuthorizationCode(
@@ -273,7 +273,7 @@ export class OAuthStore implements OAuth2Server.AuthorizationCodeModel, OAuth2Se
   }
 
   /** Not used: bearer tokens are authenticated by PlayersService.authenticate, as every token. */
-  async getAccessToken(): Promise<false> {
-    return false;
+  getAccessToken(): Promise<false> {
+    return Promise.resolve(false);
   }
 }

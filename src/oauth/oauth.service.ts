@@ -258,7 +258,7 @@ export class OAuthService {
     // The grant type first (RFC 6749 §5.2): the library would ask for a client secret before it
     // says that a password or client-credentials grant is not offered here.
     if (!form.grant_type) return oauthError(400, 'invalid_request', 'Missing parameter: `grant_type`');
-    if (!(CLIENT_GRANTS as string[]).includes(form.grant_type))
+    if (!CLIENT_GRANTS.includes(form.grant_type))
       return oauthError(
         400,
         'unsupported_grant_type',

@@ -193,7 +193,7 @@ describeOnce('OAuth: the example app connects through the consent page (Chromium
       code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
       code_challenge_method: 'S256',
     });
-    await page.goto(`${base}/oauth/authorize?${query}`);
+    await page.goto(`${base}/oauth/authorize?${query.toString()}`);
     await expect(page.getByRole('alert').textContent()).resolves.toMatch(/redirect_uri must equal/i);
     await expect(page.getByRole('button', { name: 'Approve' }).count()).resolves.toBe(0);
     expect(page.url().startsWith(`${base}/oauth/authorize?`)).toBe(true);

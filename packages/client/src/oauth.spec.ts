@@ -133,7 +133,7 @@ describe('OAuth helpers of the SDK', () => {
       token: 'fd_old',
       fetch: api.fetch,
       retry: false,
-      onUnauthorized: async () => (++refreshed === 1 ? 'fd_new' : undefined),
+      onUnauthorized: () => Promise.resolve(++refreshed === 1 ? 'fd_new' : undefined),
     });
     const ok = await client.GET('/v1/players/me');
     expect(ok.response.status).toBe(200);

@@ -104,9 +104,9 @@ export async function revokeToken(options: EndpointOptions & { token: string }):
 
 export interface OAuthTokenProvider {
   /** The current access token, refreshed first when it expires within `skewMs`. */
-  token(): Promise<string>;
+  token: () => Promise<string>;
   /** Refreshes now (one refresh at a time); answers the new access token. */
-  refresh(): Promise<string>;
+  refresh: () => Promise<string>;
 }
 
 /**
