@@ -5,7 +5,7 @@
  */
 import type { Pool } from 'pg';
 import { PG_POOL } from '../../src/database/prisma.service';
-import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
+import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { rowCounts } from '../helpers/row-counts';
 import { hashToken } from '../../src/players/tokens';
 import {
@@ -405,6 +405,69 @@ describe('OAuth 2.1 for third-party apps', () => {
       expect((await t.http().get('/v1/oauth/grants').set(bearer(player.token)).expect(200)).body.items).toEqual([]);
       const again = await t.http().delete(`/v1/oauth/grants/${grantId}`).set(bearer(player.token)).expect(404);
       expect(again.body.code).toBe('OAUTH_GRANT_NOT_FOUND');
+    });
+  });
+
+  describe('over GraphQL', () => {
+    it('registers, lists and deletes apps; lists and disconnects connected apps', async () => {
+      const player = await registerPlayer(t);
+      const registered = await gql(
+        t,
+        'mutation($input: RegisterOAuthClientInput!) { registerOAuthClient(input: $input) { clientId name redirectUris } }',
+        { input: { name: 'Dice Stats', redirectUris: [REDIRECT_URI] } },
+        player.token,
+      );
+      const clientId = registered.data?.registerOAuthClient.clientId as string;
+      expect(registered.data?.registerOAuthClient).toEqual({
+        clientId,
+        name: 'Dice Stats',
+        redirectUris: [REDIRECT_URI],
+      });
+      expect((await gql(t, '{ oauthClients { clientId } }', {}, player.token)).data?.oauthClients).toEqual([
+        { clientId },
+      ]);
+
+      const tokens = await connect(t, player.token, clientId, 'game:play');
+      const grants = await gql(t, '{ oauthGrants { grantId clientName scopes } }', {}, player.token);
+      expect(grants.data?.oauthGrants).toEqual([
+        { grantId: expect.any(String), clientName: 'Dice Stats', scopes: ['game:play'] },
+      ]);
+      // An OAuth token cannot manage apps.
+      const scoped = await gql(t, '{ oauthGrants { grantId } }', {}, tokens.access_token);
+      expect(scoped.errors?.[0].extensions?.code).toBe('FULL_ACCESS_TOKEN_REQUIRED');
+      const bad = await gql(t, 'mutation { disconnectOAuthApp(grantId: "nope") }', {}, player.token);
+      expect(bad.errors?.[0].extensions?.code).toBe('VALIDATION_FAILED');
+      const badUri = await gql(
+        t,
+        'mutation($input: RegisterOAuthClientInput!) { registerOAuthClient(input: $input) { clientId } }',
+        { input: { name: 'x', redirectUris: ['http://app.example/cb'] } },
+        player.token,
+      );
+      expect(badUri.errors?.[0].extensions?.code).toBe('INVALID_REDIRECT_URI');
+
+      const disconnected = await gql(
+        t,
+        'mutation($id: ID!) { disconnectOAuthApp(grantId: $id) }',
+        { id: grants.data?.oauthGrants[0].grantId },
+        player.token,
+      );
+      expect(disconnected.data?.disconnectOAuthApp).toBe(true);
+      await me(tokens.access_token).expect(401);
+      const deleted = await gql(
+        t,
+        'mutation($id: ID!) { deleteOAuthClient(clientId: $id) }',
+        { id: clientId },
+        player.token,
+      );
+      expect(deleted.data?.deleteOAuthClient).toBe(true);
+      expect((await gql(t, '{ oauthClients { clientId } }', {}, player.token)).data?.oauthClients).toEqual([]);
+      const again = await gql(
+        t,
+        'mutation($id: ID!) { deleteOAuthClient(clientId: $id) }',
+        { id: clientId },
+        player.token,
+      );
+      expect(again.errors?.[0].extensions?.code).toBe('OAUTH_CLIENT_NOT_FOUND');
     });
   });
 

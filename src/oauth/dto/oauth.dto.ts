@@ -1,14 +1,20 @@
+import { Field, GraphQLISODateTime, ID, InputType, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 
 /** Types and outer bounds only: the service answers INVALID_REDIRECT_URI, OAUTH_* with their own codes. */
+@InputType({ description: 'An OAuth app to register: its name and exact redirect URIs.' })
 export class RegisterOAuthClientInput {
+  @Field({ description: '1 to 60 characters, shown on the consent page.' })
   @ApiProperty({ example: 'Dice Stats', minLength: 1, maxLength: 60, description: 'Shown on the consent page.' })
   @IsString()
   @MinLength(1)
   @MaxLength(60)
   name: string;
 
+  @Field(() => [String], {
+    description: 'Absolute https URIs (http for loopback hosts only), no fragment: 1 to 10 (INVALID_REDIRECT_URI).',
+  })
   @ApiProperty({
     type: [String],
     minItems: 1,
@@ -24,12 +30,14 @@ export class RegisterOAuthClientInput {
   redirectUris: string[];
 }
 
+@ObjectType('OAuthClient', { description: 'An OAuth app I registered (docs/oauth.md).' })
 export class OAuthClientModel {
+  @Field(() => ID, { description: 'The client_id of the OAuth requests.' })
   @ApiProperty({ example: 'fdc_3q2-7wEAAAAAAAAAAAAAAA', description: 'The client_id of the OAuth requests.' })
   clientId: string;
-  @ApiProperty({ example: 'Dice Stats' }) name: string;
-  @ApiProperty({ type: [String] }) redirectUris: string[];
-  @ApiProperty({ type: String, format: 'date-time' }) createdAt: Date;
+  @Field() @ApiProperty({ example: 'Dice Stats' }) name: string;
+  @Field(() => [String]) @ApiProperty({ type: [String] }) redirectUris: string[];
+  @Field(() => GraphQLISODateTime) @ApiProperty({ type: String, format: 'date-time' }) createdAt: Date;
 }
 
 export class OAuthClientList {
@@ -114,12 +122,17 @@ export class AuthorizationRedirectModel {
   redirectTo: string;
 }
 
+@ObjectType('OAuthGrant', { description: 'An app I connected: a grant still in force (docs/oauth.md).' })
 export class OAuthGrantModel {
-  @ApiProperty({ format: 'uuid', description: 'For DELETE /v1/oauth/grants/{grantId}.' }) grantId: string;
-  @ApiProperty() clientId: string;
-  @ApiProperty({ example: 'Dice Stats' }) clientName: string;
-  @ApiProperty({ type: [String], example: ['game:play'] }) scopes: string[];
-  @ApiProperty({ type: String, format: 'date-time', description: 'When the player approved.' }) createdAt: Date;
+  @Field(() => ID, { description: 'For disconnectOAuthApp.' })
+  @ApiProperty({ format: 'uuid', description: 'For DELETE /v1/oauth/grants/{grantId}.' })
+  grantId: string;
+  @Field() @ApiProperty() clientId: string;
+  @Field() @ApiProperty({ example: 'Dice Stats' }) clientName: string;
+  @Field(() => [String]) @ApiProperty({ type: [String], example: ['game:play'] }) scopes: string[];
+  @Field(() => GraphQLISODateTime, { description: 'When the player approved.' })
+  @ApiProperty({ type: String, format: 'date-time', description: 'When the player approved.' })
+  createdAt: Date;
 }
 
 export class OAuthGrantList {
