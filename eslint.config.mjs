@@ -53,6 +53,8 @@ const layering = {
   advice: [...persistence, 'players', 'games', 'scoring'],
   // accounts: usernames, passwords, passkeys, sessions of the players (docs/accounts.md)
   accounts: [...persistence, 'commands', 'players'],
+  // OAuth for third-party apps: clients, consent, tokens (access tokens are sessions rows: players)
+  oauth: [...persistence, 'players'],
 };
 // Fail closed: a new directory under src/ has no place in the layering until it is given one here
 // (and in docs/architecture.md), so its imports cannot go unchecked.

@@ -11,6 +11,8 @@ import { createPinoLogger, PinoNestLogger } from './common/logging/logger';
 import { registerGraphiql } from './graphiql/graphiql';
 import { registerVerifyPage } from './verify-page/verify-page';
 import { registerWebApp } from './web-app/web-app';
+import { registerOAuthEndpoints } from './oauth/oauth-endpoints';
+import { OAuthService } from './oauth/oauth.service';
 import { PG_POOL } from './database/prisma.service';
 import { ReadRouter } from './database/read-routing';
 import { registerSecurity } from './reliability/http/security';
@@ -176,6 +178,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   registerVerifyPage(fastify);
   // The reference web client at / (web/, built by npm run build; docs/web.md).
   registerWebApp(fastify);
+  // OAuth's RFC-shaped endpoints outside /v1: token, revocation, metadata (docs/oauth.md).
+  registerOAuthEndpoints(fastify, app.get(OAuthService));
 
   const document = buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, {

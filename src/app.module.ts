@@ -19,6 +19,7 @@ import { AsyncModule } from './async/async.module';
 import { TournamentsModule } from './tournaments/tournaments.module';
 import { PlayerEventsModule } from './player-events/player-events.module';
 import { AccountsModule } from './accounts/accounts.module';
+import { OAuthModule } from './oauth/oauth.module';
 import { RatingsModule } from './ratings/ratings.module';
 import { AdviceModule } from './advice/advice.module';
 import { toGraphQLError } from './common/errors';
@@ -225,6 +226,7 @@ export class AppModule {
         TournamentsModule,
         PlayerEventsModule,
         AccountsModule,
+        OAuthModule,
         RatingsModule,
       ],
       providers: [

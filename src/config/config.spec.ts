@@ -75,6 +75,20 @@ describe('loadConfig', () => {
       for (const bad of ['0', '-1', 'lots', '1.5']) expect(() => loadConfig({ [name]: bad })).toThrow(name);
   });
 
+  it('OAuth: issuer unset (http://localhost:<PORT> is used), access tokens of an hour; bad values refused', () => {
+    const defaults = loadConfig({});
+    expect(defaults.OAUTH_ISSUER).toBeUndefined();
+    expect(defaults.OAUTH_ACCESS_TOKEN_SECONDS).toBe(3600);
+    expect(loadConfig({ OAUTH_ISSUER: 'https://dice.example', OAUTH_ACCESS_TOKEN_SECONDS: '600' })).toMatchObject({
+      OAUTH_ISSUER: 'https://dice.example',
+      OAUTH_ACCESS_TOKEN_SECONDS: 600,
+    });
+    for (const bad of ['dice.example', 'https://dice.example/', 'https://dice.example/path', 'ftp://dice.example'])
+      expect(() => loadConfig({ OAUTH_ISSUER: bad })).toThrow(/OAUTH_ISSUER/);
+    for (const bad of ['59', '86401', 'x'])
+      expect(() => loadConfig({ OAUTH_ACCESS_TOKEN_SECONDS: bad })).toThrow(/OAUTH_ACCESS_TOKEN_SECONDS/);
+  });
+
   it('hardening settings: trust-proxy off, a registration budget, webhooks to public addresses only', () => {
     const config = loadConfig({});
     expect(config.TRUST_PROXY).toBe(false);

@@ -264,6 +264,14 @@ export const configSchema = z.object({
   SIGN_IN_ADDRESS_FREE_ATTEMPTS: boundedInt('SIGN_IN_ADDRESS_FREE_ATTEMPTS', 1, 100000).default(20),
   /** First lock after the free attempts (seconds); doubled with each further attempt, at most an hour. */
   SIGN_IN_LOCK_SECONDS: boundedInt('SIGN_IN_LOCK_SECONDS', 1, 3600).default(60),
+  // --- OAuth for third-party apps (docs/oauth.md) ---
+  /** The authorization server's issuer identifier (RFC 8414): the public origin of the service. Default: http://localhost:<PORT>. */
+  OAUTH_ISSUER: z
+    .string()
+    .regex(/^https?:\/\/[^/\s?#]+$/, 'must be an origin such as https://fairdice.example (no path)')
+    .optional(),
+  /** Lifetime of an OAuth access token (seconds); refresh tokens live 30 days and rotate on every use. */
+  OAUTH_ACCESS_TOKEN_SECONDS: boundedInt('OAUTH_ACCESS_TOKEN_SECONDS', 60, 86400).default(3600),
   // --- keys (docs/operations.md "Keys"; required whenever DATABASE_URL is set) ---
   /** Ed25519 private key (the 32-byte RFC 8032 seed, 64 hex digits) that signs the transparency log's tree heads. */
   LOG_SIGNING_KEY: z

@@ -40,6 +40,18 @@ describe('the web client files (src/web-app)', () => {
     await app.close();
   });
 
+  it('serves the page at /oauth/authorize too, query and all: the OAuth consent page (docs/oauth.md)', async () => {
+    const app = Fastify();
+    registerWebApp(app, findWebDist(join(builtDir(), 'src', 'web-app')));
+    const page = await app.inject({ method: 'GET', url: '/oauth/authorize?response_type=code&client_id=fdc_x' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['content-security-policy']).toBe(WEB_APP_CSP);
+    expect(page.body).toContain('<title>fairdice</title>');
+    expect((await app.inject({ method: 'GET', url: '/oauth/other' })).statusCode).toBe(404);
+    await app.close();
+  });
+
   it('serves the service worker at /sw.js: JavaScript, no-cache, scope / allowed, a policy of its own', async () => {
     const app = Fastify();
     registerWebApp(app, findWebDist(join(builtDir(), 'src', 'web-app')));

@@ -72,8 +72,7 @@ function notFound(request: FastifyRequest, reply: FastifyReply, detail: string) 
 export function registerWebApp(fastify: FastifyInstance, dist: string | null = findWebDist()): void {
   let built: Built | null = null;
   const get = () => (built ??= dist ? load(dist) : null);
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- needed: tsc rejects `hide` (a @fastify/swagger extension FastifySchema lacks) without it
-  fastify.get('/', { schema: { hide: true } as object }, async (request, reply) => {
+  const index = async (request: FastifyRequest, reply: FastifyReply) => {
     const app = get();
     if (!app)
       return notFound(
@@ -83,7 +82,12 @@ export function registerWebApp(fastify: FastifyInstance, dist: string | null = f
       );
     reply.header('content-security-policy', WEB_APP_CSP).header('cache-control', 'no-cache');
     return reply.type('text/html; charset=utf-8').send(app.index);
-  });
+  };
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- needed: tsc rejects `hide` (a @fastify/swagger extension FastifySchema lacks) without it
+  fastify.get('/', { schema: { hide: true } as object }, index);
+  // The OAuth consent page (docs/oauth.md): the authorization endpoint that RFC 8414 metadata names.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- as for / above
+  fastify.get('/oauth/authorize', { schema: { hide: true } as object }, index);
   // The service worker (Web Push notifications, docs/web.md): at the root so its scope is the whole
   // client. no-cache: the browser checks for a new version on every registration and navigation
   // (it never keeps one longer than 24 h anyway); Service-Worker-Allowed states the scope it may take.

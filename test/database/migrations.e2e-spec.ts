@@ -574,6 +574,80 @@ describe(`migrations on an empty ${kind} database`, () => {
       expect(await prisma.securityLogEntry.findUniqueOrThrow({ where: { id: line.id } })).toEqual(line);
     });
 
+    it('round-trips the OAuth models (docs/oauth.md); a code takes S256 only, a refresh token names a session', async () => {
+      const { prisma } = t;
+      const player = await prisma.player.create({
+        data: { id: randomUUID(), displayName: 'OAuth', tokenHash: sha256Hex(`oauth-${randomUUID()}`) },
+      });
+      const client = {
+        id: 'fdc_roundtrip',
+        ownerId: player.id,
+        name: 'Dice Stats',
+        redirectUris: ['https://app.example/callback', 'http://127.0.0.1:8123/cb'],
+        createdAt: at('2026-01-02T03:04:05.000Z'),
+        deletedAt: at('2026-01-03T03:04:05.000Z'),
+      };
+      await prisma.oAuthClient.create({ data: client });
+      expect(await prisma.oAuthClient.findUniqueOrThrow({ where: { id: client.id } })).toEqual(client);
+      const grant = {
+        id: randomUUID(),
+        clientId: client.id,
+        playerId: player.id,
+        scopes: ['game:play', 'game:create'],
+        createdAt: at('2026-01-02T03:04:06.000Z'),
+        revokedAt: at('2026-01-02T04:04:06.000Z'),
+      };
+      await prisma.oAuthGrant.create({ data: grant });
+      expect(await prisma.oAuthGrant.findUniqueOrThrow({ where: { id: grant.id } })).toEqual(grant);
+      const code = {
+        codeHash: sha256Hex('code-1'),
+        clientId: client.id,
+        playerId: player.id,
+        redirectUri: 'https://app.example/callback',
+        scopes: ['game:play'],
+        codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        codeChallengeMethod: 'S256',
+        expiresAt: at('2026-01-02T03:05:06.000Z'),
+        createdAt: at('2026-01-02T03:04:06.000Z'),
+        usedAt: at('2026-01-02T03:04:07.000Z'),
+        grantId: grant.id,
+      };
+      await prisma.oAuthCode.create({ data: code });
+      expect(await prisma.oAuthCode.findUniqueOrThrow({ where: { codeHash: code.codeHash } })).toEqual(code);
+      await expect(
+        prisma.oAuthCode.create({ data: { ...code, codeHash: sha256Hex('code-2'), codeChallengeMethod: 'plain' } }),
+      ).rejects.toThrow();
+      const session = await prisma.session.create({
+        data: {
+          id: randomUUID(),
+          playerId: player.id,
+          tokenHash: sha256Hex(`oauth-access-${randomUUID()}`),
+          label: 'Dice Stats',
+          kind: 'oauth',
+          clientId: client.id,
+          scopes: ['game:play'],
+        },
+      });
+      const refresh = {
+        tokenHash: sha256Hex('refresh-1'),
+        grantId: grant.id,
+        sessionId: session.id,
+        scopes: ['game:play'],
+        expiresAt: at('2026-02-02T03:04:06.000Z'),
+        createdAt: at('2026-01-02T03:04:06.000Z'),
+        usedAt: null,
+      };
+      await prisma.oAuthRefreshToken.create({ data: refresh });
+      expect(await prisma.oAuthRefreshToken.findUniqueOrThrow({ where: { tokenHash: refresh.tokenHash } })).toEqual(
+        refresh,
+      );
+      await expect(
+        prisma.oAuthRefreshToken.create({
+          data: { ...refresh, tokenHash: sha256Hex('refresh-2'), sessionId: randomUUID() },
+        }),
+      ).rejects.toThrow();
+    });
+
     it('round-trips the rating models; a game is rated once (unique game id)', async () => {
       const { prisma } = t;
       const player = await prisma.player.create({
@@ -701,6 +775,10 @@ describe(`migrations on an empty ${kind} database`, () => {
           'AccountPasskey',
           'SecurityLogEntry',
           'Session',
+          'OAuthClient',
+          'OAuthGrant',
+          'OAuthCode',
+          'OAuthRefreshToken',
           'SignInFailure',
           'WebauthnChallenge',
           'AsyncJob',

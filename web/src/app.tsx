@@ -1,10 +1,12 @@
 /**
  * The shell: registration or sign-in, a hash router (#/, #/game/<id>, #/profile, #/account,
- * #/replay/<id>[/<version>], #/analysis/<id>, #/tournaments, #/tournament/<id>), the header.
+ * #/replay/<id>[/<version>], #/analysis/<id>, #/tournaments, #/tournament/<id>), the header; and
+ * the OAuth consent page at the path /oauth/authorize (consent.tsx).
  */
 import { useEffect, useState } from 'react';
 import { AccountPage, SignIn } from './account';
 import { AnalysisPage } from './analysis';
+import { Consent } from './consent';
 import { api, sentence, session, unwrap, type StoredPlayer } from './api';
 import { GamePage } from './game';
 import { Home } from './home';
@@ -34,6 +36,9 @@ export function App() {
     // The main landmark takes the focus on every new screen, so keyboard and screen-reader users start there.
     document.getElementById('main')?.focus();
   }, [route]);
+  // The authorization endpoint of OAuth (docs/oauth.md): a path of its own, not a hash route.
+  if (location.pathname === '/oauth/authorize')
+    return <Consent me={player} signIn={<Register onRegistered={setPlayer} embedded />} />;
   if (!player) return <Register onRegistered={setPlayer} />;
   const game = /^\/game\/([0-9a-f-]{36})$/.exec(route);
   const replay = /^\/replay\/([0-9a-f-]{36})(?:\/(\d+))?$/.exec(route);
@@ -92,13 +97,15 @@ export function App() {
   );
 }
 
-function Register({ onRegistered }: { onRegistered: (p: StoredPlayer) => void }) {
+/** Registration as a guest, or sign-in; `embedded` inside another page (the consent page). */
+function Register({ onRegistered, embedded = false }: { onRegistered: (p: StoredPlayer) => void; embedded?: boolean }) {
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const Outer = embedded ? 'div' : 'main';
   return (
-    <main id="main" tabIndex={-1} className="register">
-      <h1>fairdice</h1>
+    <Outer {...(embedded ? {} : { id: 'main', tabIndex: -1 })} className="register">
+      {!embedded && <h1>fairdice</h1>}
       <p>Dice games with every roll provable. Pick a name to play; your token stays in this browser.</p>
       <form
         onSubmit={(e) => {
@@ -129,6 +136,6 @@ function Register({ onRegistered }: { onRegistered: (p: StoredPlayer) => void })
         </p>
       )}
       <SignIn onSignedIn={onRegistered} />
-    </main>
+    </Outer>
   );
 }

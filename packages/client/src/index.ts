@@ -45,4 +45,16 @@ export {
   type MoveOptions,
   type FollowOptions,
 } from './channel';
+export {
+  authorizationUrl,
+  createPkce,
+  createState,
+  exchangeCode,
+  oauthTokenProvider,
+  OAuthError,
+  refreshTokens,
+  revokeToken,
+  type OAuthTokenProvider,
+  type OAuthTokens,
+} from './oauth';
 export { verifyWebhook, WebhookVerificationError, type WebhookPayload, type VerifyWebhookOptions } from './webhooks';

@@ -24,6 +24,11 @@ export interface FairdiceClientOptions {
   baseUrl: string;
   /** The bearer token (`POST /v1/players` returns it), or a function that returns the current one. */
   token?: string | (() => string | undefined | Promise<string | undefined>);
+  /**
+   * Called when a request answers 401: return a new token to send the request once more with it
+   * (an OAuth app refreshes here: oauthTokenProvider's `refresh`), or undefined to keep the 401.
+   */
+  onUnauthorized?: () => Promise<string | undefined>;
   /** Retry policy of retry.ts, or `false` to send every request once. */
   retry?: RetryOptions | false;
   /** The fetch to use (default: the runtime's global fetch). */
@@ -74,8 +79,25 @@ function createClientWith<Media extends `${string}/${string}`>(options: Fairdice
   const client = createClient<paths, Media>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     headers: options.headers,
-    fetch: options.retry === false ? base : resilientFetch(base, options.retry),
+    fetch: retryUnauthorized(
+      options.retry === false ? base : resilientFetch(base, options.retry),
+      options.onUnauthorized,
+    ),
   });
   if (options.token) client.use(bearerAuth(options.token));
   return client;
+}
+
+/** One more try with a new token after a 401, when the caller can get one (onUnauthorized). */
+function retryUnauthorized(fetch: FetchLike, onUnauthorized: FairdiceClientOptions['onUnauthorized']): FetchLike {
+  if (!onUnauthorized) return fetch;
+  return async (request) => {
+    const spare = request.clone();
+    const response = await fetch(request);
+    if (response.status !== 401) return response;
+    const token = await onUnauthorized();
+    if (!token) return response;
+    spare.headers.set('authorization', `Bearer ${token}`);
+    return fetch(spare);
+  };
 }

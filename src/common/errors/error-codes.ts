@@ -65,6 +65,15 @@ export const SERVICE_ERROR_CODES = [
   'UNKNOWN_SCOPE',
   'ACCESS_TOKEN_NOT_FOUND',
   'ACCESS_TOKEN_LIMIT_REACHED',
+  // OAuth for third-party apps (docs/oauth.md)
+  'OAUTH_CLIENT_NOT_FOUND',
+  'OAUTH_CLIENT_LIMIT_REACHED',
+  'OAUTH_GRANT_NOT_FOUND',
+  'INVALID_REDIRECT_URI',
+  'OAUTH_REDIRECT_URI_MISMATCH',
+  'OAUTH_INVALID_REQUEST',
+  'OAUTH_INVALID_SCOPE',
+  'FULL_ACCESS_TOKEN_REQUIRED',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -129,6 +138,21 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   PASSKEY_LIMIT_REACHED: { status: 409, title: 'The account holds its maximum of passkeys' },
   LAST_CREDENTIAL: { status: 409, title: 'The last way to sign in to an account cannot be removed' },
   USERNAME_TAKEN: { status: 409, title: 'That username is taken' },
+  // OAuth for third-party apps (docs/oauth.md)
+  OAUTH_CLIENT_NOT_FOUND: { status: 404, title: 'No such OAuth client' },
+  OAUTH_CLIENT_LIMIT_REACHED: { status: 409, title: 'A player registers at most 20 OAuth clients' },
+  OAUTH_GRANT_NOT_FOUND: { status: 404, title: 'No such connected app of yours' },
+  INVALID_REDIRECT_URI: {
+    status: 400,
+    title: 'A redirect URI is an absolute https URI (http for loopback hosts only) without a fragment',
+  },
+  OAUTH_REDIRECT_URI_MISMATCH: { status: 400, title: 'The redirect URI is not one the client registered' },
+  OAUTH_INVALID_REQUEST: { status: 400, title: 'The authorization request is incomplete or malformed' },
+  OAUTH_INVALID_SCOPE: { status: 400, title: 'The scope is missing or names an unknown scope' },
+  FULL_ACCESS_TOKEN_REQUIRED: {
+    status: 403,
+    title: 'Only a signed-in player (not a scoped or OAuth token) can do this',
+  },
   WEAK_PASSWORD: { status: 400, title: 'The password is too short, too long or too common' },
   INVALID_CREDENTIALS: { status: 401, title: 'Wrong username or password' },
   SIGN_IN_LOCKED: { status: 429, title: 'Too many failed sign-ins; retry after Retry-After' },
