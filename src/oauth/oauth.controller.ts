@@ -1,3 +1,4 @@
+import { FULL_TOKEN, RequireScope } from '../players/require-scope';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import {
   ApiBearerAuth,
@@ -24,7 +25,7 @@ import {
 import { UuidPipe } from '../reliability/http/uuid.pipe';
 import { OAuthService } from './oauth.service';
 
-const AUTHED = ['UNAUTHENTICATED', 'FULL_ACCESS_TOKEN_REQUIRED', 'DATABASE_UNAVAILABLE'] as const;
+const AUTHED = ['UNAUTHENTICATED', 'DATABASE_UNAVAILABLE'] as const;
 const REQUEST_PROBLEMS = [
   'OAUTH_CLIENT_NOT_FOUND',
   'OAUTH_REDIRECT_URI_MISMATCH',
@@ -55,6 +56,7 @@ export class OAuthController {
 
   @Post('clients')
   @UseGuards(AuthGuard)
+  @RequireScope(FULL_TOKEN)
   @ApiBearerAuth()
   @ApiOperation({
     summary: 'Register an OAuth app (a public client)',
@@ -72,6 +74,7 @@ export class OAuthController {
 
   @Get('clients')
   @UseGuards(AuthGuard)
+  @RequireScope(FULL_TOKEN)
   @ApiBearerAuth()
   @ApiOperation({ summary: 'My OAuth apps' })
   @ApiOkResponse({ type: OAuthClientList })
@@ -83,6 +86,7 @@ export class OAuthController {
   @Delete('clients/:clientId')
   @HttpCode(204)
   @UseGuards(AuthGuard)
+  @RequireScope(FULL_TOKEN)
   @ApiBearerAuth()
   @ApiOperation({
     summary: 'Delete an OAuth app of mine',
@@ -96,6 +100,7 @@ export class OAuthController {
 
   @Get('grants')
   @UseGuards(AuthGuard)
+  @RequireScope(FULL_TOKEN)
   @ApiBearerAuth()
   @ApiOperation({
     summary: 'The apps I connected',
@@ -110,6 +115,7 @@ export class OAuthController {
   @Delete('grants/:grantId')
   @HttpCode(204)
   @UseGuards(AuthGuard)
+  @RequireScope(FULL_TOKEN)
   @ApiBearerAuth()
   @ApiOperation({
     summary: 'Disconnect an app',
@@ -139,6 +145,7 @@ export class OAuthController {
   @Post('authorization')
   @HttpCode(200)
   @UseGuards(AuthGuard)
+  @RequireScope(FULL_TOKEN)
   @ApiBearerAuth()
   @ApiOperation({
     summary: 'Approve or deny an authorization request',

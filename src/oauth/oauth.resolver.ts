@@ -1,3 +1,4 @@
+import { FULL_TOKEN, RequireScope } from '../players/require-scope';
 import { UseGuards } from '@nestjs/common';
 import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { UUID_PATTERN_ANY_CASE as UUID } from '@fairdice/core/fairness/ids';
@@ -18,12 +19,14 @@ export class OAuthResolver {
 
   @Query(() => [OAuthClientModel], { description: 'My OAuth apps (GET /v1/oauth/clients).' })
   @UseGuards(AuthGuard)
+  @RequireScope(FULL_TOKEN)
   oauthClients(@CurrentPlayer() player: AuthenticatedPlayer): Promise<OAuthClientModel[]> {
     return this.oauth.listClients(player);
   }
 
   @Mutation(() => OAuthClientModel, { description: 'Register an OAuth app, a public client (POST /v1/oauth/clients).' })
   @UseGuards(AuthGuard)
+  @RequireScope(FULL_TOKEN)
   registerOAuthClient(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Args('input') input: RegisterOAuthClientInput,
@@ -35,6 +38,7 @@ export class OAuthResolver {
     description: 'Delete an OAuth app of mine; its tokens stop working (DELETE /v1/oauth/clients/{clientId}).',
   })
   @UseGuards(AuthGuard)
+  @RequireScope(FULL_TOKEN)
   async deleteOAuthClient(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Args('clientId', { type: () => ID }) clientId: string,
@@ -45,6 +49,7 @@ export class OAuthResolver {
 
   @Query(() => [OAuthGrantModel], { description: 'The apps I connected (GET /v1/oauth/grants).' })
   @UseGuards(AuthGuard)
+  @RequireScope(FULL_TOKEN)
   oauthGrants(@CurrentPlayer() player: AuthenticatedPlayer): Promise<OAuthGrantModel[]> {
     return this.oauth.listGrants(player);
   }
@@ -53,6 +58,7 @@ export class OAuthResolver {
     description: "Disconnect an app: the grant's tokens stop working (DELETE /v1/oauth/grants/{grantId}).",
   })
   @UseGuards(AuthGuard)
+  @RequireScope(FULL_TOKEN)
   async disconnectOAuthApp(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Args('grantId', { type: () => ID }) grantId: string,

@@ -1,3 +1,4 @@
+import { assertScope, FULL_TOKEN } from '../players/require-scope';
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import OAuth2Server from '@node-oauth/oauth2-server';
@@ -360,11 +361,11 @@ export class OAuthService {
   }
 }
 
-/** Registering apps and consenting to them takes the player's own authority, never a scoped token's. */
+/**
+ * Registering apps and consenting to them takes the player's own authority, never a scoped token's
+ * (an app must not approve itself more scopes): the routes declare FULL_TOKEN, and the service
+ * checks it again for any other caller.
+ */
 function requireFullAccess(player: AuthenticatedPlayer): void {
-  if (!(player.scopes ?? [ALL_SCOPES]).includes(ALL_SCOPES))
-    throw new DomainException(
-      'FULL_ACCESS_TOKEN_REQUIRED',
-      'Sign in (or use your player token): a scoped or OAuth token cannot manage OAuth apps or consent to them',
-    );
+  assertScope(player.scopes, FULL_TOKEN);
 }

@@ -29,14 +29,18 @@ describe('the SDK as an OAuth app', () => {
     const player = await registerPlayer(t, 'Sdk');
     const clientId = await registerClient(t, player.token);
     const p = pkce();
-    const code = await approvedCode(t, player.token, authorizationQuery(clientId, p, { scope: 'game:play' }));
+    const code = await approvedCode(
+      t,
+      player.token,
+      authorizationQuery(clientId, p, { scope: 'game:play account:read' }),
+    );
     const tokens = await exchangeCode({ baseUrl, clientId, code, redirectUri: REDIRECT_URI, codeVerifier: p.verifier });
     return { player, clientId, tokens };
   }
 
   it('exchanges the code; the provider refreshes an expired token before the request', async () => {
     const { player, clientId, tokens } = await connected();
-    expect(tokens.scope).toEqual(['game:play']);
+    expect(tokens.scope).toEqual(['game:play', 'account:read']);
     expect(tokens.expiresAt).toBeGreaterThan(Date.now() + 3_500_000);
     const saved: OAuthTokens[] = [];
     // As an app that kept its tokens past the access token's expiry.

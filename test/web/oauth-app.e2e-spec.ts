@@ -199,9 +199,7 @@ describeOnce('OAuth: the example app connects through the consent page (Chromium
     expect(page.url().startsWith(`${base}/oauth/authorize?`)).toBe(true);
   });
 
-  // enforcement comes from the scoped-tokens branch: until it is merged a game:read token can
-  // still roll, so this test fails here as expected; the lead turns it into `it` at merge.
-  it.failing('a game:read token from OAuth cannot roll (INSUFFICIENT_SCOPE)', async () => {
+  it('a game:read token from OAuth cannot roll (INSUFFICIENT_SCOPE)', async () => {
     const page = await newPage();
     await page.goto(`${base}/`);
     await page.getByLabel('Your name').fill('Cy');

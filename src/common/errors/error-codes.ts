@@ -73,7 +73,6 @@ export const SERVICE_ERROR_CODES = [
   'OAUTH_REDIRECT_URI_MISMATCH',
   'OAUTH_INVALID_REQUEST',
   'OAUTH_INVALID_SCOPE',
-  'FULL_ACCESS_TOKEN_REQUIRED',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -149,10 +148,6 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   OAUTH_REDIRECT_URI_MISMATCH: { status: 400, title: 'The redirect URI is not one the client registered' },
   OAUTH_INVALID_REQUEST: { status: 400, title: 'The authorization request is incomplete or malformed' },
   OAUTH_INVALID_SCOPE: { status: 400, title: 'The scope is missing or names an unknown scope' },
-  FULL_ACCESS_TOKEN_REQUIRED: {
-    status: 403,
-    title: 'Only a signed-in player (not a scoped or OAuth token) can do this',
-  },
   WEAK_PASSWORD: { status: 400, title: 'The password is too short, too long or too common' },
   INVALID_CREDENTIALS: { status: 401, title: 'Wrong username or password' },
   SIGN_IN_LOCKED: { status: 429, title: 'Too many failed sign-ins; retry after Retry-After' },
