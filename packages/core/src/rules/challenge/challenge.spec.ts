@@ -1,5 +1,6 @@
 import { isRuleError, type RuleError } from '../core/errors';
 import { decideChallenge, emptyChallenge, evolveChallenge, statusAt } from './decide';
+import { seatOrderOf } from './seat-order';
 import type { ChallengeCommand, ChallengeState } from './types';
 
 const T0 = '2026-12-27T10:00:00.000Z';
@@ -64,7 +65,7 @@ describe('challenge decider', () => {
     expect(accepted).toMatchObject({ status: 'accepted', acceptedBy: 'bob', gameId: 'g', endedAt: T1, version: 2 });
     const again = refusal(accepted, { type: 'accept', playerId: 'bob', gameId: 'g2', now: T1 });
     expect(again.code).toBe('CHALLENGE_NOT_PENDING');
-    expect(again.details).toEqual({ status: 'accepted' });
+    expect(again.details).toEqual({ challengeStatus: 'accepted' });
     expect(refusal(accepted, { type: 'cancel', playerId: 'ada', now: T1 }).code).toBe('CHALLENGE_NOT_PENDING');
   });
 
@@ -98,7 +99,7 @@ describe('challenge decider', () => {
     const cancelled = run([{ type: 'cancel', playerId: 'ada', now: T1 }], s);
     expect(cancelled.status).toBe('cancelled');
     const r = refusal(cancelled, { type: 'accept', playerId: 'bob', gameId: 'g', now: T1 });
-    expect([r.code, r.details]).toEqual(['CHALLENGE_NOT_PENDING', { status: 'cancelled' }]);
+    expect([r.code, r.details]).toEqual(['CHALLENGE_NOT_PENDING', { challengeStatus: 'cancelled' }]);
   });
 
   it('expires at its expiry time: refused answers before the sweep, then the sweep records it once', () => {
@@ -106,11 +107,32 @@ describe('challenge decider', () => {
     expect(statusAt(s, T1)).toBe('pending');
     expect(statusAt(s, LATE)).toBe('expired');
     const r = refusal(s, { type: 'accept', playerId: 'bob', gameId: 'g', now: LATE });
-    expect([r.code, r.details]).toEqual(['CHALLENGE_NOT_PENDING', { status: 'expired' }]);
+    expect([r.code, r.details]).toEqual(['CHALLENGE_NOT_PENDING', { challengeStatus: 'expired' }]);
     expect(refusal(s, { type: 'cancel', playerId: 'ada', now: LATE }).code).toBe('CHALLENGE_NOT_PENDING');
     expect(refusal(s, { type: 'expire', now: T1 }).code).toBe('CHALLENGE_NOT_PENDING');
     const expired = run([{ type: 'expire', now: LATE }], s);
     expect(expired).toMatchObject({ status: 'expired', endedAt: LATE });
     expect(refusal(expired, { type: 'expire', now: LATE }).code).toBe('CHALLENGE_NOT_PENDING');
+  });
+});
+
+describe('seat order of a challenge game', () => {
+  it('sorts the players by SHA-256 of "<commitment>:<playerId>", whatever order they come in', () => {
+    const { createHash } = jest.requireActual<typeof import('node:crypto')>('node:crypto');
+    const commitment = 'ab'.repeat(32);
+    const players = ['p-one', 'p-two', 'p-three'];
+    const expected = [...players].sort((a, b) =>
+      createHash('sha256').update(`${commitment}:${a}`).digest('hex') <
+      createHash('sha256').update(`${commitment}:${b}`).digest('hex')
+        ? -1
+        : 1,
+    );
+    expect(seatOrderOf(commitment, players)).toEqual(expected);
+    expect(seatOrderOf(commitment, [...players].reverse())).toEqual(expected);
+    // Another commitment gives some other order for some pair (the order is not fixed by the ids).
+    const orders = new Set(
+      Array.from({ length: 16 }, (_, i) => seatOrderOf(i.toString(16).repeat(64), ['a', 'b']).join()),
+    );
+    expect(orders.size).toBe(2);
   });
 });

@@ -123,7 +123,7 @@ const notRecipient = () =>
 
 const notPending = (status: ChallengeStatus | null) =>
   ruleError('CHALLENGE_NOT_PENDING', `The challenge is ${status ?? 'unknown'}: it can no longer be answered`, {
-    status,
+    challengeStatus: status,
   });
 
 export function evolveChallenge(s: ChallengeState, e: ChallengeEvent): ChallengeState {

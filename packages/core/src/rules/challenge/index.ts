@@ -1,2 +1,3 @@
 export * from './types';
 export * from './decide';
+export * from './seat-order';
