@@ -14,6 +14,7 @@ import { ChallengeView, CreateChallengeInput, DeclineChallengeInput, MyChallenge
 /** What every answer to a challenge (accept, decline, cancel) may be refused with. */
 const ANSWER_PROBLEMS: ErrorCode[] = [
   ...PATH_PROBLEMS,
+  ...BODY_PROBLEMS,
   'UNAUTHENTICATED',
   'CHALLENGE_NOT_FOUND',
   'CHALLENGE_NOT_PENDING',
@@ -114,7 +115,7 @@ export class ChallengesController {
   })
   @ApiOkResponse({ type: ChallengeView })
   @ApiRequestHeaders('Idempotency-Key', 'If-Match')
-  @ApiProblems(...ANSWER_PROBLEMS, ...BODY_PROBLEMS, 'NOT_CHALLENGE_RECIPIENT')
+  @ApiProblems(...ANSWER_PROBLEMS, 'NOT_CHALLENGE_RECIPIENT')
   decline(
     @CurrentPlayer() me: AuthenticatedPlayer,
     @Param('id', UuidPipe) id: string,
