@@ -12,7 +12,7 @@ const TIME_DOC = `Time per move in seconds (${CHALLENGE_LIMITS.turnTimeLimitMin}
 @InputType({ description: 'A challenge to a two-player game (docs/challenges.md).' })
 export class CreateChallengeInput {
   @Field(() => String, { nullable: true, description: OPPONENT_DOC })
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 64, description: OPPONENT_DOC })
+  @ApiPropertyOptional({ type: String, maxLength: 64, description: OPPONENT_DOC })
   @IsOptional()
   @IsString()
   @MinLength(1)
@@ -45,7 +45,7 @@ export class CreateChallengeInput {
     nullable: true,
     description: `A message to the challenged player, at most ${CHALLENGE_LIMITS.messageMax} characters (trimmed; no control characters but line breaks).`,
   })
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: CHALLENGE_LIMITS.messageMax })
+  @ApiPropertyOptional({ type: String, maxLength: CHALLENGE_LIMITS.messageMax })
   @IsOptional()
   @IsString()
   @MaxLength(CHALLENGE_LIMITS.messageMax)
