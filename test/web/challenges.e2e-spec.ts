@@ -52,6 +52,8 @@ describeOnce('challenges in the web client (Chromium)', () => {
 
     await bob.waitForURL(/#\/game\/[0-9a-f-]{36}$/);
     await ada.waitForURL(/#\/game\/[0-9a-f-]{36}$/, { timeout: 10_000 });
+    // Each sees both players' ratings in the chips (a first rated game: 1500, provisional).
+    for (const p of [ada, bob]) await p.locator('.chip .rating', { hasText: '1500?' }).nth(1).waitFor();
     const gameId = /#\/game\/([0-9a-f-]{36})$/.exec(bob.url())![1];
     expect(ada.url()).toContain(gameId);
     const game = await web.read(bob, `/v1/games/${gameId}`);

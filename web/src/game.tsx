@@ -319,7 +319,7 @@ function Standings({ game, me }: { game: GameView; me: StoredPlayer }) {
         {standings.map((s) => (
           <li key={s.seat}>
             {tiedRanks.has(s.rank) ? `Tied ${ordinal(s.rank)}` : ordinal(s.rank)}:{' '}
-            {s.playerId && s.playerId !== me.id && !s.hotSeat ? (
+            {s.playerId && s.playerId !== me.id && !game.seats[s.seat]?.hotSeat ? (
               <a href={`#/players/${s.playerId}`} title="Their page: ratings, and a challenge">
                 {s.displayName ?? `Seat ${s.seat + 1}`}
               </a>
