@@ -53,6 +53,8 @@ const layering = {
   advice: [...persistence, 'players', 'games', 'scoring'],
   // accounts: usernames, passwords, passkeys, sessions of the players (docs/accounts.md)
   accounts: [...persistence, 'commands', 'players'],
+  // challenges: an aggregate on the one handler; an acceptance starts a game (games), the expiry is a job (async)
+  challenges: [...persistence, 'commands', 'players', 'games', 'async'],
 };
 // Fail closed: a new directory under src/ has no place in the layering until it is given one here
 // (and in docs/architecture.md), so its imports cannot go unchecked.

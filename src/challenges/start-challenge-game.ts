@@ -9,7 +9,7 @@
  * exactly when the caller's own write (the challenge's acceptance) commits.
  */
 import { randomUUID } from 'node:crypto';
-import { seatOrderOf } from '@fairdice/core/rules/challenge';
+import { seatOrderOf } from '@fairdice/core/fairness/seat-order';
 import type { RatingPool } from '@fairdice/core/rules/ratings';
 import type { GamesService } from '../games/games.service';
 

@@ -83,7 +83,7 @@ export interface StartedGameSpec {
   rated: boolean;
   /** The per-move time limit, seconds (required: rated games need one, casual ones get it too). */
   turnTimeLimitSeconds: number;
-  /** The seat order from the game's commitment (e.g. seatOrderOf, @fairdice/core/rules/challenge). */
+  /** The seat order from the game's commitment (e.g. seatOrderOf, @fairdice/core/fairness/seat-order). */
   order?: (commitment: string, players: readonly string[]) => string[];
 }
 

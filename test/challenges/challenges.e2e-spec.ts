@@ -5,7 +5,7 @@
  * accepts; every bad input refused with its code and nothing stored.
  */
 import type { Pool } from 'pg';
-import { seatOrderOf } from '@fairdice/core/rules/challenge';
+import { seatOrderOf } from '@fairdice/core/fairness/seat-order';
 import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { poolOf } from '../helpers/games';
 import { openPlayerStream, type PlayerStreamClient, type StreamMessage } from '../helpers/player-stream';

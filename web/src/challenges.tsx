@@ -27,7 +27,7 @@ const REASONS: Array<[string, string]> = [
 
 const timeText = (s: number) => TIMES.find(([v]) => v === s)?.[1] ?? `${s} s`;
 const what = (c: Challenge) =>
-  `${RULE_SET_TITLES[c.pool as keyof typeof RULE_SET_TITLES] ?? c.pool} · ${c.rated ? 'rated' : 'casual'} · ${timeText(c.turnTimeLimitSeconds)} per move`;
+  `${RULE_SET_TITLES[c.pool] ?? c.pool} · ${c.rated ? 'rated' : 'casual'} · ${timeText(c.turnTimeLimitSeconds)} per move`;
 
 /** The form that challenges `opponentId` (null: an open challenge, shared by its link). */
 export function ChallengeForm({ opponentId, onMade }: { opponentId: string | null; onMade: (c: Challenge) => void }) {

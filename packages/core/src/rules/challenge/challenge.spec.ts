@@ -1,6 +1,5 @@
 import { isRuleError, type RuleError } from '../core/errors';
 import { decideChallenge, emptyChallenge, evolveChallenge, statusAt } from './decide';
-import { seatOrderOf } from './seat-order';
 import type { ChallengeCommand, ChallengeState } from './types';
 
 const T0 = '2026-12-27T10:00:00.000Z';
@@ -89,7 +88,7 @@ describe('challenge decider', () => {
     const declined = run([{ type: 'decline', playerId: 'bob', reason: 'tooFast', now: T1 }], s);
     expect(declined).toMatchObject({ status: 'declined', declineReason: 'tooFast' });
     expect(refusal(declined, { type: 'accept', playerId: 'bob', gameId: 'g', now: T1 }).details).toEqual({
-      status: 'declined',
+      challengeStatus: 'declined',
     });
   });
 
@@ -113,26 +112,5 @@ describe('challenge decider', () => {
     const expired = run([{ type: 'expire', now: LATE }], s);
     expect(expired).toMatchObject({ status: 'expired', endedAt: LATE });
     expect(refusal(expired, { type: 'expire', now: LATE }).code).toBe('CHALLENGE_NOT_PENDING');
-  });
-});
-
-describe('seat order of a challenge game', () => {
-  it('sorts the players by SHA-256 of "<commitment>:<playerId>", whatever order they come in', () => {
-    const { createHash } = jest.requireActual<typeof import('node:crypto')>('node:crypto');
-    const commitment = 'ab'.repeat(32);
-    const players = ['p-one', 'p-two', 'p-three'];
-    const expected = [...players].sort((a, b) =>
-      createHash('sha256').update(`${commitment}:${a}`).digest('hex') <
-      createHash('sha256').update(`${commitment}:${b}`).digest('hex')
-        ? -1
-        : 1,
-    );
-    expect(seatOrderOf(commitment, players)).toEqual(expected);
-    expect(seatOrderOf(commitment, [...players].reverse())).toEqual(expected);
-    // Another commitment gives some other order for some pair (the order is not fixed by the ids).
-    const orders = new Set(
-      Array.from({ length: 16 }, (_, i) => seatOrderOf(i.toString(16).repeat(64), ['a', 'b']).join()),
-    );
-    expect(orders.size).toBe(2);
   });
 });

@@ -57,8 +57,7 @@ export function checkChallengeMessage(message: unknown): string | null | RuleErr
 export function decideChallenge(s: ChallengeState, c: ChallengeCommand): ChallengeEvent[] | RuleError {
   if (c.type === 'create') {
     if (s.status !== null) return ruleError('INVALID_COMMAND', 'The challenge exists already');
-    if (c.opponentId === c.challengerId)
-      return ruleError('CANNOT_CHALLENGE_SELF', 'You cannot challenge yourself');
+    if (c.opponentId === c.challengerId) return ruleError('CANNOT_CHALLENGE_SELF', 'You cannot challenge yourself');
     if (!isRatingPool(c.pool)) return ruleError('INVALID_COMMAND', 'pool must be penta, simple, bonus or farkle');
     if (
       !Number.isInteger(c.turnTimeLimitSeconds) ||

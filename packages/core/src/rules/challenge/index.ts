@@ -1,3 +1,2 @@
 export * from './types';
 export * from './decide';
-export * from './seat-order';

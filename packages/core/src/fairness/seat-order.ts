@@ -4,7 +4,7 @@
  * recompute it from the game's record (docs/challenges.md, *Seat order*). Each player's key is
  * SHA-256 of "<commitment>:<playerId>" (hex, UTF-8); seats go in ascending key order.
  */
-import { sha256Hex, utf8ToBytes } from '../../fairness/bytes';
+import { sha256Hex, utf8ToBytes } from './bytes';
 
 export function seatOrderOf(commitment: string, playerIds: readonly string[]): string[] {
   const keyed = playerIds.map((id) => ({ id, key: sha256Hex(utf8ToBytes(`${commitment}:${id}`)) }));
