@@ -1,6 +1,7 @@
 import type { EventStore } from '../event-store/event-store.service';
 import { type StoredEvent, toGameEvent } from '../event-store/event-store.types';
 import { evolveGame, type GameState } from '@fairdice/core/rules/game';
+import { PushQueueIterator } from '../common/streams/push-queue-iterator';
 import type { GameEventBus } from './game-event-bus';
 
 /**
@@ -40,14 +41,11 @@ const PAGE = 100;
  * when the subscriber may no longer see the game (a player left a private game), that event is
  * not delivered; the stream yields one AccessRevoked item and ends.
  */
-export class GameEventStream implements AsyncIterableIterator<StreamItem> {
-  private readonly queue: StreamItem[] = [];
+export class GameEventStream extends PushQueueIterator<StreamItem> {
   private pending: StoredEvent[] | null = [];
-  private waiter: ((r: IteratorResult<StreamItem>) => void) | null = null;
   private last: number;
   /** Events up to here are read (to keep the access state current) but not delivered: the client's `after`. */
   private readonly skipThrough: number;
-  private done = false;
   private unsubscribe: (() => void) | null = null;
   private filling: Promise<void> = Promise.resolve();
 
@@ -58,6 +56,7 @@ export class GameEventStream implements AsyncIterableIterator<StreamItem> {
     after: number,
     private readonly access: StreamAccess | null = null,
   ) {
+    super();
     this.skipThrough = after;
     // Start no later than the access state, so that every event after it passes through deliver().
     this.last = access ? Math.min(after, access.state.version) : after;
@@ -112,67 +111,16 @@ export class GameEventStream implements AsyncIterableIterator<StreamItem> {
       this.access.state = evolveGame(this.access.state, toGameEvent(e));
       if (!this.access.mayView(this.access.state)) {
         this.push({ kind: 'access-revoked', gameId: this.gameId, version: e.version });
-        this.finishAfterDrain();
+        this.finish();
         return;
       }
     }
     if (e.version > this.skipThrough) this.push(e);
-    if (TERMINAL.has(e.type)) this.finishAfterDrain();
+    if (TERMINAL.has(e.type)) this.finish();
   }
 
-  private push(item: StreamItem): void {
-    if (this.waiter) {
-      const w = this.waiter;
-      this.waiter = null;
-      w({ value: item, done: false });
-    } else {
-      this.queue.push(item);
-    }
-  }
-
-  private finishAfterDrain(): void {
+  protected stopListening(): void {
     this.unsubscribe?.();
     this.unsubscribe = null;
-    this.ended = true;
-  }
-
-  private ended = false;
-
-  next(): Promise<IteratorResult<StreamItem>> {
-    if (this.queue.length > 0) return Promise.resolve({ value: this.queue.shift()!, done: false });
-    if (this.done || this.ended) {
-      this.close();
-      return Promise.resolve({ value: undefined, done: true });
-    }
-    return new Promise((resolve) => (this.waiter = resolve));
-  }
-
-  return(): Promise<IteratorResult<StreamItem>> {
-    this.close();
-    return Promise.resolve({ value: undefined, done: true });
-  }
-
-  throw(err?: unknown): Promise<IteratorResult<StreamItem>> {
-    this.close();
-    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the iterator protocol: throw(err) rejects with the caller's own value
-    return Promise.reject(err);
-  }
-
-  [Symbol.asyncIterator](): this {
-    return this;
-  }
-
-  /** Stops listening; a pending next() resolves as done. */
-  close(): void {
-    if (this.done) return;
-    this.done = true;
-    this.unsubscribe?.();
-    this.unsubscribe = null;
-    this.queue.length = 0;
-    if (this.waiter) {
-      const w = this.waiter;
-      this.waiter = null;
-      w({ value: undefined, done: true });
-    }
   }
 }

@@ -1,3 +1,4 @@
+import { PushQueueIterator } from '../common/streams/push-queue-iterator';
 import type { PlayerEventRecord, PlayerStreamItem, ResyncItem } from './player-events.types';
 
 /** Where a stream reads a player's stored events and learns that new ones were stored. */
@@ -34,11 +35,7 @@ export const AUTH_RECHECK_MS = 30_000;
  * once the token that opened it no longer authenticates, it yields one `revoked` item (the events
  * read are not delivered) and ends.
  */
-export class PlayerEventStream implements AsyncIterableIterator<PlayerStreamItem> {
-  private readonly queue: PlayerStreamItem[] = [];
-  private waiter: ((r: IteratorResult<PlayerStreamItem>) => void) | null = null;
-  private done = false;
-  private ended = false;
+export class PlayerEventStream extends PushQueueIterator<PlayerStreamItem> {
   private reading: Promise<void> | null = null;
   private again = false;
   private unsubscribe: (() => void) | null = null;
@@ -50,7 +47,9 @@ export class PlayerEventStream implements AsyncIterableIterator<PlayerStreamItem
     private last: number,
     private readonly authorized: () => Promise<boolean>,
     private readonly resync: ResyncItem | null = null,
-  ) {}
+  ) {
+    super();
+  }
 
   /** The last sequence number delivered (or skipped by a resync). */
   get position(): number {
@@ -122,61 +121,10 @@ export class PlayerEventStream implements AsyncIterableIterator<PlayerStreamItem
     this.finish();
   }
 
-  private push(item: PlayerStreamItem): void {
-    if (this.waiter) {
-      const w = this.waiter;
-      this.waiter = null;
-      w({ value: item, done: false });
-    } else this.queue.push(item);
-  }
-
-  /** No more items after the queued ones. */
-  private finish(): void {
-    this.ended = true;
-    this.stopListening();
-  }
-
-  private stopListening(): void {
+  protected stopListening(): void {
     this.unsubscribe?.();
     this.unsubscribe = null;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-  }
-
-  next(): Promise<IteratorResult<PlayerStreamItem>> {
-    if (this.queue.length > 0) return Promise.resolve({ value: this.queue.shift()!, done: false });
-    if (this.done || this.ended) {
-      this.close();
-      return Promise.resolve({ value: undefined, done: true });
-    }
-    return new Promise((resolve) => (this.waiter = resolve));
-  }
-
-  return(): Promise<IteratorResult<PlayerStreamItem>> {
-    this.close();
-    return Promise.resolve({ value: undefined, done: true });
-  }
-
-  throw(err?: unknown): Promise<IteratorResult<PlayerStreamItem>> {
-    this.close();
-    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the iterator protocol: throw(err) rejects with the caller's own value
-    return Promise.reject(err);
-  }
-
-  [Symbol.asyncIterator](): this {
-    return this;
-  }
-
-  /** Stops listening; a pending next() resolves as done. */
-  close(): void {
-    if (this.done) return;
-    this.done = true;
-    this.stopListening();
-    this.queue.length = 0;
-    if (this.waiter) {
-      const w = this.waiter;
-      this.waiter = null;
-      w({ value: undefined, done: true });
-    }
   }
 }

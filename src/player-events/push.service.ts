@@ -15,8 +15,6 @@
  *   the subscription, so it is deleted. 429, 5xx, a timeout or a connection error: retried after
  *   PUSH_BACKOFF_BASE_MS × 2^(attempt-1), at most PUSH_MAX_ATTEMPTS attempts. Any other answer: dropped.
  */
-import http from 'node:http';
-import https from 'node:https';
 import { createPublicKey, randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
 import { Pool } from 'pg';
@@ -26,7 +24,7 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 import { PG_POOL } from '../database/prisma.service';
 import { SERVICE_KEYS, type ServiceKeys } from '../keys/service-keys';
 import { type ClaimedJob, type JobOutcome, JobQueue } from '../async/jobs/job-queue.service';
-import { pinnedLookup, WebhookTargets } from '../async/webhooks/webhook-targets';
+import { postToTarget, WebhookTargets } from '../async/webhooks/webhook-targets';
 import { PlayerEventsService } from './player-events.service';
 import { PUSH_QUEUE, type PlayerEventRecord } from './player-events.types';
 import { UUID_PATTERN_ANY_CASE as UUID } from '@fairdice/core/fairness/ids';
@@ -241,7 +239,13 @@ export class PushService implements OnModuleInit {
     if (!check.ok) return retry('refused-address');
     let status: number;
     try {
-      status = await sendOnce(check.url, check.address, request.headers, request.body, this.timeoutMs, signal);
+      status = await postToTarget(
+        check.url,
+        check.address,
+        request.headers,
+        request.body,
+        AbortSignal.any([signal, AbortSignal.timeout(this.timeoutMs)]),
+      );
     } catch (err) {
       return retry((err as Error).name === 'TimeoutError' ? 'timeout' : 'unreachable');
     }
@@ -254,35 +258,4 @@ export class PushService implements OnModuleInit {
     if (status === 429 || status >= 500) return retry(`http-status ${status}`);
     this.logger.warn(`push ${job.key} refused with ${status}: dropped`);
   }
-}
-
-/** One POST to the checked address; never follows redirects; resolves with the status code. */
-function sendOnce(
-  url: URL,
-  address: string | null,
-  headers: Record<string, string | number>,
-  body: Buffer,
-  timeoutMs: number,
-  signal: AbortSignal,
-): Promise<number> {
-  const transport = url.protocol === 'https:' ? https : http;
-  return new Promise((resolve, reject) => {
-    const req = transport.request(
-      url,
-      {
-        method: 'POST',
-        headers: { ...headers, 'content-length': String(body.length) },
-        agent: false,
-        signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
-        ...(address ? { lookup: pinnedLookup(address) as never } : {}),
-      },
-      (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-        res.destroy();
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
 }

@@ -13,7 +13,8 @@ import { chromium } from 'playwright-core';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { ensureBuilt } from '../helpers/build';
 import { describeOnce } from '../helpers/suites';
-import { createGame, register } from './browser';
+import { playToEnd, restClient } from '../helpers/games';
+import { createGame, gameIdOf, register, tokenOf } from './browser';
 
 jest.setTimeout(120_000);
 
@@ -133,6 +134,60 @@ describeOnce('the web client: accounts (Chromium, virtual authenticator)', () =>
     await third.page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await third.page.getByRole('heading', { name: 'New game' }).waitFor();
     await third.page.getByLabel('Signed in as').filter({ hasText: 'Bea' }).waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it('asks a guest to secure the account once a game has finished, until it is secured or put off', async () => {
+    const guest = await device();
+    await register(guest.page, 'Cid');
+    await createGame(guest.page, { ruleSet: 'simple' });
+    const gameId = gameIdOf(guest.page);
+    // Not while the game is on.
+    expect(await guest.page.getByRole('heading', { name: 'Keep your games' }).count()).toBe(0);
+    // The game is played out with the page's own token; the page follows it to its end.
+    const token = await tokenOf(guest.page);
+    const client = restClient(t);
+    await playToEnd(t, client, await client.get(token, gameId), () => token);
+    await guest.page.getByRole('heading', { name: 'Result' }).waitFor();
+    const prompt = guest.page.getByRole('complementary', { name: 'Keep your games' });
+    await prompt.waitFor();
+    await prompt.getByRole('link', { name: 'Secure your account' }).click();
+    await guest.page.getByRole('heading', { name: 'Your account' }).waitFor();
+    await guest.page.getByRole('textbox', { name: /^Username \(3 to 24/ }).fill('cid_in_chromium');
+    await guest.page.getByRole('button', { name: 'Save username' }).click();
+    await guest.page.getByRole('status').filter({ hasText: 'Username saved.' }).waitFor();
+    // A username alone does not sign in anywhere else: still asked.
+    await guest.page.goto(`${base}/#/game/${gameId}`);
+    await prompt.waitFor();
+    await guest.page.goto(`${base}/#/account`);
+    await guest.page.getByLabel(/^New password/).fill(PASSWORD);
+    await guest.page.getByRole('button', { name: 'Save password' }).click();
+    await guest.page.getByRole('status').filter({ hasText: 'Password saved.' }).waitFor();
+    const accountRead = guest.page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/accounts/me');
+    await guest.page.goto(`${base}/#/game/${gameId}`);
+    await guest.page.getByRole('heading', { name: 'Result' }).waitFor();
+    await accountRead;
+    // Two frames after the answer: the page has rendered what it made of it.
+    await guest.page.evaluate(() => {
+      const frame = (globalThis as unknown as { requestAnimationFrame: (f: () => void) => void }).requestAnimationFrame;
+      return new Promise((done) => frame(() => frame(() => done(null))));
+    });
+    expect(await prompt.count()).toBe(0);
+
+    // Another guest puts it off: it stays off in that browser.
+    const other = await device();
+    await register(other.page, 'Dot');
+    await createGame(other.page, { ruleSet: 'simple' });
+    const otherId = gameIdOf(other.page);
+    const otherToken = await tokenOf(other.page);
+    await playToEnd(t, client, await client.get(otherToken, otherId), () => otherToken);
+    const otherPrompt = other.page.getByRole('complementary', { name: 'Keep your games' });
+    await otherPrompt.getByRole('button', { name: 'Not now' }).click();
+    await otherPrompt.waitFor({ state: 'detached' });
+    await other.page.reload();
+    // Put off: the page does not even ask for the account, so the prompt is absent with the result.
+    await other.page.getByRole('heading', { name: 'Result' }).waitFor();
+    expect(await otherPrompt.count()).toBe(0);
     expect(problems).toEqual([]);
   });
 });

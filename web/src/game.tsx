@@ -16,6 +16,7 @@ import { noAnalysis } from './analysis';
 import { describeEvent } from './describe';
 import { FarkleBoard } from './farkle';
 import { FiveDiceBoard } from './five-dice';
+import { SecureAccountPrompt } from './secure-account';
 import { useChipRatings } from './rating';
 import { Trust } from './trust';
 import { RULE_SET_TITLES, ordinal, seatName, type Act } from './util';
@@ -147,6 +148,7 @@ export function GamePage({ gameId, me }: { gameId: string; me: StoredPlayer }) {
         <FarkleBoard game={game} myTurn={myTurn} act={act} busy={busy} ratings={ratings} />
       )}
       {game.standings && <Standings game={game} me={me} />}
+      <SecureAccountPrompt finished={game.status === 'finished' && mySeats.length > 0} />
       {noAnalysis(game) === null && (
         <p>
           <a href={`#/analysis/${game.id}`}>Analysis of this game</a>: every decision against optimal play.

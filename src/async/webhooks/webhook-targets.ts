@@ -16,6 +16,8 @@
  * - WEBHOOK_REQUIRE_HTTPS (default on in production) refuses http:// URLs.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
 import type { LookupAddress, LookupOneOptions } from 'node:dns';
 import { Injectable, Inject, Optional } from '@nestjs/common';
 import ipaddr from 'ipaddr.js';
@@ -106,10 +108,44 @@ export class WebhookTargets {
 }
 
 /**
+ * One POST to a checked target (webhook deliveries, Web Push messages), connected to the checked
+ * `address` (null = system resolution, when the address checks are off). Never follows redirects
+ * and does not read the answer's body; resolves with the status code.
+ */
+export function postToTarget(
+  url: URL,
+  address: string | null,
+  headers: Record<string, string | number>,
+  body: string | Buffer,
+  signal: AbortSignal,
+): Promise<number> {
+  const transport = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = transport.request(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        agent: false,
+        signal,
+        ...(address ? { lookup: pinnedLookup(address) as never } : {}),
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+        res.destroy();
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
  * A `lookup` for http(s).request that answers with the already-checked address and never asks
  * DNS again (the request keeps the host name for the Host header, SNI and the certificate).
  */
-export function pinnedLookup(address: string) {
+function pinnedLookup(address: string) {
   const family = ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4;
   return (
     _hostname: string,

@@ -21,8 +21,6 @@
  */
 import { METRICS, type Metrics } from '../../metrics/metrics';
 import { randomBytes, randomUUID } from 'node:crypto';
-import http from 'node:http';
-import https from 'node:https';
 import { Inject, Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
 import { Pool } from 'pg';
 import { Webhook } from 'standardwebhooks';
@@ -34,7 +32,7 @@ import { PG_POOL } from '../../database/prisma.service';
 import { DELIVERY_QUEUE, FANOUT_QUEUE, FanoutPayload, GAME_WEBHOOK_EVENT_TYPES } from '../../event-store/async-effects';
 import { ClaimedJob, JobOutcome, JobQueue } from '../jobs/job-queue.service';
 import type { CreateWebhookInput, WebhookDeliveryView, WebhookRegistration, WebhookView } from './dto/webhook.dto';
-import { pinnedLookup, WebhookTargets } from './webhook-targets';
+import { postToTarget, WebhookTargets } from './webhook-targets';
 import { UUID_PATTERN_ANY_CASE as UUID } from '@fairdice/core/fairness/ids';
 
 /**
@@ -250,7 +248,7 @@ export class WebhooksService implements OnModuleInit {
         error = target.reason === 'unresolvable' ? 'unreachable' : 'refused-address';
         this.logger.warn(`webhook delivery ${d.id} not attempted: ${target.detail}`);
       } else {
-        statusCode = await postOnce(
+        statusCode = await postToTarget(
           target.url,
           target.address,
           headers,
@@ -296,39 +294,6 @@ export class WebhooksService implements OnModuleInit {
     );
     return { retryInMs, error };
   }
-}
-
-/**
- * One POST, connected to the checked address (`address`; null = system resolution, when the
- * address checks are off). Never follows redirects; resolves with the status code.
- */
-function postOnce(
-  url: URL,
-  address: string | null,
-  headers: Record<string, string>,
-  body: string,
-  signal: AbortSignal,
-): Promise<number> {
-  const transport = url.protocol === 'https:' ? https : http;
-  return new Promise((resolve, reject) => {
-    const req = transport.request(
-      url,
-      {
-        method: 'POST',
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        agent: false,
-        signal,
-        ...(address ? { lookup: pinnedLookup(address) as never } : {}),
-      },
-      (res) => {
-        res.resume(); // the body is not read
-        resolve(res.statusCode ?? 0);
-        res.destroy();
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 /** A row of the webhooks table as pg returns it. */
