@@ -220,6 +220,30 @@ describe('challenges', () => {
     expect(rows[0].n).toBe(1);
   });
 
+  it('GraphQL reads an open challenge without a token, and its challenger cancels it: told on their stream', async () => {
+    const ada = await registerPlayer(t, 'Ada');
+    const sa = open(base, ada);
+    await sa.opened;
+    const id = (await challenge(t, ada, { ...CASUAL, message: 'Anyone?' }).expect(201)).body.id;
+    const read = await gql(t, 'query($id: ID!) { challenge(id: $id) { id open status message url } }', { id });
+    expect(read.data.challenge).toEqual({
+      id,
+      open: true,
+      status: 'pending',
+      message: 'Anyone?',
+      url: `/challenge/${id}`,
+    });
+    const cancelled = await gql(
+      t,
+      'mutation($id: ID!) { cancelChallenge(id: $id) { status endedAt } }',
+      { id },
+      ada.token,
+    );
+    expect(cancelled.data.cancelChallenge).toEqual({ status: 'cancelled', endedAt: expect.any(String) });
+    await sa.waitFor(typed('challengeCancelled', id), 'challengeCancelled on Ada’s stream');
+    expect((await t.http().get('/v1/challenges').set(ada.auth).expect(200)).body.outgoing).toEqual([]);
+  });
+
   describe('bad inputs: a clear code, nothing stored', () => {
     let ada: P;
     let bob: P;
