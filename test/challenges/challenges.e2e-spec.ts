@@ -19,7 +19,6 @@ describe('challenges', () => {
   let t: TestApp;
   let short: TestApp;
   let base: string;
-  let shortBase: string;
   const streams: PlayerStreamClient[] = [];
   const open = (at: string, p: P) => {
     const s = openPlayerStream(at, p.token);
@@ -31,9 +30,10 @@ describe('challenges', () => {
   beforeAll(async () => {
     t = await createTestApp({ env: { JOBS_POLL_INTERVAL_MS: '100', CHALLENGE_MAX_PENDING: '3' }, listen: true });
     // A second instance on the same database whose challenges expire after 1 s (the expiry test).
-    short = await createTestApp({ env: { JOBS_POLL_INTERVAL_MS: '100', CHALLENGE_EXPIRY_SECONDS: '1' }, listen: true });
+    // It runs no jobs: `t`'s worker runs them all and wakes `t`'s streams (on the embedded database
+    // there is no LISTEN/NOTIFY between instances, so the streams are opened on `t`).
+    short = await createTestApp({ env: { JOBS_ENABLED: 'false', CHALLENGE_EXPIRY_SECONDS: '1' } });
     base = await urlOf(t);
-    shortBase = await urlOf(short);
   });
   afterAll(async () => {
     for (const s of streams) s.close();
@@ -170,7 +170,7 @@ describe('challenges', () => {
   it('a challenge unanswered expires: the sweep tells both streams, and accepting it is refused', async () => {
     const ada = await registerPlayer(short, 'Ada');
     const bob = await registerPlayer(short, 'Bob');
-    const [sa, sb] = [open(shortBase, ada), open(shortBase, bob)];
+    const [sa, sb] = [open(base, ada), open(base, bob)];
     await Promise.all([sa.opened, sb.opened]);
     const c = (await challenge(short, ada, { opponent: bob.id, ...CASUAL }).expect(201)).body;
     expect(Date.parse(c.expiresAt) - Date.parse(c.createdAt)).toBe(1000);
