@@ -120,11 +120,13 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   // the upgrade; per player and per connection in graphql-ws's hooks (app.module); SSE in the routes.
   const streams = app.get<StreamLimits>(STREAM_LIMITS);
   streams.playerOf = async (token) => (await players.authenticate(token))?.id ?? null;
+  streams.watchToken = (token, playerId, onRevoked) => players.watchToken(token, playerId, onRevoked);
   registerWebSocketLimits(app.getHttpServer(), streams, clientAddressOf(options.config.TRUST_PROXY));
   // The WebSocket command channel at /v1/ws (src/games/channel; decision 0123): the same limits and rate buckets.
   const channel = registerCommandChannel(app.getHttpServer(), {
     games: app.get(GamesService),
     authenticate: (token) => players.authenticate(token),
+    watchToken: (token, playerId, onRevoked) => players.watchToken(token, playerId, onRevoked),
     limits: streams,
     addressOf: clientAddressOf(options.config.TRUST_PROXY),
     charge: chargeRequest,

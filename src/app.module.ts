@@ -10,6 +10,8 @@ import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { ServiceInfoModule } from './service-info/service-info.module';
 import { PlayersModule } from './players/players.module';
+import { isOptionalAuth } from './players/auth.guard';
+import { describeScopes } from './players/require-scope';
 import { GamesModule } from './games/games.module';
 import { AuditModule } from './audit/audit.module';
 import { ScoringModule } from './scoring/scoring.module';
@@ -71,6 +73,8 @@ export const graphqlOptions = (config: AppConfig, streams: StreamLimits): Apollo
     driver: ApolloDriver,
     autoSchemaFile: true,
     sortSchema: true,
+    // Each root field's description names the scope its resolver declared (src/players/require-scope.ts).
+    transformSchema: (schema: GraphQLSchema) => describeScopes(schema, isOptionalAuth),
     path: '/graphql',
     // Our own offline GraphiQL page is served at /graphiql (see src/graphiql); Apollo's landing page loads from a CDN.
     playground: false,

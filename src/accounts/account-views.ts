@@ -34,6 +34,22 @@ export interface SessionView {
   current: boolean;
 }
 
+/** A personal access token (docs/accounts.md "Scoped tokens"); its secret is never shown again. */
+export interface AccessTokenView {
+  id: string;
+  name: string;
+  scopes: string[];
+  createdAt: Date;
+  lastUsedAt: Date;
+  expiresAt: Date | null;
+  current: boolean;
+}
+
+export interface CreatedAccessToken {
+  token: string;
+  accessToken: AccessTokenView;
+}
+
 export interface SignedIn {
   token: string;
   session: SessionView;
@@ -52,6 +68,9 @@ export interface SecurityLogDetail {
   replaced: boolean | null;
   revokedSessions: number | null;
   playerTokenRetired: boolean | null;
+  tokenId: string | null;
+  scopes: string[] | null;
+  expiresAt: string | null;
 }
 
 export interface SecurityLogEntryView {

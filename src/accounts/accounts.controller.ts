@@ -1,3 +1,4 @@
+import { FULL_TOKEN, RequireScope } from '../players/require-scope';
 import {
   Body,
   Controller,
@@ -35,13 +36,16 @@ import { AccountsService } from './accounts.service';
 import {
   AddPasskeyInput,
   ClaimUsernameInput,
+  CreateAccessTokenInput,
   PasskeySignInInput,
   PasswordSignInInput,
   RenamePasskeyInput,
   SetPasswordInput,
 } from './dto/account.inputs';
 import {
+  AccessTokenPage,
   AccountModel,
+  CreatedAccessTokenModel,
   SecurityLogPage,
   SessionPage,
   SignedInModel,
@@ -69,6 +73,7 @@ export class AccountsController {
   @ApiOperation({ summary: 'My account: username, whether a password is set, passkeys' })
   @ApiOkResponse({ type: AccountModel })
   @ApiProblems(...AUTHED)
+  @RequireScope('account:read')
   me(@CurrentPlayer() player: AuthenticatedPlayer): Promise<AccountModel> {
     return this.accounts.view(player.id);
   }
@@ -82,6 +87,7 @@ export class AccountsController {
   })
   @ApiOkResponse({ type: AccountModel })
   @ApiProblems(...COMMAND, 'INVALID_USERNAME', 'USERNAME_TAKEN')
+  @RequireScope(FULL_TOKEN)
   claimUsername(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Body() input: ClaimUsernameInput,
@@ -100,6 +106,7 @@ export class AccountsController {
   })
   @ApiOkResponse({ type: AccountModel })
   @ApiProblems(...COMMAND, 'WEAK_PASSWORD', 'USERNAME_REQUIRED', 'INVALID_CREDENTIALS', 'SIGN_IN_LOCKED')
+  @RequireScope(FULL_TOKEN)
   setPassword(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Body() input: SetPasswordInput,
@@ -117,6 +124,7 @@ export class AccountsController {
   })
   @ApiOkResponse({ type: AccountModel })
   @ApiProblems(...AUTHED, 'VERSION_CONFLICT', 'CREDENTIAL_NOT_FOUND', 'LAST_CREDENTIAL')
+  @RequireScope(FULL_TOKEN)
   removePassword(@CurrentPlayer() player: AuthenticatedPlayer, @Req() req: FastifyRequest): Promise<AccountModel> {
     return this.accounts.removePassword(player, originOf(req));
   }
@@ -133,6 +141,7 @@ export class AccountsController {
   @ApiOkResponse({ type: PasskeyCreationOptionsView })
   @ApiNoFieldsBody()
   @ApiProblems(...BODY_PROBLEMS, ...AUTHED, 'USERNAME_REQUIRED')
+  @RequireScope(FULL_TOKEN)
   async registrationOptions(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Body(new NoFieldsPipe()) _body: Record<string, never>,
@@ -157,6 +166,7 @@ export class AccountsController {
     'PASSKEY_LIMIT_REACHED',
     'USERNAME_REQUIRED',
   )
+  @RequireScope(FULL_TOKEN)
   addPasskey(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Body() input: AddPasskeyInput,
@@ -171,6 +181,7 @@ export class AccountsController {
   @ApiOperation({ summary: 'Rename a passkey' })
   @ApiOkResponse({ type: AccountModel })
   @ApiProblems(...COMMAND, ...PATH_PROBLEMS, 'CREDENTIAL_NOT_FOUND', 'INVALID_CREDENTIAL_NAME')
+  @RequireScope(FULL_TOKEN)
   renamePasskey(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Param('id', UuidPipe) id: string,
@@ -189,6 +200,7 @@ export class AccountsController {
   })
   @ApiOkResponse({ type: AccountModel })
   @ApiProblems(...AUTHED, ...PATH_PROBLEMS, 'VERSION_CONFLICT', 'CREDENTIAL_NOT_FOUND', 'LAST_CREDENTIAL')
+  @RequireScope(FULL_TOKEN)
   removePasskey(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Param('id', UuidPipe) id: string,
@@ -244,6 +256,7 @@ export class AccountsController {
   @ApiOperation({ summary: 'My signed-in devices', description: 'Live sessions, newest first. Paged by cursor.' })
   @ApiOkResponse({ type: SessionPage, headers: NEXT_LINK_HEADER })
   @ApiProblems(...AUTHED, 'VALIDATION_FAILED', 'INVALID_CURSOR')
+  @RequireScope('account:read')
   async sessions(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Query() q: CursorQuery,
@@ -265,6 +278,7 @@ export class AccountsController {
   })
   @ApiNoContentResponse()
   @ApiProblems(...AUTHED, ...PATH_PROBLEMS, 'SESSION_NOT_FOUND')
+  @RequireScope(FULL_TOKEN)
   revokeSession(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Param('id', UuidPipe) id: string,
@@ -285,12 +299,73 @@ export class AccountsController {
   @ApiOkResponse({ type: SignedOutEverywhereModel })
   @ApiNoFieldsBody()
   @ApiProblems(...BODY_PROBLEMS, ...AUTHED)
+  @RequireScope(FULL_TOKEN)
   signOutEverywhere(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Body(new NoFieldsPipe()) _body: Record<string, never>,
     @Req() req: FastifyRequest,
   ): Promise<SignedOutEverywhereModel> {
     return this.accounts.signOutEverywhere(player, originOf(req));
+  }
+
+  @Post('me/tokens')
+  @UseGuards(AuthGuard)
+  @ApiBearerAuth()
+  @ApiOperation({
+    summary: 'Create a personal access token',
+    description:
+      'A bearer token with only the scopes named (docs/accounts.md "Scoped tokens"), optionally expiring after `expiresInDays`. The token is shown once, here. A scoped token creates only tokens within its own scopes (INSUFFICIENT_SCOPE naming the one it lacks) that expire no later than it does. At most 50 live tokens per player (ACCESS_TOKEN_LIMIT_REACHED).',
+  })
+  @ApiCreatedResponse({ type: CreatedAccessTokenModel })
+  @ApiProblems(...BODY_PROBLEMS, ...AUTHED, 'UNKNOWN_SCOPE', 'ACCESS_TOKEN_LIMIT_REACHED')
+  @RequireScope('account:write')
+  createAccessToken(
+    @CurrentPlayer() player: AuthenticatedPlayer,
+    @Body() input: CreateAccessTokenInput,
+    @Req() req: FastifyRequest,
+  ): Promise<CreatedAccessTokenModel> {
+    return this.accounts.createAccessToken(player, input, originOf(req));
+  }
+
+  @Get('me/tokens')
+  @UseGuards(AuthGuard)
+  @ApiBearerAuth()
+  @ApiOperation({
+    summary: 'My personal access tokens',
+    description: 'Live (not revoked, not expired) tokens, newest first, without their secrets. Paged by cursor.',
+  })
+  @ApiOkResponse({ type: AccessTokenPage, headers: NEXT_LINK_HEADER })
+  @ApiProblems(...AUTHED, 'VALIDATION_FAILED', 'INVALID_CURSOR')
+  @RequireScope('account:read')
+  async accessTokens(
+    @CurrentPlayer() player: AuthenticatedPlayer,
+    @Query() q: CursorQuery,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AccessTokenPage> {
+    const page = await this.accounts.accessTokenList(player, pageRequest(q));
+    setNextLink(req, reply, page.nextCursor);
+    return { items: page.items, nextCursor: page.nextCursor };
+  }
+
+  @Delete('me/tokens/:id')
+  @HttpCode(204)
+  @UseGuards(AuthGuard)
+  @ApiBearerAuth()
+  @ApiOperation({
+    summary: 'Revoke a personal access token',
+    description:
+      'It stops working at once on this instance (within 5 s on others); the streams it opened end (at once here, within 35 s on other instances).',
+  })
+  @ApiNoContentResponse()
+  @ApiProblems(...AUTHED, ...PATH_PROBLEMS, 'ACCESS_TOKEN_NOT_FOUND')
+  @RequireScope('account:write')
+  revokeAccessToken(
+    @CurrentPlayer() player: AuthenticatedPlayer,
+    @Param('id', UuidPipe) id: string,
+    @Req() req: FastifyRequest,
+  ): Promise<void> {
+    return this.accounts.revokeAccessToken(player, id, originOf(req));
   }
 
   @Get('me/security-log')
@@ -302,6 +377,7 @@ export class AccountsController {
   })
   @ApiOkResponse({ type: SecurityLogPage, headers: NEXT_LINK_HEADER })
   @ApiProblems(...AUTHED, 'VALIDATION_FAILED', 'INVALID_CURSOR')
+  @RequireScope('account:read')
   async securityLog(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Query() q: CursorQuery,

@@ -4,6 +4,7 @@ import { EventStoreModule } from '../event-store/event-store.module';
 import { AccountAggregate } from './account-aggregate';
 import { AccountCredentials } from './account-credentials.service';
 import { AccountSessions } from './account-sessions.service';
+import { AccessTokens } from './access-tokens.service';
 import { AccountsController } from './accounts.controller';
 import { AccountsResolver } from './accounts.resolver';
 import { AccountsService } from './accounts.service';
@@ -23,6 +24,7 @@ import { RELYING_PARTY, WebAuthn, type RelyingParty } from './webauthn';
     AccountCredentials,
     SignIn,
     AccountSessions,
+    AccessTokens,
     SecurityLog,
     SignInThrottle,
     WebAuthn,

@@ -1,3 +1,4 @@
+import { FULL_TOKEN, RequireScope } from '../players/require-scope';
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
 import type { FastifyRequest } from 'fastify';
@@ -14,13 +15,16 @@ import { originOf } from './accounts.controller';
 import {
   AddPasskeyInput,
   ClaimUsernameInput,
+  CreateAccessTokenInput,
   PasskeySignInInput,
   PasswordSignInInput,
   RenamePasskeyInput,
   SetPasswordInput,
 } from './dto/account.inputs';
 import {
+  AccessTokenConnection,
   AccountModel,
+  CreatedAccessTokenModel,
   SecurityLogConnection,
   SessionConnection,
   SignedInModel,
@@ -63,12 +67,14 @@ export class AccountsResolver {
 
   @Query(() => AccountModel, { description: 'My account (GET /v1/accounts/me).' })
   @UseGuards(AuthGuard)
+  @RequireScope('account:read')
   account(@CurrentPlayer() player: AuthenticatedPlayer): Promise<AccountModel> {
     return this.accounts.view(player.id);
   }
 
   @Mutation(() => AccountModel, { description: 'Claim or change my username (PUT /v1/accounts/me/username).' })
   @UseGuards(AuthGuard)
+  @RequireScope(FULL_TOKEN)
   claimUsername(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Args('input') input: ClaimUsernameInput,
@@ -79,6 +85,7 @@ export class AccountsResolver {
 
   @Mutation(() => AccountModel, { description: 'Set or replace my password (PUT /v1/accounts/me/password).' })
   @UseGuards(AuthGuard)
+  @RequireScope(FULL_TOKEN)
   setPassword(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Args('input') input: SetPasswordInput,
@@ -89,6 +96,7 @@ export class AccountsResolver {
 
   @Mutation(() => AccountModel, { description: 'Remove my password (DELETE /v1/accounts/me/password).' })
   @UseGuards(AuthGuard)
+  @RequireScope(FULL_TOKEN)
   removePassword(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Context() ctx: { req?: FastifyRequest },
@@ -101,12 +109,14 @@ export class AccountsResolver {
       'Options to register a passkey: PublicKeyCredentialCreationOptionsJSON (POST /v1/accounts/me/passkeys/options, its `publicKey`).',
   })
   @UseGuards(AuthGuard)
+  @RequireScope(FULL_TOKEN)
   passkeyRegistrationOptions(@CurrentPlayer() player: AuthenticatedPlayer): Promise<CreationOptionsModel> {
     return this.accounts.passkeyRegistrationOptions(player);
   }
 
   @Mutation(() => AccountModel, { description: 'Register a passkey (POST /v1/accounts/me/passkeys).' })
   @UseGuards(AuthGuard)
+  @RequireScope(FULL_TOKEN)
   addPasskey(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Args('input') input: AddPasskeyInput,
@@ -117,6 +127,7 @@ export class AccountsResolver {
 
   @Mutation(() => AccountModel, { description: 'Rename a passkey (PATCH /v1/accounts/me/passkeys/{id}).' })
   @UseGuards(AuthGuard)
+  @RequireScope(FULL_TOKEN)
   renamePasskey(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Args('id', { type: () => ID }) id: string,
@@ -128,6 +139,7 @@ export class AccountsResolver {
 
   @Mutation(() => AccountModel, { description: 'Remove a passkey (DELETE /v1/accounts/me/passkeys/{id}).' })
   @UseGuards(AuthGuard)
+  @RequireScope(FULL_TOKEN)
   removePasskey(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Args('id', { type: () => ID }) id: string,
@@ -166,6 +178,7 @@ export class AccountsResolver {
 
   @Query(() => SessionConnection, { description: 'My signed-in devices, newest first (GET /v1/accounts/me/sessions).' })
   @UseGuards(AuthGuard)
+  @RequireScope('account:read')
   async sessions(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Args('first', FIRST) first?: number,
@@ -178,6 +191,7 @@ export class AccountsResolver {
     description: 'Revoke a session (DELETE /v1/accounts/me/sessions/{id}); true when revoked.',
   })
   @UseGuards(AuthGuard)
+  @RequireScope(FULL_TOKEN)
   async revokeSession(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Args('id', { type: () => ID }) id: string,
@@ -191,6 +205,7 @@ export class AccountsResolver {
     description: 'Sign out everywhere (POST /v1/accounts/me/sign-out-everywhere).',
   })
   @UseGuards(AuthGuard)
+  @RequireScope(FULL_TOKEN)
   signOutEverywhere(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Context() ctx: { req?: FastifyRequest },
@@ -198,10 +213,55 @@ export class AccountsResolver {
     return this.accounts.signOutEverywhere(player, gqlOrigin(ctx));
   }
 
+  @Mutation(() => CreatedAccessTokenModel, {
+    description:
+      'Create a personal access token (POST /v1/accounts/me/tokens): only the scopes named, within those of the token asking. The token is shown once.',
+  })
+  @UseGuards(AuthGuard)
+  @RequireScope('account:write')
+  createAccessToken(
+    @CurrentPlayer() player: AuthenticatedPlayer,
+    @Args('input') input: CreateAccessTokenInput,
+    @Context() ctx: { req?: FastifyRequest },
+  ): Promise<CreatedAccessTokenModel> {
+    return this.accounts.createAccessToken(player, input, gqlOrigin(ctx));
+  }
+
+  @Query(() => AccessTokenConnection, {
+    description: 'My personal access tokens, newest first (GET /v1/accounts/me/tokens).',
+  })
+  @UseGuards(AuthGuard)
+  @RequireScope('account:read')
+  async accessTokens(
+    @CurrentPlayer() player: AuthenticatedPlayer,
+    @Args('first', FIRST) first?: number,
+    @Args('after', AFTER) after?: string,
+  ): Promise<AccessTokenConnection> {
+    return toConnection(
+      await this.accounts.accessTokenList(player, pageRequest({ limit: first, cursor: after })),
+      after,
+    );
+  }
+
+  @Mutation(() => Boolean, {
+    description: 'Revoke a personal access token (DELETE /v1/accounts/me/tokens/{id}); true when revoked.',
+  })
+  @UseGuards(AuthGuard)
+  @RequireScope('account:write')
+  async revokeAccessToken(
+    @CurrentPlayer() player: AuthenticatedPlayer,
+    @Args('id', { type: () => ID }) id: string,
+    @Context() ctx: { req?: FastifyRequest },
+  ): Promise<boolean> {
+    await this.accounts.revokeAccessToken(player, uuid(id), gqlOrigin(ctx));
+    return true;
+  }
+
   @Query(() => SecurityLogConnection, {
     description: 'My security log, newest first (GET /v1/accounts/me/security-log).',
   })
   @UseGuards(AuthGuard)
+  @RequireScope('account:read')
   async securityLog(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Args('first', FIRST) first?: number,

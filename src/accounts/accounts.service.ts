@@ -7,7 +7,7 @@
  *
  * The one service the controller and the resolver use; each job is done by its own piece:
  * AccountCredentials (the account, username, password, passkeys), SignIn (and its throttle),
- * AccountSessions, SecurityLog.
+ * AccountSessions, AccessTokens (personal access tokens), SecurityLog.
  */
 import { Injectable } from '@nestjs/common';
 import type { CursorPage } from '../common/pagination/cursor';
@@ -15,7 +15,16 @@ import type { PageRequest } from '../common/pagination/page-request';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { AccountCredentials } from './account-credentials.service';
 import { AccountSessions } from './account-sessions.service';
-import type { AccountView, RequestOrigin, SecurityLogEntryView, SessionView, SignedIn } from './account-views';
+import { AccessTokens, type CreateAccessToken } from './access-tokens.service';
+import type {
+  AccessTokenView,
+  AccountView,
+  CreatedAccessToken,
+  RequestOrigin,
+  SecurityLogEntryView,
+  SessionView,
+  SignedIn,
+} from './account-views';
 import type { CreationOptionsModel, RequestOptionsModel } from './dto/webauthn.dto';
 import { SecurityLog } from './security-log.service';
 import { SignIn } from './sign-in.service';
@@ -29,6 +38,7 @@ export class AccountsService {
     private readonly signIn: SignIn,
     private readonly sessionList: AccountSessions,
     private readonly log: SecurityLog,
+    private readonly accessTokens: AccessTokens,
   ) {}
 
   view(playerId: string): Promise<AccountView> {
@@ -118,6 +128,24 @@ export class AccountsService {
     origin: RequestOrigin,
   ): Promise<{ revokedSessions: number; playerTokenRetired: boolean }> {
     return this.sessionList.signOutEverywhere(player, origin);
+  }
+
+  // --- personal access tokens ---
+
+  createAccessToken(
+    player: AuthenticatedPlayer,
+    input: CreateAccessToken,
+    origin: RequestOrigin,
+  ): Promise<CreatedAccessToken> {
+    return this.accessTokens.create(player, input, origin);
+  }
+
+  accessTokenList(player: AuthenticatedPlayer, page: PageRequest): Promise<CursorPage<AccessTokenView>> {
+    return this.accessTokens.list(player, page);
+  }
+
+  revokeAccessToken(player: AuthenticatedPlayer, tokenId: string, origin: RequestOrigin): Promise<void> {
+    return this.accessTokens.revoke(player, tokenId, origin);
   }
 
   // --- security log ---

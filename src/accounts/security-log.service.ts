@@ -28,6 +28,9 @@ const toDetail = (d: Record<string, unknown>): SecurityLogDetail => ({
   replaced: flag(d.replaced),
   revokedSessions: typeof d.revokedSessions === 'number' ? d.revokedSessions : null,
   playerTokenRetired: flag(d.playerTokenRetired),
+  tokenId: text(d.tokenId),
+  scopes: Array.isArray(d.scopes) ? d.scopes.filter((s): s is string => typeof s === 'string') : null,
+  expiresAt: text(d.expiresAt),
 });
 
 @Injectable()

@@ -1,3 +1,4 @@
+import { RequireScope } from '../players/require-scope';
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
@@ -43,6 +44,7 @@ export class AdviceController {
     'ADVICE_BUSY',
     'DATABASE_UNAVAILABLE',
   )
+  @RequireScope('advice:read')
   gameAdvice(@CurrentPlayer() me: AuthenticatedPlayer, @Param('id', UuidPipe) id: string): Promise<GameAdviceView> {
     return this.advice.gameAdvice(me, id);
   }
@@ -65,6 +67,7 @@ export class AdviceController {
     'ADVICE_BUSY',
     'DATABASE_UNAVAILABLE',
   )
+  @RequireScope('advice:read')
   analysis(@CurrentPlayer() me: AuthenticatedPlayer | null, @Param('id', UuidPipe) id: string) {
     return this.advice.analysis(me, id);
   }
@@ -88,6 +91,7 @@ export class AdviceController {
     'TABLE_BUILDING',
     'ADVICE_BUSY',
   )
+  @RequireScope('advice:read')
   fiveDice(@CurrentPlayer() me: AuthenticatedPlayer | null, @Body() input: FiveDiceAdviceInput): FiveDiceAdviceView {
     return this.advice.fiveDiceAdvice(input, { playerId: me?.id ?? null });
   }
@@ -111,6 +115,7 @@ export class AdviceController {
     'TABLE_BUILDING',
     'ADVICE_BUSY',
   )
+  @RequireScope('advice:read')
   farkle(@CurrentPlayer() me: AuthenticatedPlayer | null, @Body() input: FarkleAdviceInput): FarkleAdviceView {
     return this.advice.farkleAdvice(input, { playerId: me?.id ?? null });
   }

@@ -1,3 +1,4 @@
+import { RequireScope } from '../players/require-scope';
 import { UseGuards } from '@nestjs/common';
 import { Args, ID, Query, Resolver } from '@nestjs/graphql';
 import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
@@ -22,6 +23,7 @@ export class AdviceResolver {
     description:
       'Optimal advice for the player to move in a game that allows advice (TABLE_BUILDING with extensions.retryAfter while the table is computed). Same as GET /v1/games/{id}/advice.',
   })
+  @RequireScope('advice:read')
   gameAdvice(@CurrentPlayer() me: AuthenticatedPlayer, @Args('gameId', { type: () => ID }) gameId: string) {
     return this.advice.gameAdvice(me, gameId);
   }
@@ -30,6 +32,7 @@ export class AdviceResolver {
     description: 'Post-game analysis of a finished five-dice game. Same as GET /v1/games/{id}/analysis.',
   })
   @OptionalAuth()
+  @RequireScope('advice:read')
   gameAnalysis(@CurrentPlayer() me: AuthenticatedPlayer | null, @Args('gameId', { type: () => ID }) gameId: string) {
     return this.advice.analysis(me, gameId);
   }
@@ -39,6 +42,7 @@ export class AdviceResolver {
       'Optimal five-dice advice for a sheet, dice and rolls left (no game). Same as POST /v1/advice/five-dice (a new table for custom options needs a token and counts against a per-player budget: ADVICE_BUILD_LIMITED).',
   })
   @OptionalAuth()
+  @RequireScope('advice:read')
   fiveDiceAdvice(@CurrentPlayer() me: AuthenticatedPlayer | null, @Args('input') input: FiveDiceAdviceInput) {
     return this.advice.fiveDiceAdvice(input, { playerId: me?.id ?? null });
   }
@@ -47,6 +51,7 @@ export class AdviceResolver {
     description: 'Farkle advice for a position (no game). Same as POST /v1/advice/farkle.',
   })
   @OptionalAuth()
+  @RequireScope('advice:read')
   farkleAdvice(@CurrentPlayer() me: AuthenticatedPlayer | null, @Args('input') input: FarkleAdviceInput) {
     return this.advice.farkleAdvice(input, { playerId: me?.id ?? null });
   }

@@ -1,3 +1,4 @@
+import { RequireScope } from '../players/require-scope';
 import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
@@ -28,6 +29,7 @@ export class AuditController {
     headers: { 'Content-Disposition': { $ref: '#/components/headers/ContentDisposition' }, ...STALENESS_HEADER_DOC },
   })
   @ApiProblems(...PATH_PROBLEMS, 'GAME_NOT_FOUND', 'DATABASE_UNAVAILABLE')
+  @RequireScope('game:read')
   async get(
     @CurrentPlayer() me: AuthenticatedPlayer | null,
     @Param('id') id: string,

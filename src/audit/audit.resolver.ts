@@ -1,3 +1,4 @@
+import { RequireScope } from '../players/require-scope';
 import { UseGuards } from '@nestjs/common';
 import { Args, ID, Query, Resolver } from '@nestjs/graphql';
 import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
@@ -19,6 +20,7 @@ export class AuditResolver {
       'Use auditBundle: the same members, typed. For the document itself (a verifier input), GET /v1/games/{id}/audit.',
   })
   @OptionalAuth()
+  @RequireScope('game:read')
   auditDocument(@CurrentPlayer() me: AuthenticatedPlayer | null, @Args('gameId', { type: () => ID }) gameId: string) {
     return this.audit.bundle(me, gameId);
   }
@@ -29,6 +31,7 @@ export class AuditResolver {
       "The game's audit bundle (docs/fairness.md §5), typed: the members of GET /v1/games/{id}/audit, events as GameEvent types. Public games: anyone; private games: their seats only.",
   })
   @OptionalAuth()
+  @RequireScope('game:read')
   async typedAuditBundle(
     @CurrentPlayer() me: AuthenticatedPlayer | null,
     @Args('gameId', { type: () => ID }) gameId: string,

@@ -1,3 +1,4 @@
+import { RequireScope } from '../players/require-scope';
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { DeclineReason } from '@fairdice/core/rules/challenge';
@@ -32,7 +33,7 @@ const ANSWER_PROBLEMS: ErrorCode[] = [
 export class ChallengesController {
   constructor(private readonly challenges: ChallengesService) {}
 
-  // scope: game:create
+  @RequireScope('game:create')
   @Post()
   @ApiOperation({
     summary: 'Challenge a player (or anyone, by link)',
@@ -59,7 +60,7 @@ export class ChallengesController {
     return this.challenges.create(me, input, opts);
   }
 
-  // scope: game:read
+  @RequireScope('game:read')
   @Get()
   @ApiOperation({
     summary: 'My pending challenges',
@@ -72,7 +73,7 @@ export class ChallengesController {
     return this.challenges.list(me);
   }
 
-  // scope: game:read
+  @RequireScope('game:read')
   @Get(':id')
   @OptionalAuth()
   @ApiOperation({
@@ -86,7 +87,7 @@ export class ChallengesController {
     return this.challenges.get(me ?? null, id);
   }
 
-  // scope: game:create
+  @RequireScope('game:create')
   @Post(':id/accept')
   @HttpCode(200)
   @ApiOperation({
@@ -105,7 +106,7 @@ export class ChallengesController {
     return this.challenges.accept(me, id, opts);
   }
 
-  // scope: game:create
+  @RequireScope('game:create')
   @Post(':id/decline')
   @HttpCode(200)
   @ApiOperation({
@@ -125,7 +126,7 @@ export class ChallengesController {
     return this.challenges.decline(me, id, (input?.reason ?? 'generic') as DeclineReason, opts);
   }
 
-  // scope: game:create
+  @RequireScope('game:create')
   @Post(':id/cancel')
   @HttpCode(200)
   @ApiOperation({

@@ -1,3 +1,4 @@
+import { RequireScope } from '../players/require-scope';
 import { UseGuards } from '@nestjs/common';
 import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { UUID_PATTERN_ANY_CASE as UUID } from '@fairdice/core/fairness/ids';
@@ -17,13 +18,13 @@ const ID_ARG = { type: () => ID, description: 'The challenge id.' };
 export class ChallengesResolver {
   constructor(private readonly service: ChallengesService) {}
 
-  // scope: game:read
+  @RequireScope('game:read')
   @Query(() => MyChallengesView, { description: 'My pending challenges, incoming and outgoing (GET /v1/challenges).' })
   challenges(@CurrentPlayer() me: AuthenticatedPlayer): Promise<MyChallengesView> {
     return this.service.list(me);
   }
 
-  // scope: game:read
+  @RequireScope('game:read')
   @Query(() => ChallengeView, {
     description:
       'A challenge: an open one for anyone with its link, a direct one for its two players (GET /v1/challenges/{id}).',
@@ -33,7 +34,7 @@ export class ChallengesResolver {
     return this.service.get(me ?? null, checkId(id));
   }
 
-  // scope: game:create
+  @RequireScope('game:create')
   @Mutation(() => ChallengeView, { description: 'Challenge a player, or anyone by link (POST /v1/challenges).' })
   createChallenge(
     @CurrentPlayer() me: AuthenticatedPlayer,
@@ -43,7 +44,7 @@ export class ChallengesResolver {
     return this.service.create(me, input, { idempotencyKey });
   }
 
-  // scope: game:create
+  @RequireScope('game:create')
   @Mutation(() => ChallengeView, {
     description: 'Accept a challenge: its game is created and started (gameId) (POST /v1/challenges/{id}/accept).',
   })
@@ -55,7 +56,7 @@ export class ChallengesResolver {
     return this.service.accept(me, checkId(id), { idempotencyKey });
   }
 
-  // scope: game:create
+  @RequireScope('game:create')
   @Mutation(() => ChallengeView, {
     description: 'Decline a challenge with a reason (POST /v1/challenges/{id}/decline).',
   })
@@ -68,7 +69,7 @@ export class ChallengesResolver {
     return this.service.decline(me, checkId(id), (input?.reason ?? 'generic') as DeclineReason, { idempotencyKey });
   }
 
-  // scope: game:create
+  @RequireScope('game:create')
   @Mutation(() => ChallengeView, { description: 'Cancel my challenge (POST /v1/challenges/{id}/cancel).' })
   cancelChallenge(
     @CurrentPlayer() me: AuthenticatedPlayer,

@@ -1,3 +1,4 @@
+import { RequireScope } from '../players/require-scope';
 import {
   Body,
   Controller,
@@ -22,7 +23,9 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
+import { AuthGuard, CurrentPlayer, CurrentToken, OptionalAuth } from '../players/auth.guard';
+import { PlayersService } from '../players/players.service';
+import { RevocableStream } from '../players/revocable-stream';
 import { DomainException } from '../common/errors';
 import {
   ApiProblems,
@@ -67,6 +70,7 @@ export class GamesController {
   constructor(
     private readonly games: GamesService,
     @Inject(STREAM_LIMITS) private readonly streams: StreamLimits,
+    private readonly players: PlayersService,
   ) {}
 
   @Post()
@@ -84,6 +88,7 @@ export class GamesController {
     'IDEMPOTENCY_IN_PROGRESS',
     'DATABASE_UNAVAILABLE',
   )
+  @RequireScope('game:create')
   create(@CurrentPlayer() me: Me, @Body() input: CreateGameInput, @RestCommandOptions() opts: CommandOptions) {
     return this.games.create(me, input, opts);
   }
@@ -98,6 +103,7 @@ export class GamesController {
   @ApiOkResponse({ type: GamePage, headers: { ...NEXT_LINK_HEADER, ...STALENESS_HEADER_DOC } })
   @Deprecated({ since: '2026-12-01', params: ['offset'] })
   @ApiProblems('VALIDATION_FAILED', 'INVALID_CURSOR', 'DATABASE_UNAVAILABLE')
+  @RequireScope('game:read')
   async list(
     @CurrentPlayer() me: Me | null,
     @Query() q: ListGamesQuery,
@@ -120,6 +126,7 @@ export class GamesController {
   @ApiResponse({ status: 304, description: 'Not Modified: the game is still at a version named in If-None-Match.' })
   @ApiRequestHeaders('If-None-Match')
   @ApiProblems(...PATH_PROBLEMS, 'GAME_NOT_FOUND', 'DATABASE_UNAVAILABLE')
+  @RequireScope('game:read')
   async get(
     @CurrentPlayer() me: Me | null,
     @Param('id', UuidPipe) id: string,
@@ -144,6 +151,7 @@ export class GamesController {
   })
   @ApiOkResponse({ type: GameEventPage, headers: NEXT_LINK_HEADER })
   @ApiProblems(...PATH_PROBLEMS, 'INVALID_CURSOR', 'GAME_NOT_FOUND', 'DATABASE_UNAVAILABLE')
+  @RequireScope('game:read')
   async events(
     @CurrentPlayer() me: Me | null,
     @Param('id', UuidPipe) id: string,
@@ -161,6 +169,7 @@ export class GamesController {
   @ApiOperation({ summary: 'The game as it was right after event `version`' })
   @ApiOkResponse({ type: GameView })
   @ApiProblems(...PATH_PROBLEMS, 'GAME_NOT_FOUND', 'VERSION_NOT_FOUND', 'DATABASE_UNAVAILABLE')
+  @RequireScope('game:read')
   atVersion(@CurrentPlayer() me: Me | null, @Param('id', UuidPipe) id: string, @Param('version') version: string) {
     checkGameId(id);
     if (!/^\d{1,9}$/.test(version))
@@ -175,7 +184,7 @@ export class GamesController {
     description:
       "Each message: `id: <version>`, `event: <type>`, `data: <event JSON>` (a GameEvent: FiveDiceGameEvent or FarkleGameEvent by the game's family). " +
       'The messages are NAMED events (`event: <type>`): a browser `EventSource` delivers them only to `addEventListener(type, ...)` for each type, never to `onmessage` (which receives unnamed messages only). ' +
-      'Resume with the Last-Event-ID header or ?after=. A comment heartbeat every 15 s. The stream ends after the game ends. Access is re-checked on every event: once you may no longer see the game (you left a private game), the event that removed you is not sent; a last message `event: access-revoked` with `data: {"code":"GAME_ACCESS_REVOKED",...}` (no id) is, and the stream ends.',
+      'Resume with the Last-Event-ID header or ?after=. A comment heartbeat every 15 s. The stream ends after the game ends. Access is re-checked on every event: once you may no longer see the game (you left a private game), the event that removed you is not sent; a last message `event: access-revoked` with `data: {"code":"GAME_ACCESS_REVOKED",...}` (no id) is, and the stream ends. Opened with a token: once that token is rotated, revoked or expires, a last message `event: revoked` with `data: {"type":"revoked","code":"UNAUTHENTICATED",...}` (no id), and the stream ends (docs/accounts.md "Scoped tokens").',
   })
   @ApiResponse({
     status: 200,
@@ -191,7 +200,7 @@ export class GamesController {
             EVENT_TYPES['five-dice'].join(', ') +
             '; farkle ' +
             EVENT_TYPES.farkle.join(', ') +
-            '; and access-revoked (data: {"code":"GAME_ACCESS_REVOKED","status":403,"detail":...,"gameId":...}, the last message). ' +
+            '; access-revoked (data: {"code":"GAME_ACCESS_REVOKED","status":403,"detail":...,"gameId":...}, the last message); and revoked (data: {"type":"revoked","code":"UNAUTHENTICATED","status":401,"detail":...}, the last message: the token that opened it stopped working). ' +
             'Every other message has `id: <version>` and `data:` one GameEvent as JSON.',
           example:
             ': connected\n\nid: 1\nevent: gameCreated\ndata: {"gameId":"...","version":1,"type":"gameCreated",...}\n\n',
@@ -201,8 +210,10 @@ export class GamesController {
   })
   @ApiRequestHeaders('Last-Event-ID')
   @ApiProblems(...PATH_PROBLEMS, 'GAME_NOT_FOUND', 'TOO_MANY_STREAMS', 'DATABASE_UNAVAILABLE')
+  @RequireScope('game:read')
   async stream(
     @CurrentPlayer() me: Me | null,
+    @CurrentToken() token: string | null,
     @Param('id', UuidPipe) id: string,
     @Query() q: StreamQuery,
     @Headers('last-event-id') lastEventId: string | undefined,
@@ -219,7 +230,14 @@ export class GamesController {
     const slot = this.streams.openSse(req.ip);
     try {
       const events = await this.games.stream(me, id, after);
-      await writeEventStream(events, req, reply);
+      // Opened with a token: it ends (event: revoked) once the token is rotated, revoked or expires.
+      await writeEventStream(
+        me && token
+          ? new RevocableStream(events, (onRevoked) => this.players.watchToken(token, me.id, onRevoked))
+          : events,
+        req,
+        reply,
+      );
     } finally {
       slot.release();
     }

@@ -1,3 +1,4 @@
+import { RequireScope } from '../players/require-scope';
 import { UseGuards } from '@nestjs/common';
 import { Args, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
 import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
@@ -43,6 +44,7 @@ export class GamesResolver {
 
   @Query(() => GameView, { description: 'A game (public: anyone; private: its seats only).' })
   @OptionalAuth()
+  @RequireScope('game:read')
   game(@CurrentPlayer() me: Me | null, @Args('id', { type: () => ID }) id: string) {
     return this.games.get(me, id);
   }
@@ -52,6 +54,7 @@ export class GamesResolver {
       'Games, newest first (created_at, then id, descending): mine (token needed) or open public ones. A game keeps its place while it is played, so paging neither skips nor repeats (docs/api.md#pagination). Same as GET /v1/games.',
   })
   @OptionalAuth()
+  @RequireScope('game:read')
   async gamesConnection(
     @CurrentPlayer() me: Me | null,
     // Typed as a string: the enum object as the parameter's metatype would be validated as a class.
@@ -72,6 +75,7 @@ export class GamesResolver {
     description: 'My games, newest first.',
     deprecationReason: 'Offsets shift while games are created; use gamesConnection(scope: mine, first, after).',
   })
+  @RequireScope('game:read')
   async myGames(
     @CurrentPlayer() me: Me,
     @Args('limit', { type: () => Int, nullable: true }) limit?: number,
@@ -86,6 +90,7 @@ export class GamesResolver {
     deprecationReason: 'Offsets shift while games are created; use gamesConnection(scope: open, first, after).',
   })
   @OptionalAuth()
+  @RequireScope('game:read')
   async openGames(
     @CurrentPlayer() me: Me | null,
     @Args('limit', { type: () => Int, nullable: true }) limit?: number,
@@ -100,6 +105,7 @@ export class GamesResolver {
       "The game's events, oldest first (by version; exact paging: events are append-only). Same as GET /v1/games/{id}/events.",
   })
   @OptionalAuth()
+  @RequireScope('game:read')
   async gameEventsConnection(
     @CurrentPlayer() me: Me | null,
     @Args('gameId', { type: () => ID }) gameId: string,
@@ -121,6 +127,7 @@ export class GamesResolver {
     description: "The game's events with version > after, oldest first (GET /v1/games/{id}/events).",
   })
   @OptionalAuth()
+  @RequireScope('game:read')
   async gameEvents(
     @CurrentPlayer() me: Me | null,
     @Args('gameId', { type: () => ID }) gameId: string,
@@ -138,6 +145,7 @@ export class GamesResolver {
     deprecationReason: 'Renamed gameEvents (as GET /v1/games/{id}/events); same arguments and result.',
   })
   @OptionalAuth()
+  @RequireScope('game:read')
   async gameHistory(
     @CurrentPlayer() me: Me | null,
     @Args('gameId', { type: () => ID }) gameId: string,
@@ -149,6 +157,7 @@ export class GamesResolver {
 
   @Query(() => GameView, { description: 'The game right after event `version`.' })
   @OptionalAuth()
+  @RequireScope('game:read')
   gameAtVersion(
     @CurrentPlayer() me: Me | null,
     @Args('gameId', { type: () => ID }) gameId: string,
@@ -158,6 +167,7 @@ export class GamesResolver {
   }
 
   @Mutation(() => GameView, { description: 'Create a game; the creator takes seat 0.' })
+  @RequireScope('game:create')
   createGame(
     @CurrentPlayer() me: Me,
     @Args('input') input: CreateGameInput,
@@ -187,6 +197,7 @@ export class GamesResolver {
     },
   })
   @OptionalAuth()
+  @RequireScope('game:read')
   async gameEventStream(
     @CurrentPlayer() me: Me | null,
     @Args('gameId', { type: () => ID }) gameId: string,

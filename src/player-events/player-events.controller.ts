@@ -1,3 +1,4 @@
+import { RequireScope } from '../players/require-scope';
 import { Body, Controller, Get, Headers, Inject, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -93,6 +94,7 @@ export class PlayerEventsController {
   })
   @ApiRequestHeaders('Last-Event-ID')
   @ApiProblems('INVALID_EVENT_CURSOR', 'TOO_MANY_STREAMS', 'DATABASE_UNAVAILABLE')
+  @RequireScope('game:read')
   async stream(
     @CurrentPlayer() me: AuthenticatedPlayer,
     @CurrentToken() token: string | null,
@@ -133,6 +135,7 @@ export class PlayerEventsController {
   @ApiOperation({ summary: 'My settings of the event stream (deadlineSoon share) and of Web Push (which events push)' })
   @ApiOkResponse({ type: PlayerEventSettingsView })
   @ApiProblems('DATABASE_UNAVAILABLE')
+  @RequireScope('account:read')
   settings(@CurrentPlayer() me: AuthenticatedPlayer): Promise<PlayerEventSettingsView> {
     return this.events.settings(me.id);
   }
@@ -141,6 +144,7 @@ export class PlayerEventsController {
   @ApiOperation({ summary: 'Change my event settings (fields left out keep their value)' })
   @ApiOkResponse({ type: PlayerEventSettingsView })
   @ApiProblems(...BODY_PROBLEMS, 'DATABASE_UNAVAILABLE')
+  @RequireScope('account:write')
   updateSettings(
     @CurrentPlayer() me: AuthenticatedPlayer,
     @Body() input: UpdatePlayerEventSettingsInput,

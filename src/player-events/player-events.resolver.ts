@@ -1,3 +1,4 @@
+import { RequireScope } from '../players/require-scope';
 import { UseGuards } from '@nestjs/common';
 import { Args, Int, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { DomainException, toGraphQLError } from '../common/errors';
@@ -30,6 +31,7 @@ export class PlayerEventsResolver {
       return messageOf(item);
     },
   })
+  @RequireScope('game:read')
   async myEvents(
     @CurrentPlayer() me: AuthenticatedPlayer,
     @CurrentToken() token: string | null,
@@ -44,6 +46,7 @@ export class PlayerEventsResolver {
   }
 
   @Query(() => PlayerEventSettingsModel, { description: 'My event settings (GET /v1/players/me/event-settings).' })
+  @RequireScope('account:read')
   myEventSettings(@CurrentPlayer() me: AuthenticatedPlayer) {
     return this.events.settings(me.id);
   }
@@ -51,6 +54,7 @@ export class PlayerEventsResolver {
   @Mutation(() => PlayerEventSettingsModel, {
     description: 'Change my event settings (PUT /v1/players/me/event-settings); fields left out keep their value.',
   })
+  @RequireScope('account:write')
   updateMyEventSettings(
     @CurrentPlayer() me: AuthenticatedPlayer,
     @Args('input') input: UpdatePlayerEventSettingsInput,

@@ -1,3 +1,4 @@
+import { RequireScope } from '../players/require-scope';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import {
   ApiBearerAuth,
@@ -9,7 +10,7 @@ import {
 } from '@nestjs/swagger';
 import { DomainException } from '../common/errors';
 import { ApiProblems, BODY_PROBLEMS, PATH_PROBLEMS } from '../common/openapi/decorators';
-import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
+import { AuthGuard, CurrentPlayer, Public } from '../players/auth.guard';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { CreatePushSubscriptionInput, PushSubscriptionView, VapidKeyView } from './dto/push.dto';
 import { PushService } from './push.service';
@@ -21,7 +22,7 @@ export class PushController {
   constructor(private readonly push: PushService) {}
 
   @Get('push/vapid-public-key')
-  @OptionalAuth()
+  @Public()
   @ApiOperation({
     summary: "The service's VAPID public key, for PushManager.subscribe({ applicationServerKey })",
   })
@@ -48,6 +49,7 @@ export class PushController {
     'PUSH_SUBSCRIPTION_LIMIT_REACHED',
     'DATABASE_UNAVAILABLE',
   )
+  @RequireScope('account:write')
   create(@CurrentPlayer() me: AuthenticatedPlayer, @Body() input: CreatePushSubscriptionInput) {
     return this.push.create(me.id, input);
   }
@@ -57,6 +59,7 @@ export class PushController {
   @ApiOperation({ summary: 'My push subscriptions (without their keys)' })
   @ApiOkResponse({ type: [PushSubscriptionView] })
   @ApiProblems('DATABASE_UNAVAILABLE')
+  @RequireScope('account:read')
   list(@CurrentPlayer() me: AuthenticatedPlayer) {
     return this.push.list(me.id);
   }
@@ -67,6 +70,7 @@ export class PushController {
   @ApiOperation({ summary: 'Delete a push subscription of mine (pending pushes to it are dropped)' })
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ApiProblems(...PATH_PROBLEMS, 'PUSH_SUBSCRIPTION_NOT_FOUND', 'DATABASE_UNAVAILABLE')
+  @RequireScope('account:write')
   async remove(@CurrentPlayer() me: AuthenticatedPlayer, @Param('id') id: string): Promise<void> {
     await this.push.remove(me.id, id);
   }

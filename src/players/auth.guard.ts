@@ -13,6 +13,7 @@ import { ApiOptionalAuth } from '../common/openapi/decorators';
 import { PlayersService } from './players.service';
 import { AuthenticatedPlayer } from './players.types';
 import { bearerToken } from '../common/http/bearer-token';
+import { FULL_TOKEN, insufficientScope, hasScope, SCOPE_METADATA, type RequiredScope } from './require-scope';
 
 const OPTIONAL_AUTH = 'fairdice:optional-auth';
 /**
@@ -20,6 +21,16 @@ const OPTIONAL_AUTH = 'fairdice:optional-auth';
  * OpenAPI: security [{}, {bearer: []}].
  */
 export const OptionalAuth = () => applyDecorators(SetMetadata(OPTIONAL_AUTH, true), ApiOptionalAuth());
+
+/** Whether a handler is an OptionalAuth one (its GraphQL description says "anonymous, or with a token"). */
+export const isOptionalAuth = (handler: object): boolean => Reflect.getMetadata(OPTIONAL_AUTH, handler) === true;
+
+const PUBLIC = 'fairdice:public';
+/**
+ * A public read that never looks at the caller (the transparency log's head, the VAPID key): the
+ * guard lets every request through without reading its token, so it needs no scope.
+ */
+export const Public = () => SetMetadata(PUBLIC, true);
 
 /** Where the caller is kept: the Fastify request (REST, GraphQL over HTTP) or the subscription context. */
 type Carrier = {
@@ -61,8 +72,12 @@ export class AuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const carrier = carrierOf(context);
-    const optional =
-      this.reflector.getAllAndOverride<boolean>(OPTIONAL_AUTH, [context.getHandler(), context.getClass()]) ?? false;
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC, targets)) {
+      carrier.player = null;
+      return true;
+    }
+    const optional = this.reflector.getAllAndOverride<boolean>(OPTIONAL_AUTH, targets) ?? false;
     const header = authorizationOf(carrier);
     if (header === undefined || header === null || header === '') {
       if (optional) {
@@ -74,7 +89,13 @@ export class AuthGuard implements CanActivate {
     const token = bearerToken(header);
     const player = token ? await this.players.authenticate(token) : null;
     if (!player)
-      throw new DomainException('UNAUTHENTICATED', 'The bearer token is not valid (rotated or never issued)');
+      throw new DomainException(
+        'UNAUTHENTICATED',
+        'The bearer token is not valid (rotated, revoked, expired or never issued)',
+      );
+    // Deny by default: a handler that declares no scope needs a full token.
+    const required = this.reflector.getAllAndOverride<RequiredScope>(SCOPE_METADATA, targets) ?? FULL_TOKEN;
+    if (!hasScope(player.scopes, required)) throw insufficientScope(required);
     carrier.player = player;
     return true;
   }

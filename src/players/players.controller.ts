@@ -1,3 +1,4 @@
+import { FULL_TOKEN, RequireScope } from './require-scope';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { UuidPipe } from '../reliability/http/uuid.pipe';
@@ -49,6 +50,7 @@ export class PlayersController {
   @ApiOperation({ summary: 'My profile and statistics per rule set' })
   @ApiOkResponse({ type: MeModel })
   @ApiProblems('DATABASE_UNAVAILABLE')
+  @RequireScope('account:read')
   async me(@CurrentPlayer() player: AuthenticatedPlayer): Promise<MeModel> {
     const [profile, stats] = await Promise.all([this.players.profile(player.id), this.players.stats(player.id)]);
     return { ...profile, stats };
@@ -66,6 +68,7 @@ export class PlayersController {
   @ApiOkResponse({ type: TokenModel })
   @ApiNoFieldsBody()
   @ApiProblems(...BODY_PROBLEMS, 'DATABASE_UNAVAILABLE')
+  @RequireScope(FULL_TOKEN)
   rotate(
     @CurrentPlayer() player: AuthenticatedPlayer,
     @Body(new NoFieldsPipe()) _body: Record<string, never>,

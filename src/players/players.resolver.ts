@@ -1,3 +1,4 @@
+import { FULL_TOKEN, RequireScope } from './require-scope';
 import { UseGuards } from '@nestjs/common';
 import { DomainException } from '../common/errors';
 import { Args, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
@@ -29,6 +30,7 @@ export class PlayersResolver {
 
   @Query(() => MeModel, { description: 'My profile and statistics per rule set.' })
   @UseGuards(AuthGuard)
+  @RequireScope('account:read')
   async me(@CurrentPlayer() player: AuthenticatedPlayer): Promise<MeModel> {
     const [profile, stats] = await Promise.all([this.players.profile(player.id), this.players.stats(player.id)]);
     return { ...profile, stats };
@@ -36,6 +38,7 @@ export class PlayersResolver {
 
   @Mutation(() => TokenModel, { description: 'Rotate my token; the old one stops working at once.' })
   @UseGuards(AuthGuard)
+  @RequireScope(FULL_TOKEN)
   rotateToken(@CurrentPlayer() player: AuthenticatedPlayer): Promise<TokenModel> {
     return this.players.rotateToken(player.id);
   }

@@ -17,6 +17,12 @@ import { generateToken, hashToken, looksLikeToken, sameHash } from './tokens';
 
 /** How long an authenticated token is trusted without asking the database (this instance only). */
 const AUTH_CACHE_TTL_MS = 5_000;
+/**
+ * How often a long-lived stream asks whether its token still authenticates (watchToken): a
+ * revocation on this instance is seen at once, one made on another instance within this (plus
+ * AUTH_CACHE_TTL_MS). docs/accounts.md "Scoped tokens".
+ */
+export const TOKEN_RECHECK_MS = 30_000;
 const AUTH_CACHE_MAX = 10_000;
 
 @Injectable()
@@ -174,6 +180,37 @@ export class PlayersService {
   onTokensChanged(listener: (playerId: string) => void): () => void {
     this.tokenListeners.add(listener);
     return () => this.tokenListeners.delete(listener);
+  }
+
+  /**
+   * Watches the token a stream was opened with: `onRevoked` runs once, as soon as the token no
+   * longer authenticates (rotated, revoked, expired, its player signed out everywhere). It checks
+   * whenever the player's tokens change on this instance (forgetPlayer) and every `recheckMs`
+   * (a change made on another instance). Returns stop; it stops by itself after onRevoked.
+   */
+  watchToken(token: string, playerId: string, onRevoked: () => void, recheckMs = TOKEN_RECHECK_MS): () => void {
+    let stopped = false;
+    const check = () => {
+      if (stopped) return;
+      this.authenticate(token)
+        .then((player) => {
+          if (stopped || (player && player.id === playerId)) return;
+          stop();
+          onRevoked();
+        })
+        .catch(() => undefined); // the database unreachable: try again at the next signal
+    };
+    const unlisten = this.onTokensChanged((id) => {
+      if (id === playerId) check();
+    });
+    const timer = setInterval(check, recheckMs);
+    timer.unref?.();
+    const stop = () => {
+      stopped = true;
+      unlisten();
+      clearInterval(timer);
+    };
+    return stop;
   }
 
   /**

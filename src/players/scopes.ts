@@ -13,7 +13,8 @@ export const TOKEN_SCOPES = {
   'webhook:write': 'Register, list and delete webhooks',
   'advice:read': 'Ask for advice and analysis on your games',
   'account:read': 'Read your account, sessions, security log and statistics',
-  'account:write': 'Change your profile, settings and push subscriptions',
+  'account:write':
+    'Change your profile, settings and push subscriptions; create and revoke personal access tokens within your own scopes',
 } as const;
 
 export type TokenScope = keyof typeof TOKEN_SCOPES;

@@ -1,3 +1,4 @@
+import { RequireScope } from '../players/require-scope';
 import {
   Body,
   Controller,
@@ -23,7 +24,9 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
+import { AuthGuard, CurrentPlayer, CurrentToken, OptionalAuth } from '../players/auth.guard';
+import { PlayersService } from '../players/players.service';
+import { RevocableStream } from '../players/revocable-stream';
 import {
   ApiNoFieldsBody,
   ApiProblems,
@@ -74,6 +77,7 @@ export class TournamentsController {
     private readonly tournaments: TournamentsService,
     private readonly auditor: TournamentAuditService,
     @Inject(STREAM_LIMITS) private readonly streams: StreamLimits,
+    private readonly players: PlayersService,
   ) {}
 
   @Post()
@@ -93,6 +97,7 @@ export class TournamentsController {
     'IDEMPOTENCY_IN_PROGRESS',
     'DATABASE_UNAVAILABLE',
   )
+  @RequireScope('tournament:write')
   create(
     @CurrentPlayer() me: Me,
     @Body() input: CreateTournamentInput,
@@ -106,6 +111,7 @@ export class TournamentsController {
   @ApiOperation({ summary: 'Tournaments: public ones and those you organize or entered, newest first' })
   @ApiOkResponse({ type: TournamentPage })
   @ApiProblems('VALIDATION_FAILED', 'INVALID_CURSOR', 'UNAUTHENTICATED', 'DATABASE_UNAVAILABLE')
+  @RequireScope('tournament:read')
   async list(@CurrentPlayer() me: Me | null, @Query() q: CursorQuery): Promise<TournamentPage> {
     const page = pageRequest(q);
     const res = await this.tournaments.list(me, { limit: page.limit, cursor: page.cursor });
@@ -117,6 +123,7 @@ export class TournamentsController {
   @ApiOperation({ summary: 'A tournament (private ones: organizer and entrants only)' })
   @ApiOkResponse({ type: TournamentView })
   @ApiProblems(...PATH_PROBLEMS, 'UNAUTHENTICATED', 'TOURNAMENT_NOT_FOUND', 'DATABASE_UNAVAILABLE')
+  @RequireScope('tournament:read')
   async get(@CurrentPlayer() me: Me | null, @Param('id', UuidPipe) id: string): Promise<TournamentView> {
     return toTournamentView(await this.tournaments.get(me, id));
   }
@@ -126,6 +133,7 @@ export class TournamentsController {
   @ApiOperation({ summary: "The tournament's hash-chained event stream, oldest first" })
   @ApiOkResponse({ type: [TournamentEventView] })
   @ApiProblems(...PATH_PROBLEMS, 'UNAUTHENTICATED', 'TOURNAMENT_NOT_FOUND', 'DATABASE_UNAVAILABLE')
+  @RequireScope('tournament:read')
   async events(@CurrentPlayer() me: Me | null, @Param('id', UuidPipe) id: string): Promise<TournamentEventView[]> {
     return (await this.tournaments.events(me, id)).map(toTournamentEventView);
   }
@@ -145,6 +153,7 @@ export class TournamentsController {
     'TOURNAMENT_NOT_ENDED',
     'DATABASE_UNAVAILABLE',
   )
+  @RequireScope('tournament:read')
   audit(@CurrentPlayer() me: Me | null, @Param('id', UuidPipe) id: string): Promise<TournamentAuditBundleView> {
     return this.auditor.bundle(me, id) as unknown as Promise<TournamentAuditBundleView>;
   }
@@ -154,6 +163,7 @@ export class TournamentsController {
   @ApiOperation({ summary: 'Standings now (docs/tournaments.md §4)' })
   @ApiOkResponse({ type: StandingsView })
   @ApiProblems(...PATH_PROBLEMS, 'UNAUTHENTICATED', 'TOURNAMENT_NOT_FOUND', 'DATABASE_UNAVAILABLE')
+  @RequireScope('tournament:read')
   async standings(@CurrentPlayer() me: Me | null, @Param('id', UuidPipe) id: string): Promise<StandingsView> {
     return this.tournaments.standings(me, id);
   }
@@ -162,7 +172,8 @@ export class TournamentsController {
   @OptionalAuth()
   @ApiOperation({
     summary: 'Server-Sent Events: the standings now, then again whenever they change',
-    description: 'Each message: `event: standings`, `data: <Standings JSON>`. A comment heartbeat every 15 s.',
+    description:
+      'Each message: `event: standings`, `data: <Standings JSON>`. A comment heartbeat every 15 s. Opened with a token: once that token is rotated, revoked or expires, a last message `event: revoked` with `data: {"type":"revoked","code":"UNAUTHENTICATED",...}`, and the stream ends.',
   })
   @ApiResponse({
     status: 200,
@@ -170,8 +181,10 @@ export class TournamentsController {
     content: { 'text/event-stream': { schema: { type: 'string', example: 'event: standings\ndata: {...}\n\n' } } },
   })
   @ApiProblems(...PATH_PROBLEMS, 'UNAUTHENTICATED', 'TOURNAMENT_NOT_FOUND', 'TOO_MANY_STREAMS', 'DATABASE_UNAVAILABLE')
+  @RequireScope('tournament:read')
   async standingsStream(
     @CurrentPlayer() me: Me | null,
+    @CurrentToken() token: string | null,
     @Param('id', UuidPipe) id: string,
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
@@ -180,7 +193,14 @@ export class TournamentsController {
     const slot = this.streams.openSse(req.ip);
     try {
       const stream = await this.tournaments.standingsStream(me, id);
-      await writeStandingsStream(stream, req, reply);
+      // Opened with a token: it ends (event: revoked) once the token is rotated, revoked or expires.
+      await writeStandingsStream(
+        me && token
+          ? new RevocableStream(stream, (onRevoked) => this.players.watchToken(token, me.id, onRevoked))
+          : stream,
+        req,
+        reply,
+      );
     } finally {
       slot.release();
     }
@@ -194,6 +214,7 @@ export class TournamentsController {
   @ApiOkResponse({ type: TournamentView })
   @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiProblems(...COMMAND, 'ALREADY_REGISTERED', 'REGISTRATION_CLOSED', 'TOURNAMENT_FULL', 'INVALID_SEED')
+  @RequireScope('tournament:write')
   register(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -208,6 +229,7 @@ export class TournamentsController {
   @ApiOkResponse({ type: TournamentView })
   @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiProblems(...COMMAND, 'NOT_ORGANIZER', 'REGISTRATION_CLOSED', 'INVALID_SEED')
+  @RequireScope('tournament:write')
   organizerSeed(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -224,6 +246,7 @@ export class TournamentsController {
   @ApiOkResponse({ type: TournamentView })
   @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiProblems(...COMMAND, 'NOT_ORGANIZER', 'REGISTRATION_CLOSED')
+  @RequireScope('tournament:write')
   close(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -249,6 +272,7 @@ export class TournamentsController {
     'REGISTRATION_CLOSED',
     'INVALID_COMMAND',
   )
+  @RequireScope('tournament:write')
   start(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -264,6 +288,7 @@ export class TournamentsController {
   @ApiOkResponse({ type: TournamentView })
   @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiProblems(...COMMAND, 'NOT_ORGANIZER', 'INVALID_COMMAND')
+  @RequireScope('tournament:write')
   cancel(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -279,6 +304,7 @@ export class TournamentsController {
   @ApiOkResponse({ type: TournamentView })
   @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiProblems(...COMMAND, 'NOT_ORGANIZER', 'NOT_REGISTERED', 'INVALID_COMMAND')
+  @RequireScope('tournament:write')
   withdraw(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,
@@ -295,6 +321,7 @@ export class TournamentsController {
   @ApiOkResponse({ type: TournamentView })
   @ApiRequestHeaders('Idempotency-Key', 'If-Match')
   @ApiProblems(...COMMAND, 'NOT_ORGANIZER', 'NOT_REGISTERED', 'INVALID_COMMAND')
+  @RequireScope('tournament:write')
   disqualify(
     @CurrentPlayer() me: Me,
     @Param('id', UuidPipe) id: string,

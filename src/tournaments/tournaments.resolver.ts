@@ -1,3 +1,4 @@
+import { RequireScope } from '../players/require-scope';
 import { UseGuards } from '@nestjs/common';
 import { DomainException } from '../common/errors';
 import { Args, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
@@ -28,6 +29,7 @@ export class TournamentsResolver {
 
   @Query(() => TournamentView, { description: 'A tournament (private: organizer and entrants only).' })
   @OptionalAuth()
+  @RequireScope('tournament:read')
   async tournament(@CurrentPlayer() me: Me | null, @Args('id', { type: () => ID }) id: string) {
     return toTournamentView(await this.service.get(me, id));
   }
@@ -39,6 +41,7 @@ export class TournamentsResolver {
 
   @Query(() => TournamentPage, { description: 'Public tournaments and those you organize or entered, newest first.' })
   @OptionalAuth()
+  @RequireScope('tournament:read')
   async tournaments(
     @CurrentPlayer() me: Me | null,
     @Args('first', { type: () => Int, nullable: true, description: 'Page size, 1 to 100 (default 20).' })
@@ -53,12 +56,14 @@ export class TournamentsResolver {
 
   @Query(() => StandingsView, { description: 'Standings now (docs/tournaments.md §4).' })
   @OptionalAuth()
+  @RequireScope('tournament:read')
   tournamentStandings(@CurrentPlayer() me: Me | null, @Args('id', { type: () => ID }) id: string) {
     return this.service.standings(me, id);
   }
 
   @Query(() => [TournamentEventView], { description: "The tournament's hash-chained events, oldest first." })
   @OptionalAuth()
+  @RequireScope('tournament:read')
   async tournamentEvents(@CurrentPlayer() me: Me | null, @Args('id', { type: () => ID }) id: string) {
     return (await this.service.events(me, id)).map(toTournamentEventView);
   }
@@ -68,6 +73,7 @@ export class TournamentsResolver {
       'The audit bundle of the whole ended tournament (docs/fairness.md §11), typed: the members of GET /v1/tournaments/{id}/audit. Once the tournament has finished or was cancelled (TOURNAMENT_NOT_ENDED before); who may read it as for the tournament.',
   })
   @OptionalAuth()
+  @RequireScope('tournament:read')
   async tournamentAuditBundle(
     @CurrentPlayer() me: Me | null,
     @Args('tournamentId', { type: () => ID }) tournamentId: string,
@@ -81,6 +87,7 @@ export class TournamentsResolver {
   }
 
   @Mutation(() => TournamentView, { description: 'Create a tournament; you are its organizer.' })
+  @RequireScope('tournament:write')
   createTournament(
     @CurrentPlayer() me: Me,
     @Args('input') input: CreateTournamentInput,
@@ -90,6 +97,7 @@ export class TournamentsResolver {
   }
 
   @Mutation(() => TournamentView, { description: 'Register with your own client seed (generated when omitted).' })
+  @RequireScope('tournament:write')
   async registerForTournament(
     @CurrentPlayer() me: Me,
     @Args('id', { type: () => ID }) id: string,
@@ -100,6 +108,7 @@ export class TournamentsResolver {
   }
 
   @Mutation(() => TournamentView, { description: "Set the organizer's seed (before registration closes)." })
+  @RequireScope('tournament:write')
   async setTournamentOrganizerSeed(
     @CurrentPlayer() me: Me,
     @Args('id', { type: () => ID }) id: string,
@@ -110,6 +119,7 @@ export class TournamentsResolver {
   }
 
   @Mutation(() => TournamentView, { description: 'Close registration (organizer).' })
+  @RequireScope('tournament:write')
   closeTournamentRegistration(
     @CurrentPlayer() me: Me,
     @Args('id', { type: () => ID }) id: string,
@@ -119,6 +129,7 @@ export class TournamentsResolver {
   }
 
   @Mutation(() => TournamentView, { description: 'Start (organizer): closes registration if open, creates round 1.' })
+  @RequireScope('tournament:write')
   startTournament(
     @CurrentPlayer() me: Me,
     @Args('id', { type: () => ID }) id: string,
@@ -128,6 +139,7 @@ export class TournamentsResolver {
   }
 
   @Mutation(() => TournamentView, { description: 'Cancel (organizer) with a recorded reason.' })
+  @RequireScope('tournament:write')
   async cancelTournament(
     @CurrentPlayer() me: Me,
     @Args('id', { type: () => ID }) id: string,
@@ -138,6 +150,7 @@ export class TournamentsResolver {
   }
 
   @Mutation(() => TournamentView, { description: 'Withdraw an entrant (the entrant, or the organizer) with a reason.' })
+  @RequireScope('tournament:write')
   withdrawFromTournament(
     @CurrentPlayer() me: Me,
     @Args('id', { type: () => ID }) id: string,
@@ -149,6 +162,7 @@ export class TournamentsResolver {
   }
 
   @Mutation(() => TournamentView, { description: 'Disqualify an entrant (organizer) with a reason.' })
+  @RequireScope('tournament:write')
   disqualifyFromTournament(
     @CurrentPlayer() me: Me,
     @Args('id', { type: () => ID }) id: string,
@@ -166,6 +180,7 @@ export class TournamentsResolver {
     resolve: (s: unknown) => s,
   })
   @OptionalAuth()
+  @RequireScope('tournament:read')
   async tournamentStandingsStream(@CurrentPlayer() me: Me | null, @Args('id', { type: () => ID }) id: string) {
     return this.service.standingsStream(me, id);
   }

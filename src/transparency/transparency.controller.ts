@@ -1,6 +1,7 @@
+import { RequireScope } from '../players/require-scope';
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
+import { AuthGuard, CurrentPlayer, OptionalAuth, Public } from '../players/auth.guard';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { TransparencyLogService } from './transparency-log.service';
 import {
@@ -19,7 +20,7 @@ export class TransparencyController {
   constructor(private readonly log: TransparencyLogService) {}
 
   @Get('transparency/tree-head')
-  @OptionalAuth()
+  @Public()
   @ApiOperation({
     summary: 'The latest signed tree head of the transparency log, with the public key',
     description:
@@ -32,7 +33,7 @@ export class TransparencyController {
   }
 
   @Get('transparency/consistency')
-  @OptionalAuth()
+  @Public()
   @ApiOperation({
     summary: 'RFC 9162 consistency proof between two tree sizes',
     description: '1 <= first <= second <= the latest signed size, else 400 LOG_SIZE_OUT_OF_RANGE.',
@@ -55,6 +56,7 @@ export class TransparencyController {
   })
   @ApiOkResponse({ type: GameLogProofView })
   @ApiProblems(...PATH_PROBLEMS, 'GAME_NOT_FOUND', 'LOG_TREE_HEAD_NOT_FOUND', 'DATABASE_UNAVAILABLE')
+  @RequireScope('game:read')
   gameProof(
     @CurrentPlayer() me: AuthenticatedPlayer | null,
     @Param('id') id: string,

@@ -1,6 +1,7 @@
+import { RequireScope } from '../players/require-scope';
 import { UseGuards } from '@nestjs/common';
 import { Args, ID, Int, Query, Resolver } from '@nestjs/graphql';
-import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
+import { AuthGuard, CurrentPlayer, OptionalAuth, Public } from '../players/auth.guard';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { TransparencyLogService } from './transparency-log.service';
 import { ConsistencyProofView, GameLogProofView, TreeHeadView } from './dto/transparency.dto';
@@ -15,7 +16,7 @@ export class TransparencyResolver {
     description:
       'The latest signed tree head of the transparency log (docs/fairness.md §9), as GET /v1/transparency/tree-head.',
   })
-  @OptionalAuth()
+  @Public()
   treeHead(): Promise<TreeHeadView> {
     return this.log.treeHead();
   }
@@ -25,7 +26,7 @@ export class TransparencyResolver {
     description:
       'RFC 9162 consistency proof, 1 <= first <= second <= the latest signed size (else LOG_SIZE_OUT_OF_RANGE).',
   })
-  @OptionalAuth()
+  @Public()
   consistency(
     @Args('first', { type: () => Int }) first: number,
     @Args('second', { type: () => Int }) second: number,
@@ -38,6 +39,7 @@ export class TransparencyResolver {
     description: "The game's leaves in the log with inclusion proofs, as GET /v1/games/{id}/log-proof.",
   })
   @OptionalAuth()
+  @RequireScope('game:read')
   gameProof(
     @CurrentPlayer() me: AuthenticatedPlayer | null,
     @Args('gameId', { type: () => ID }) gameId: string,

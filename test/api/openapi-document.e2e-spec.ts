@@ -62,11 +62,12 @@ describe('openapi/openapi.json', () => {
     expect(Object.keys(roll.responses['412'].headers)).toContain('ETag');
   });
 
-  it('has optional security on public reads, bearer without JWT elsewhere', () => {
+  it('has optional security on public reads, bearer without JWT elsewhere, each with its scope', () => {
     const security = (where: string) => operations.find((o) => o.where === where)!.op.security;
-    expect(security('GET /v1/games/{id}')).toEqual([{}, { bearer: [] }]);
-    expect(security('GET /v1/games/{id}/audit')).toEqual([{}, { bearer: [] }]);
-    expect(security('POST /v1/games/{id}/roll')).toEqual([{ bearer: [] }]);
+    expect(security('GET /v1/games/{id}')).toEqual([{}, { bearer: ['game:read'] }]);
+    expect(security('GET /v1/games/{id}/audit')).toEqual([{}, { bearer: ['game:read'] }]);
+    expect(security('POST /v1/games/{id}/roll')).toEqual([{ bearer: ['game:play'] }]);
+    expect(security('GET /v1/transparency/tree-head')).toBeUndefined();
     expect(doc.components.securitySchemes.bearer).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
     expect(doc.components.securitySchemes.bearer.bearerFormat).toBeUndefined();
   });

@@ -5,7 +5,10 @@
  * responses with one part corrupted; random usernames and passwords. Every answer is a 4xx with a
  * known code, never a 5xx or a success, and nothing is stored but what a refusal records by
  * design: the sign-in counters (sign_in_failures, excluded from row counts) and, for a wrong
- * password of an existing account, its security-log line.
+ * password of an existing account, its security-log line. Personal access tokens (docs/accounts.md
+ * "Scoped tokens"): random creation requests from full and scoped tokens are created within the
+ * creator's scopes or refused with a code, storing nothing; a token of random scopes is refused
+ * exactly the operations whose scope it lacks; random revocations are refused with a code.
  */
 import fc from 'fast-check';
 import { ERROR_MAP } from '../../src/common/errors';
@@ -14,6 +17,7 @@ import { rowCounts } from '../helpers/row-counts';
 import { describeOnce } from '../helpers/suites';
 import { SoftwareAuthenticator } from '../helpers/webauthn-authenticator';
 import { accountsApp, freshUsername, ORIGIN, poolOf } from '../accounts/helpers';
+import { TOKEN_SCOPES } from '../../src/players/scopes';
 
 jest.setTimeout(120_000);
 
@@ -136,5 +140,112 @@ describeOnce('fuzz: accounts refuse well-formed but wrong credentials with a cod
       ),
       { numRuns: RUNS * 2 },
     );
+  });
+
+  describe('personal access tokens', () => {
+    const SCOPES = Object.keys(TOKEN_SCOPES);
+    const scopeList = fc.array(fc.oneof(fc.constantFrom(...SCOPES), fc.string({ maxLength: 20 })), { maxLength: 12 });
+
+    it('random creation requests, from a full token and from a scoped one: created within the creator, or refused storing nothing', async () => {
+      const owner = await registerPlayer(t, 'Fuzz');
+      const scopedRes = await t
+        .http()
+        .post('/v1/accounts/me/tokens')
+        .set(owner.auth)
+        .send({ name: 'creator', scopes: ['account:write', 'game:read', 'advice:read'], expiresInDays: 30 })
+        .expect(201);
+      const creators = {
+        full: { token: owner.token, scopes: SCOPES },
+        scoped: { token: scopedRes.body.token as string, scopes: ['account:write', 'game:read', 'advice:read'] },
+      };
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom<'full' | 'scoped'>('full', 'scoped'),
+          fc.record(
+            {
+              name: fc.oneof(fc.string({ maxLength: 80 }), fc.constant('bot'), fc.integer()),
+              scopes: fc.oneof(scopeList, fc.subarray(SCOPES, { minLength: 1 }), fc.string()),
+              expiresInDays: fc.oneof(fc.integer({ min: -5, max: 400 }), fc.double(), fc.constant(null), fc.string()),
+            },
+            { requiredKeys: [] },
+          ),
+          async (who, body) => {
+            const creator = creators[who];
+            const before = await rowCounts(poolOf(t));
+            const res = await t
+              .http()
+              .post('/v1/accounts/me/tokens')
+              .set({ authorization: `Bearer ${creator.token}` })
+              .send(body);
+            if (res.status === 201) {
+              const made = res.body.accessToken;
+              expect(
+                made.scopes.every((s: string) => creator.scopes.includes(s) && (body.scopes as string[]).includes(s)),
+              ).toBe(true);
+              if (who === 'scoped') expect(made.expiresAt).not.toBeNull();
+              await t.http().delete(`/v1/accounts/me/tokens/${made.id}`).set(owner.auth).expect(204);
+              return;
+            }
+            expect([res.status, known(res)]).toEqual([res.status, true]);
+            expect(await rowCounts(poolOf(t))).toEqual(before);
+          },
+        ),
+        { numRuns: RUNS * 2 },
+      );
+    });
+
+    it('a token of random scopes is refused (403 INSUFFICIENT_SCOPE naming it) exactly where its scope is missing', async () => {
+      const owner = await registerPlayer(t, 'Scopes');
+      const game = await t.http().post('/v1/games').set(owner.auth).send({ ruleSet: 'simple', seats: 1 }).expect(201);
+      const operations: Array<{
+        need: string;
+        send: (auth: Record<string, string>) => PromiseLike<{ status: number; body: any }>;
+      }> = [
+        { need: 'game:read', send: (a) => t.http().get(`/v1/games/${game.body.id}`).set(a) },
+        { need: 'game:read', send: (a) => t.http().get('/v1/inbox').set(a) },
+        { need: 'tournament:read', send: (a) => t.http().get('/v1/tournaments').set(a) },
+        { need: 'webhook:write', send: (a) => t.http().get('/v1/webhooks').set(a) },
+        { need: 'account:read', send: (a) => t.http().get('/v1/accounts/me').set(a) },
+        { need: 'account:read', send: (a) => t.http().get('/v1/players/me/push-subscriptions').set(a) },
+        { need: 'advice:read', send: (a) => t.http().get(`/v1/games/${game.body.id}/analysis`).set(a) },
+        { need: '*', send: (a) => t.http().post('/v1/players/me/token').set(a).send({}) },
+        { need: 'account:read', send: (a) => t.http().get('/v1/accounts/me/sessions').set(a) },
+      ];
+      await fc.assert(
+        fc.asyncProperty(fc.subarray(SCOPES, { minLength: 1 }), async (scopes) => {
+          const made = await t
+            .http()
+            .post('/v1/accounts/me/tokens')
+            .set(owner.auth)
+            .send({ name: 'random', scopes })
+            .expect(201);
+          const auth = { authorization: `Bearer ${made.body.token}` };
+          for (const op of operations) {
+            const res = await op.send(auth);
+            const refusedForScope = res.status === 403 && res.body.code === 'INSUFFICIENT_SCOPE';
+            expect([op.need, refusedForScope]).toEqual([op.need, !scopes.includes(op.need)]);
+            if (refusedForScope) expect(res.body.requiredScope).toBe(op.need);
+          }
+          await t.http().delete(`/v1/accounts/me/tokens/${made.body.accessToken.id}`).set(owner.auth).expect(204);
+        }),
+        { numRuns: RUNS },
+      );
+    });
+
+    it('random revocations are refused with a code, storing nothing', async () => {
+      const owner = await registerPlayer(t, 'Revoker');
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(fc.uuid(), fc.string({ maxLength: 120 })), async (id) => {
+          const before = await rowCounts(poolOf(t));
+          const res = await t
+            .http()
+            .delete(`/v1/accounts/me/tokens/${encodeURIComponent(id)}`)
+            .set(owner.auth);
+          expect([id, known(res)]).toEqual([id, true]);
+          expect(await rowCounts(poolOf(t))).toEqual(before);
+        }),
+        { numRuns: RUNS },
+      );
+    });
   });
 });

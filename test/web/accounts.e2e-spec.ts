@@ -10,6 +10,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
+import { TOKEN_SCOPES } from '../../src/players/scopes';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { ensureBuilt } from '../helpers/build';
 import { describeOnce } from '../helpers/suites';
@@ -188,6 +189,51 @@ describeOnce('the web client: accounts (Chromium, virtual authenticator)', () =>
     // Put off: the page does not even ask for the account, so the prompt is absent with the result.
     await other.page.getByRole('heading', { name: 'Result' }).waitFor();
     expect(await otherPrompt.count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it('creates an access token with the scopes ticked, lists it and revokes it; the token works within them only', async () => {
+    const first = await device();
+    await register(first.page, 'Cal');
+    await first.page.getByRole('link', { name: 'Account' }).click();
+    await first.page.getByRole('heading', { name: 'Access tokens' }).waitFor();
+    // The page offers exactly the service's scopes.
+    const boxes = first.page.locator('input[name="scope"]');
+    const offered: Array<string | null> = [];
+    for (let i = 0; i < (await boxes.count()); i++) offered.push(await boxes.nth(i).getAttribute('value'));
+    expect(offered).toEqual(Object.keys(TOKEN_SCOPES));
+    await first.page.getByLabel('Name of the new token').fill('Score bot');
+    await first.page.getByRole('checkbox', { name: /^game:read / }).check();
+    await first.page.getByRole('checkbox', { name: /^game:play / }).check();
+    await first.page.getByLabel(/^Expires after/).fill('30');
+    await first.page.getByRole('button', { name: 'Create an access token' }).click();
+    await first.page.getByRole('status').filter({ hasText: 'Access token Score bot created.' }).waitFor();
+    const token = (await first.page.getByLabel('New access token').textContent())!;
+    expect(token).toMatch(/^fd_/);
+    const tokens = first.page.getByRole('list', { name: 'Your access tokens' });
+    await tokens.getByText('Score bot: game:read, game:play').waitFor();
+
+    // The token reads games but may not touch the account.
+    await t
+      .http()
+      .get('/v1/games')
+      .set({ authorization: `Bearer ${token}` })
+      .expect(200);
+    const denied = await t
+      .http()
+      .get('/v1/accounts/me')
+      .set({ authorization: `Bearer ${token}` })
+      .expect(403);
+    expect(denied.body.requiredScope).toBe('account:read');
+
+    await tokens.getByRole('button', { name: 'Revoke Score bot' }).click();
+    await first.page.getByRole('status').filter({ hasText: 'Access token Score bot revoked.' }).waitFor();
+    expect(await tokens.getByRole('listitem').count()).toBe(0);
+    await t
+      .http()
+      .get('/v1/games')
+      .set({ authorization: `Bearer ${token}` })
+      .expect(401);
     expect(problems).toEqual([]);
   });
 });

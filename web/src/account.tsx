@@ -1,7 +1,7 @@
 /**
  * Accounts in the web client (docs/accounts.md): sign in with a passkey or a password on the
  * registration screen, and "Your account" (#/account): username, password, passkeys, your devices
- * (sessions) and signing out everywhere. Passkeys go through the browser's WebAuthn API with the
+ * (sessions), signing out everywhere, and access tokens (create with scopes, list, revoke). Passkeys go through the browser's WebAuthn API with the
  * options' JSON forms (PublicKeyCredential.parse…FromJSON, credential.toJSON()).
  */
 import { useCallback, useEffect, useState } from 'react';
@@ -11,6 +11,23 @@ import { api, sentence, session, unwrap, type StoredPlayer } from './api';
 type Account = components['schemas']['AccountModel'];
 type Session = components['schemas']['SessionModel'];
 type SignedIn = components['schemas']['SignedInModel'];
+type AccessToken = components['schemas']['AccessTokenModel'];
+
+/**
+ * The scopes a personal access token may ask for (docs/accounts.md §11.1; the service's vocabulary
+ * is src/players/scopes.ts, and test/web/accounts.e2e-spec.ts checks this list against it).
+ */
+const TOKEN_SCOPES: ReadonlyArray<readonly [scope: string, label: string]> = [
+  ['game:read', 'read your games and streams'],
+  ['game:create', 'create games, take and leave seats'],
+  ['game:play', 'make moves'],
+  ['tournament:read', 'read tournaments'],
+  ['tournament:write', 'create, run and enter tournaments'],
+  ['webhook:write', 'manage webhooks'],
+  ['advice:read', 'ask for advice'],
+  ['account:read', 'read your account'],
+  ['account:write', 'change settings, manage access tokens'],
+];
 
 function remember(signedIn: SignedIn): StoredPlayer {
   const p = { id: signedIn.player.id, displayName: signedIn.player.displayName };
@@ -98,12 +115,18 @@ export function AccountPage({ onSignedOut }: { onSignedOut: () => void }) {
   const [password, setPassword] = useState('');
   const [currentPassword, setCurrentPassword] = useState('');
   const [passkeyName, setPasskeyName] = useState('');
+  const [tokens, setTokens] = useState<AccessToken[]>([]);
+  const [tokenName, setTokenName] = useState('');
+  const [tokenScopes, setTokenScopes] = useState<string[]>([]);
+  const [tokenDays, setTokenDays] = useState('');
+  const [newToken, setNewToken] = useState<string | null>(null);
 
   const load = useCallback(async () => {
     const a = unwrap(await api.GET('/v1/accounts/me'));
     setAccount(a);
     setUsername((u) => u || a.username || '');
     setSessions(unwrap(await api.GET('/v1/accounts/me/sessions', { params: { query: { limit: 100 } } })).items);
+    setTokens(unwrap(await api.GET('/v1/accounts/me/tokens', { params: { query: { limit: 100 } } })).items);
   }, []);
   useEffect(() => {
     load().catch((err: unknown) => setError(sentence(err)));
@@ -267,6 +290,76 @@ export function AccountPage({ onSignedOut }: { onSignedOut: () => void }) {
         >
           Sign out everywhere
         </button>
+      </section>
+      <section aria-labelledby="tokens-heading">
+        <h2 id="tokens-heading">Access tokens</h2>
+        <p>For your own programs: a token that may do only what you tick. It is shown once.</p>
+        <ul aria-label="Your access tokens">
+          {tokens.map((tk) => (
+            <li key={tk.id}>
+              {tk.name}: {tk.scopes.join(', ')}
+              {tk.expiresAt ? `, expires ${new Date(tk.expiresAt).toLocaleDateString()}` : ''}{' '}
+              <button
+                type="button"
+                onClick={() =>
+                  act(
+                    async () =>
+                      unwrap(await api.DELETE('/v1/accounts/me/tokens/{id}', { params: { path: { id: tk.id } } })),
+                    `Access token ${tk.name} revoked.`,
+                  )
+                }
+              >
+                Revoke {tk.name}
+              </button>
+            </li>
+          ))}
+        </ul>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            const name = tokenName.trim() || 'Access token';
+            const days = tokenDays.trim() ? Number(tokenDays) : undefined;
+            act(async () => {
+              const made = unwrap(
+                await api.POST('/v1/accounts/me/tokens', {
+                  body: { name, scopes: tokenScopes, ...(days === undefined ? {} : { expiresInDays: days }) },
+                }),
+              );
+              setNewToken(made.token);
+              setTokenName('');
+              setTokenScopes([]);
+              return made;
+            }, `Access token ${name} created. Copy it now: it is not shown again.`);
+          }}
+        >
+          <label htmlFor="token-name">Name of the new token</label>
+          <input id="token-name" value={tokenName} onChange={(e) => setTokenName(e.target.value)} />
+          <fieldset>
+            <legend>Scopes</legend>
+            {TOKEN_SCOPES.map(([scope, label]) => (
+              <label key={scope}>
+                <input
+                  type="checkbox"
+                  name="scope"
+                  value={scope}
+                  checked={tokenScopes.includes(scope)}
+                  onChange={(e) =>
+                    setTokenScopes((list) => (e.target.checked ? [...list, scope] : list.filter((x) => x !== scope)))
+                  }
+                />
+                {scope} ({label})
+              </label>
+            ))}
+          </fieldset>
+          <label htmlFor="token-days">Expires after (days, empty: never)</label>
+          <input id="token-days" inputMode="numeric" value={tokenDays} onChange={(e) => setTokenDays(e.target.value)} />
+          <button type="submit">Create an access token</button>
+        </form>
+        {newToken && (
+          <p>
+            Your new token: <code aria-label="New access token">{newToken}</code>
+          </p>
+        )}
       </section>
       {notice && <p role="status">{notice}</p>}
       {error && (

@@ -1,5 +1,5 @@
 /**
- * The prompt to secure a guest account (issue 26, docs/accounts.md §11): once a guest's game has
+ * The prompt to secure a guest account (issue 26, docs/accounts.md §12): once a guest's game has
  * finished, its record lives only in this browser's storage until the player claims a username and
  * adds a passkey or a password. Shown on a finished game's page until the account is secured or the
  * player says "Not now" (remembered in this browser).

@@ -29,6 +29,7 @@ export {
   playerEventStream,
   tournamentStandingsStream,
   ACCESS_REVOKED_EVENT,
+  TOKEN_REVOKED_EVENT,
   STANDINGS_EVENT,
   type GameStreamOptions,
   type PlayerEventStreamOptions,

@@ -81,6 +81,19 @@ describe('gameEventStream (SSE)', () => {
     expect(s.requests).toHaveLength(1);
   });
 
+  it('revoked (the token was rotated, revoked or expired) ends the stream with UNAUTHENTICATED and no reconnection', async () => {
+    const revoked = `event: revoked\ndata: ${JSON.stringify({ type: 'revoked', code: 'UNAUTHENTICATED', status: 401 })}\n\n`;
+    const s = server([sse([message(event(1)), revoked])]);
+    const seen: number[] = [];
+    const run = (async () => {
+      for await (const e of gameEventStream({ baseUrl: 'http://f.test', gameId: 'g1', fetch: s.fetch }))
+        seen.push(e.version);
+    })();
+    await expect(run).rejects.toMatchObject({ code: 'UNAUTHENTICATED', status: 401 });
+    expect(seen).toEqual([1]);
+    expect(s.requests).toHaveLength(1);
+  });
+
   it('a refused stream (404 GAME_NOT_FOUND) throws the problem at once', async () => {
     const notFound = new Response(JSON.stringify({ code: 'GAME_NOT_FOUND', status: 404, detail: 'no such game' }), {
       status: 404,

@@ -54,7 +54,15 @@ class RetryableStreamError extends FairdiceError {}
 const TERMINAL = new Set(['gameFinished', 'gameAbandoned']);
 const ENDED_TOURNAMENT = new Set(['finished', 'cancelled']);
 export const ACCESS_REVOKED_EVENT = 'access-revoked';
+/** The last message of a stream whose token was rotated, revoked or expired (docs/accounts.md "Scoped tokens"). */
+export const TOKEN_REVOKED_EVENT = 'revoked';
 export const STANDINGS_EVENT = 'standings';
+
+/** Throws the UNAUTHENTICATED problem a stream's `revoked` message carries. */
+function throwRevoked(data: string): never {
+  const problem = JSON.parse(data) as Partial<Problem>;
+  throw new FairdiceError({ ...problem, status: problem.status ?? 401, code: problem.code ?? 'UNAUTHENTICATED' });
+}
 
 /**
  * A game's events, resumed across dropped connections with Last-Event-ID.
@@ -63,8 +71,9 @@ export const STANDINGS_EVENT = 'standings';
  *   a reopened connection sends `Last-Event-ID: <last version>` and the server sends what was
  *   missed, then live events, without gaps or duplicates.
  * - Ends after `gameFinished` or `gameAbandoned`. Throws a FairdiceError for a refused stream
- *   (404 GAME_NOT_FOUND, 401...) and for `event: access-revoked` (code GAME_ACCESS_REVOKED: you may
- *   no longer see the game; reconnecting would be refused).
+ *   (404 GAME_NOT_FOUND, 401...), for `event: access-revoked` (code GAME_ACCESS_REVOKED: you may
+ *   no longer see the game; reconnecting would be refused) and for `event: revoked` (code
+ *   UNAUTHENTICATED: the token that opened it was rotated, revoked or expired).
  */
 export function gameEventStream(options: GameStreamOptions): AsyncGenerator<GameEvent, void, undefined> {
   let lastVersion = options.after;
@@ -73,6 +82,7 @@ export function gameEventStream(options: GameStreamOptions): AsyncGenerator<Game
     name: `game ${options.gameId}`,
     lastEventId: () => (lastVersion === undefined ? undefined : String(lastVersion)),
     read(message) {
+      if (message.event === TOKEN_REVOKED_EVENT) throwRevoked(message.data);
       if (message.event === ACCESS_REVOKED_EVENT) {
         const data = JSON.parse(message.data) as Partial<Problem>;
         throw new FairdiceError({ ...data, status: data.status ?? 403, code: data.code ?? 'GAME_ACCESS_REVOKED' });
@@ -90,7 +100,8 @@ export function gameEventStream(options: GameStreamOptions): AsyncGenerator<Game
  * an entrant withdraws, a move in a running tables game: `live: true`). Each connection starts with
  * the standings of that moment, so a reopened one misses nothing that matters.
  * Ends after standings whose status is `finished` or `cancelled` (they change no more). Throws a
- * FairdiceError for a refused stream (404 TOURNAMENT_NOT_FOUND, 401...).
+ * FairdiceError for a refused stream (404 TOURNAMENT_NOT_FOUND, 401...) and UNAUTHENTICATED once the
+ * token that opened it is rotated, revoked or expired (`revoked`).
  */
 export function tournamentStandingsStream(
   options: TournamentStandingsStreamOptions,
@@ -100,6 +111,7 @@ export function tournamentStandingsStream(
     name: `the standings of tournament ${options.tournamentId}`,
     lastEventId: () => undefined,
     read(message) {
+      if (message.event === TOKEN_REVOKED_EVENT) throwRevoked(message.data);
       if (message.event !== STANDINGS_EVENT) return null;
       const standings = JSON.parse(message.data) as TournamentStandings;
       return { value: standings, last: ENDED_TOURNAMENT.has(standings.status) };
@@ -125,10 +137,7 @@ export function playerEventStream(
     name: 'my event stream',
     lastEventId: () => (lastSeq === undefined ? undefined : String(lastSeq)),
     read(message) {
-      if (message.event === 'revoked') {
-        const data = JSON.parse(message.data) as Partial<Problem>;
-        throw new FairdiceError({ ...data, status: data.status ?? 401, code: data.code ?? 'UNAUTHENTICATED' });
-      }
+      if (message.event === TOKEN_REVOKED_EVENT) throwRevoked(message.data);
       const event = JSON.parse(message.data) as PlayerStreamMessage;
       if (lastSeq !== undefined && event.seq <= lastSeq && event.type !== 'resync') return null; // never twice
       lastSeq = event.seq;

@@ -1,7 +1,7 @@
-import { Field, InputType } from '@nestjs/graphql';
+import { Field, InputType, Int } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { AuthenticationResponseInput, RegistrationResponseInput } from './webauthn.dto';
 
 /** Types and outer bounds only: the rules (username form, password policy, names) answer with their own codes. */
@@ -82,4 +82,35 @@ export class PasskeySignInInput {
   @IsString()
   @MaxLength(200)
   deviceLabel?: string | null;
+}
+
+/** Types and outer bounds only: the service checks the name, the scopes (UNKNOWN_SCOPE) and the expiry. */
+@InputType({ description: 'A new personal access token (docs/accounts.md "Scoped tokens").' })
+export class CreateAccessTokenInput {
+  @Field({ description: 'What you call it: 1 to 64 characters.' })
+  @ApiProperty({ example: 'score bot', minLength: 1, maxLength: 64 })
+  @IsString()
+  @MaxLength(200)
+  name: string;
+
+  @Field(() => [String], {
+    description:
+      'What it may do: one or more of game:read, game:create, game:play, tournament:read, tournament:write, webhook:write, advice:read, account:read, account:write (UNKNOWN_SCOPE otherwise); only scopes the token creating it holds (INSUFFICIENT_SCOPE).',
+  })
+  @ApiProperty({ type: [String], example: ['game:read', 'game:play'], minItems: 1, maxItems: 20 })
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @MaxLength(64, { each: true })
+  scopes: string[];
+
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      "Days until it stops working, 1 to 366; omitted: never (a scoped token creating it: no later than that token's own expiry).",
+  })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 366, nullable: true })
+  @IsOptional()
+  @IsInt()
+  expiresInDays?: number | null;
 }

@@ -48,6 +48,33 @@ export class SessionModel {
   @Field({ description: 'True for the session of the token that asked.' }) @ApiProperty() current: boolean;
 }
 
+@ObjectType('AccessToken', {
+  description: 'A personal access token (docs/accounts.md "Scoped tokens"); its secret was shown once, at creation.',
+})
+export class AccessTokenModel {
+  @Field(() => ID) @ApiProperty({ format: 'uuid' }) id: string;
+  @Field({ description: 'What the owner called it.' }) @ApiProperty({ example: 'score bot' }) name: string;
+  @Field(() => [String], { description: 'What it may do (docs/accounts.md, the scope table).' })
+  @ApiProperty({ type: [String], example: ['game:read', 'game:play'] })
+  scopes: string[];
+  @Field(() => GraphQLISODateTime) @ApiProperty({ type: String, format: 'date-time' }) createdAt: Date;
+  @Field(() => GraphQLISODateTime, { description: 'Updated at most once a minute.' })
+  @ApiProperty({ type: String, format: 'date-time' })
+  lastUsedAt: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When it stops working; null: never.' })
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  expiresAt: Date | null;
+  @Field({ description: 'True for the token that asked.' }) @ApiProperty() current: boolean;
+}
+
+@ObjectType('CreatedAccessToken', {
+  description: 'A new personal access token: the secret (shown once; only its hash is stored) and the token.',
+})
+export class CreatedAccessTokenModel {
+  @Field() @ApiProperty({ example: 'fd_3q2...' }) token: string;
+  @Field(() => AccessTokenModel) @ApiProperty({ type: AccessTokenModel }) accessToken: AccessTokenModel;
+}
+
 @ObjectType('SignedIn', {
   description: "A new session's token (shown once; only its hash is stored), the session and the player.",
 })
@@ -82,7 +109,10 @@ export class SecurityLogDetailModel {
   @Field(() => String, { nullable: true, description: 'signIn, signInFailed with a passkey: its credential id.' })
   @ApiProperty({ type: String, nullable: true })
   credentialId: string | null;
-  @Field(() => String, { nullable: true, description: 'passkeyAdded, passkeyRenamed: the name.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'passkeyAdded, passkeyRenamed: the name; accessTokenCreated, accessTokenRevoked: the token name.',
+  })
   @ApiProperty({ type: String, nullable: true })
   name: string | null;
   @Field(() => String, { nullable: true, description: 'usernameClaimed: the username.' })
@@ -106,6 +136,15 @@ export class SecurityLogDetailModel {
   })
   @ApiProperty({ type: Boolean, nullable: true })
   playerTokenRetired: boolean | null;
+  @Field(() => String, { nullable: true, description: 'accessTokenCreated, accessTokenRevoked: the token.' })
+  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  tokenId: string | null;
+  @Field(() => [String], { nullable: true, description: 'accessTokenCreated: its scopes.' })
+  @ApiProperty({ type: [String], nullable: true })
+  scopes: string[] | null;
+  @Field(() => String, { nullable: true, description: 'accessTokenCreated: when it expires (null: never).' })
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  expiresAt: string | null;
 }
 
 @ObjectType('SecurityLogEntry', { description: 'One line of the security log.' })
@@ -113,7 +152,7 @@ export class SecurityLogEntryModel {
   @Field(() => ID) @ApiProperty({ example: '42' }) id: string;
   @Field({
     description:
-      'signIn, signInFailed, sessionRevoked, signedOutEverywhere, usernameClaimed, passwordSet, passwordRemoved, passkeyAdded, passkeyRenamed, passkeyRemoved.',
+      'signIn, signInFailed, sessionRevoked, signedOutEverywhere, usernameClaimed, passwordSet, passwordRemoved, passkeyAdded, passkeyRenamed, passkeyRemoved, accessTokenCreated, accessTokenRevoked.',
   })
   @ApiProperty({ example: 'signIn' })
   type: string;
@@ -124,6 +163,16 @@ export class SecurityLogEntryModel {
 
 export class SessionPage {
   @ApiProperty({ type: [SessionModel] }) items: SessionModel[];
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Pass as `cursor` for the next page (opaque); null on the last page.',
+  })
+  nextCursor: string | null;
+}
+
+export class AccessTokenPage {
+  @ApiProperty({ type: [AccessTokenModel] }) items: AccessTokenModel[];
   @ApiProperty({
     type: String,
     nullable: true,
@@ -144,6 +193,9 @@ export class SecurityLogPage {
 
 @ObjectType('SessionConnection')
 export class SessionConnection extends connectionOf(SessionModel, 'Session', 'session') {}
+
+@ObjectType('AccessTokenConnection')
+export class AccessTokenConnection extends connectionOf(AccessTokenModel, 'AccessToken', 'access token') {}
 
 @ObjectType('SecurityLogConnection')
 export class SecurityLogConnection extends connectionOf(SecurityLogEntryModel, 'SecurityLog', 'security log entry') {}

@@ -1,3 +1,4 @@
+import { RequireScope } from '../../players/require-scope';
 import { Controller, Get, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -26,6 +27,7 @@ export class InboxController {
   @ApiOkResponse({ type: InboxPage, headers: NEXT_LINK_HEADER })
   @Deprecated({ since: '2026-12-01', params: ['offset'] })
   @ApiProblems('VALIDATION_FAILED', 'INVALID_CURSOR', 'DATABASE_UNAVAILABLE')
+  @RequireScope('game:read')
   async get(
     @CurrentPlayer() me: AuthenticatedPlayer,
     @Query() q: InboxQuery,

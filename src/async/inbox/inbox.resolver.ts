@@ -1,3 +1,4 @@
+import { RequireScope } from '../../players/require-scope';
 import { UseGuards } from '@nestjs/common';
 import { Args, Int, Query, Resolver } from '@nestjs/graphql';
 import { AuthGuard, CurrentPlayer } from '../../players/auth.guard';
@@ -16,6 +17,7 @@ export class InboxResolver {
     description:
       'My games awaiting my move, most urgent first (as GET /v1/inbox). Within one pass no game is shown twice; a game that changes during the pass is left out of its later pages (docs/api.md#pagination).',
   })
+  @RequireScope('game:read')
   async inboxConnection(
     @CurrentPlayer() me: AuthenticatedPlayer,
     @Args('first', { type: () => Int, nullable: true, description: 'Page size, 1 to 100 (default 20).' })
@@ -30,6 +32,7 @@ export class InboxResolver {
     description: 'My games awaiting my move, the nearest deadline first.',
     deprecationReason: 'Offsets shift as games enter and leave the inbox; use inboxConnection(first, after).',
   })
+  @RequireScope('game:read')
   async inbox(
     @CurrentPlayer() me: AuthenticatedPlayer,
     @Args('limit', { type: () => Int, nullable: true }) limit?: number,

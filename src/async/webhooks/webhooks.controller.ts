@@ -1,3 +1,4 @@
+import { RequireScope } from '../../players/require-scope';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pageRequest } from '../../common/pagination/page-request';
@@ -37,6 +38,7 @@ export class WebhooksController {
   })
   @ApiCreatedResponse({ type: WebhookRegistration })
   @ApiProblems(...BODY_PROBLEMS, 'WEBHOOK_LIMIT_REACHED', 'WEBHOOK_URL_NOT_ALLOWED', 'DATABASE_UNAVAILABLE')
+  @RequireScope('webhook:write')
   create(@CurrentPlayer() me: AuthenticatedPlayer, @Body() input: CreateWebhookInput) {
     return this.webhooks.create(me.id, input);
   }
@@ -45,6 +47,7 @@ export class WebhooksController {
   @ApiOperation({ summary: 'My webhooks (without secrets)' })
   @ApiOkResponse({ type: [WebhookView] })
   @ApiProblems('DATABASE_UNAVAILABLE')
+  @RequireScope('webhook:write')
   list(@CurrentPlayer() me: AuthenticatedPlayer) {
     return this.webhooks.list(me.id);
   }
@@ -54,6 +57,7 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Delete a webhook (pending deliveries are dropped)' })
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ApiProblems(...PATH_PROBLEMS, 'WEBHOOK_NOT_FOUND', 'DATABASE_UNAVAILABLE')
+  @RequireScope('webhook:write')
   async remove(@CurrentPlayer() me: AuthenticatedPlayer, @Param('id') id: string): Promise<void> {
     await this.webhooks.remove(me.id, id);
   }
@@ -66,6 +70,7 @@ export class WebhooksController {
   })
   @ApiOkResponse({ type: [WebhookDeliveryView], headers: NEXT_LINK_HEADER })
   @ApiProblems(...PATH_PROBLEMS, 'INVALID_CURSOR', 'WEBHOOK_NOT_FOUND', 'DATABASE_UNAVAILABLE')
+  @RequireScope('webhook:write')
   async deliveries(
     @CurrentPlayer() me: AuthenticatedPlayer,
     @Param('id') id: string,

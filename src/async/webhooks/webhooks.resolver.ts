@@ -1,3 +1,4 @@
+import { RequireScope } from '../../players/require-scope';
 import { UseGuards } from '@nestjs/common';
 import { Args, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { AuthGuard, CurrentPlayer } from '../../players/auth.guard';
@@ -20,6 +21,7 @@ export class WebhooksResolver {
   constructor(private readonly service: WebhooksService) {}
 
   @Query(() => [WebhookView], { description: 'My webhooks (without secrets).' })
+  @RequireScope('webhook:write')
   webhooks(@CurrentPlayer() me: AuthenticatedPlayer) {
     return this.service.list(me.id);
   }
@@ -28,6 +30,7 @@ export class WebhooksResolver {
     description:
       "A webhook's deliveries, newest first (as GET /v1/webhooks/{id}/deliveries); stable while deliveries are attempted.",
   })
+  @RequireScope('webhook:write')
   async webhookDeliveriesConnection(
     @CurrentPlayer() me: AuthenticatedPlayer,
     @Args('webhookId', { type: () => ID }) webhookId: string,
@@ -44,6 +47,7 @@ export class WebhooksResolver {
     description: "A webhook's recent deliveries, newest first.",
     deprecationReason: 'Only the first page; use webhookDeliveriesConnection(webhookId, first, after).',
   })
+  @RequireScope('webhook:write')
   async webhookDeliveries(
     @CurrentPlayer() me: AuthenticatedPlayer,
     @Args('webhookId', { type: () => ID }) webhookId: string,
@@ -53,11 +57,13 @@ export class WebhooksResolver {
   }
 
   @Mutation(() => WebhookRegistration, { description: 'Register a webhook; the signing secret is returned only here.' })
+  @RequireScope('webhook:write')
   createWebhook(@CurrentPlayer() me: AuthenticatedPlayer, @Args('input') input: CreateWebhookInput) {
     return this.service.create(me.id, input);
   }
 
   @Mutation(() => Boolean, { description: 'Delete one of my webhooks.' })
+  @RequireScope('webhook:write')
   async deleteWebhook(@CurrentPlayer() me: AuthenticatedPlayer, @Args('id', { type: () => ID }) id: string) {
     await this.service.remove(me.id, id);
     return true;

@@ -63,6 +63,11 @@ export const SERVICE_ERROR_CODES = [
   // challenges (docs/challenges.md)
   'CHALLENGE_NOT_FOUND',
   'CHALLENGE_LIMIT_REACHED',
+  // scoped tokens (docs/accounts.md "Scoped tokens")
+  'INSUFFICIENT_SCOPE',
+  'UNKNOWN_SCOPE',
+  'ACCESS_TOKEN_NOT_FOUND',
+  'ACCESS_TOKEN_LIMIT_REACHED',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -140,6 +145,10 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   NOT_CHALLENGER: { status: 403, title: 'Only the player who made the challenge may cancel it' },
   CHALLENGE_NOT_FOUND: { status: 404, title: 'No such challenge' },
   CHALLENGE_LIMIT_REACHED: { status: 409, title: 'You have the maximum of pending challenges; cancel one first' },
+  INSUFFICIENT_SCOPE: { status: 403, title: 'The token lacks the scope this needs' },
+  UNKNOWN_SCOPE: { status: 400, title: 'No such token scope' },
+  ACCESS_TOKEN_NOT_FOUND: { status: 404, title: 'No such personal access token' },
+  ACCESS_TOKEN_LIMIT_REACHED: { status: 409, title: 'The account holds its maximum of personal access tokens' },
   // service
   VALIDATION_FAILED: { status: 400, title: 'The request is not valid' },
   UNAUTHENTICATED: { status: 401, title: 'A valid bearer token is required' },

@@ -12,6 +12,8 @@ export const PROBLEMS_MARKER = 'x-fairdice-problems';
 export const REQUEST_HEADERS_MARKER = 'x-fairdice-request-headers';
 export const OPTIONAL_AUTH_MARKER = 'x-fairdice-optional-auth';
 export const DEPRECATION_MARKER = 'x-fairdice-deprecation';
+/** The scope an operation needs (src/players/require-scope.ts): security [{ bearer: [scope] }]. */
+export const SCOPE_MARKER = 'x-fairdice-scope';
 
 /** Request headers the document declares once (components.parameters) and operations name. */
 export type RequestHeaderName = 'Idempotency-Key' | 'If-Match' | 'If-None-Match' | 'Last-Event-ID' | 'Prefer';

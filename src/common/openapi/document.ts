@@ -23,6 +23,7 @@ import { PROBLEM_SCHEMAS } from './problem-schema';
 import {
   DEPRECATION_MARKER,
   OPTIONAL_AUTH_MARKER,
+  SCOPE_MARKER,
   PROBLEMS_MARKER,
   REQUEST_HEADERS_MARKER,
   type RequestHeaderName,
@@ -224,10 +225,12 @@ function completeOperation(path: string, method: string, op: Json): void {
     if (key.startsWith(PROBLEMS_MARKER)) for (const c of op[key] as ErrorCode[]) codes.add(c);
     if (key.startsWith(REQUEST_HEADERS_MARKER)) for (const h of op[key] as RequestHeaderName[]) headers.add(h);
   }
+  const scope = op[SCOPE_MARKER] as string | undefined;
   if (op[OPTIONAL_AUTH_MARKER]) {
-    op.security = [{}, { bearer: [] }];
+    op.security = [{}, { bearer: scope ? [scope] : [] }];
     codes.add('UNAUTHENTICATED'); // a token, when sent, must be valid
-  }
+  } else if (scope) op.security = [{ bearer: [scope] }];
+  if (scope) codes.add('INSUFFICIENT_SCOPE');
   if (op.security?.some((s: Json) => 'bearer' in s)) codes.add('UNAUTHENTICATED');
   if (versioned) codes.add('RATE_LIMITED');
   // Two Authorization headers are refused on every route (src/reliability/http/request-headers.ts).

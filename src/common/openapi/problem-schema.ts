@@ -97,6 +97,8 @@ export const PROBLEM_SCHEMAS: Record<string, JsonSchema> = {
         enum: ['tooShort', 'tooLong', 'common'],
         description: 'WEAK_PASSWORD: what is wrong with the password.',
       },
+      requiredScope: str('INSUFFICIENT_SCOPE: the scope the operation needs (`*`: a full token).'),
+      scope: str('UNKNOWN_SCOPE: the scope asked for that does not exist.'),
       minLength: int('WEAK_PASSWORD: the shortest password accepted.'),
       maxLength: int('WEAK_PASSWORD: the longest password accepted.'),
       checks: {
@@ -125,6 +127,8 @@ export const PROBLEM_SCHEMAS: Record<string, JsonSchema> = {
         'limit',
         'challengeStatus',
         'retryAfterSeconds',
+        'requiredScope',
+        'scope',
         'checks',
         'setAside',
         'faces',

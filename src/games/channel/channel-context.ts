@@ -40,6 +40,11 @@ export interface CommandChannelSettings {
 export interface CommandChannelDeps {
   games: GamesService;
   authenticate: (token: string) => Promise<AuthenticatedPlayer | null>;
+  /**
+   * Calls `onRevoked` once the connection's token stops authenticating (PlayersService.watchToken);
+   * returns stop. Absent: never (unit tests).
+   */
+  watchToken?: (token: string, playerId: string, onRevoked: () => void) => () => void;
   limits: StreamLimits;
   addressOf: (req: IncomingMessage) => string;
   /** null: rate limits are off (RATE_LIMIT_ENABLED=false). */

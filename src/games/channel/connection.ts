@@ -9,10 +9,16 @@ import type { AuthenticatedPlayer } from '../../players/players.types';
 import type { Slot } from '../../reliability/streams/stream-limits';
 import { type ChannelContext, OPEN, type Socket } from './channel-context';
 import { problemOf, problemOfError } from './channel-problems';
+import { hasScope, insufficientScope, type RequiredScope } from '../../players/require-scope';
 import { FollowedGames, type FrameSink } from './followed-games';
 import { parseFrame } from './frame-parsing';
 import { CHANNEL_MOVES, CLOSE, idOf, MAX_FRAME_BYTES, type MoveFrame } from './frames';
 import { answerFrame, runMove, versionConflict } from './move-frames';
+
+const scopeProblem = (scope: RequiredScope): Problem => {
+  const e = insufficientScope(scope);
+  return problemOf(e.code, e.message, e.details);
+};
 
 /** One client connection: authentication, then frames (exported for its unit test). */
 export class Connection implements FrameSink {
@@ -24,6 +30,8 @@ export class Connection implements FrameSink {
   private inFlight = 0;
   private readonly following: FollowedGames;
   private closed = false;
+  /** Stops watching the token (a revoked token ends the connection). */
+  private unwatch: (() => void) | null = null;
 
   constructor(
     private readonly ws: Socket,
@@ -80,6 +88,8 @@ export class Connection implements FrameSink {
     this.authTimer = null;
     this.playerSlot?.release();
     this.playerSlot = null;
+    this.unwatch?.();
+    this.unwatch = null;
     this.following.stopAll();
   }
 
@@ -108,6 +118,18 @@ export class Connection implements FrameSink {
           }
           this.playerSlot = slot;
           this.player = player;
+          // A rotated, revoked or expired token ends the connection (docs/accounts.md "Scoped tokens").
+          this.unwatch =
+            this.ctx.watchToken?.(token, player.id, () => {
+              this.sendError(
+                null,
+                problemOf(
+                  'UNAUTHENTICATED',
+                  'The token of this connection no longer authenticates (rotated, revoked or expired)',
+                ),
+              );
+              this.end(CLOSE.UNAUTHENTICATED, 'Token revoked');
+            }) ?? null;
           this.send({
             type: 'ready',
             playerId: player.id,
@@ -151,6 +173,7 @@ export class Connection implements FrameSink {
       case 'move':
         return this.move(frame, this.player);
       case 'subscribe':
+        if (!hasScope(this.player.scopes, 'game:read')) return this.sendError(frame.id, scopeProblem('game:read'));
         return void this.following.subscribe(frame, this.player);
       case 'unsubscribe':
         return this.following.unsubscribe(frame.id, frame.gameId);
@@ -168,6 +191,8 @@ export class Connection implements FrameSink {
           commands: [...CHANNEL_MOVES.keys()],
         }),
       );
+    // Each move needs the scope its table declares (game:play for a turn's moves, game:create around play).
+    if (!hasScope(player.scopes, move.scope)) return this.sendError(frame.id, scopeProblem(move.scope));
     const max = this.ctx.settings.maxInFlight;
     if (this.inFlight >= max)
       return this.sendError(

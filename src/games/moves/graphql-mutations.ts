@@ -6,6 +6,7 @@
 import type { Type } from '@nestjs/common';
 import { Args, ID, Mutation } from '@nestjs/graphql';
 import { CurrentPlayer } from '../../players/auth.guard';
+import { RequireScope } from '../../players/require-scope';
 import type { AuthenticatedPlayer } from '../../players/players.types';
 import { IDEMPOTENCY_KEY_ARG } from '../../reliability';
 import { GameView } from '../dto/game-view.model';
@@ -50,6 +51,7 @@ export function defineMoveMutations(resolver: Type<MovesHost>, moves: readonly G
             ...(mutation.description !== undefined ? { description: mutation.description } : {}),
             ...(mutation.deprecationReason !== undefined ? { deprecationReason: mutation.deprecationReason } : {}),
           }),
+          RequireScope(move.scope),
         ],
         parameters: [
           parameter(Object, CurrentPlayer()),

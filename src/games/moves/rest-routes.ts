@@ -14,6 +14,7 @@ import {
   PATH_PROBLEMS,
 } from '../../common/openapi/decorators';
 import { CurrentPlayer } from '../../players/auth.guard';
+import { RequireScope } from '../../players/require-scope';
 import type { AuthenticatedPlayer } from '../../players/players.types';
 import { RestCommandOptions, UuidPipe } from '../../reliability';
 import { GameView } from '../dto/game-view.model';
@@ -52,6 +53,7 @@ function routeDecorators(move: GameMove): MethodDecorator[] {
       ? ApiRequestHeaders('Idempotency-Key', 'Prefer')
       : ApiRequestHeaders('Idempotency-Key', 'If-Match', 'Prefer'),
     creates ? ApiProblems(...BODY_PROBLEMS, ...PATH_PROBLEMS, ...rest.problems) : ApiCommandProblems(...rest.problems),
+    RequireScope(move.scope),
   ];
 }
 

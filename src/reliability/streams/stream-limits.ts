@@ -87,6 +87,11 @@ export class StreamLimits {
   onRefused: (kind: StreamKind, reason: RefusalReason) => void = () => undefined;
   /** Resolves a bearer token to its player id (set once the players service exists). */
   playerOf: ((token: string) => Promise<string | null>) | null = null;
+  /**
+   * Watches a connection's token (PlayersService.watchToken, set by app.factory): `onRevoked` once
+   * it stops authenticating; returns stop. null: not watched.
+   */
+  watchToken: ((token: string, playerId: string, onRevoked: () => void) => () => void) | null = null;
 
   constructor(readonly settings: StreamLimitSettings) {}
 

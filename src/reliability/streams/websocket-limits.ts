@@ -75,6 +75,9 @@ export function registerWebSocketLimits(
   });
 }
 
+/** The close code of a graphql-ws connection whose token stopped authenticating (graphql-ws's Unauthorized). */
+export const WS_CLOSE_TOKEN_REVOKED = 4401;
+
 type Extra = { socket: ClosableSocket; subscriptionSlots?: Map<string, Slot> };
 
 const tokenOf = (params: Record<string, unknown> | undefined): string | null => {
@@ -92,13 +95,19 @@ export function graphqlWsLimitHooks(limits: StreamLimits) {
       const token = tokenOf(ctx.connectionParams);
       const playerId = token && limits.playerOf ? await limits.playerOf(token) : null;
       // An invalid token is refused later, per subscription (UNAUTHENTICATED), as before.
-      if (!playerId) return true;
+      if (!token || !playerId) return true;
       const slot = limits.identifyWebSocket(playerId);
       if (!slot) {
         extra.socket.close(WS_CLOSE_TOO_MANY_CONNECTIONS, 'Too many connections for this player');
         return false;
       }
       extra.socket.once('close', () => slot.release());
+      // A rotated, revoked or expired token ends the connection and so every subscription on it
+      // (4401, graphql-ws's Unauthorized; docs/accounts.md "Scoped tokens").
+      const stop = limits.watchToken?.(token, playerId, () =>
+        extra.socket.close(WS_CLOSE_TOKEN_REVOKED, 'The token of this connection was revoked'),
+      );
+      if (stop) extra.socket.once('close', stop);
       return true;
     },
     /** Returns errors when the connection already runs the most subscriptions allowed. */
