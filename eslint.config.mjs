@@ -55,6 +55,8 @@ const layering = {
   accounts: [...persistence, 'commands', 'players'],
   // OAuth for third-party apps: clients, consent, tokens (access tokens are sessions rows: players)
   oauth: [...persistence, 'players'],
+  // challenges: an aggregate on the one handler; an acceptance starts a game (games), the expiry is a job (async)
+  challenges: [...persistence, 'commands', 'players', 'games', 'async'],
 };
 // Fail closed: a new directory under src/ has no place in the layering until it is given one here
 // (and in docs/architecture.md), so its imports cannot go unchecked.

@@ -21,6 +21,7 @@ import { PlayerEventsModule } from './player-events/player-events.module';
 import { AccountsModule } from './accounts/accounts.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { RatingsModule } from './ratings/ratings.module';
+import { ChallengesModule } from './challenges/challenges.module';
 import { AdviceModule } from './advice/advice.module';
 import { toGraphQLError } from './common/errors';
 import { ReliabilityModule } from './reliability/reliability.module';
@@ -228,6 +229,7 @@ export class AppModule {
         AccountsModule,
         OAuthModule,
         RatingsModule,
+        ChallengesModule,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: options.config },

@@ -192,6 +192,10 @@ export const configSchema = z.object({
   RATING_LEADERBOARD_MIN_GAMES: positiveInt('RATING_LEADERBOARD_MIN_GAMES').default(5),
   /** Rating leaderboards: a player is listed only with a rated game in the pool within this many days. */
   RATING_LEADERBOARD_ACTIVE_DAYS: positiveInt('RATING_LEADERBOARD_ACTIVE_DAYS').default(30),
+  /** Challenges (docs/challenges.md): an unanswered challenge expires this many seconds after it was made. */
+  CHALLENGE_EXPIRY_SECONDS: positiveInt('CHALLENGE_EXPIRY_SECONDS').default(86_400),
+  /** Challenges: how many pending challenges a player may have made at once. */
+  CHALLENGE_MAX_PENDING: positiveInt('CHALLENGE_MAX_PENDING').default(20),
   /** A claimed job is invisible to other workers this long (it runs again after a crash). */
   JOBS_LEASE_SECONDS: positiveInt('JOBS_LEASE_SECONDS').default(60),
   /** Live push between instances: auto = PostgreSQL LISTEN/NOTIFY unless the database is the embedded one. */

@@ -8,6 +8,7 @@ import type { ScheduledJob } from './event-store.types';
 import type { GameState } from '@fairdice/core/rules/game';
 import { computeStandings, type TournamentEvent, type TournamentState } from '@fairdice/core/rules/tournament';
 import { isEnded } from '@fairdice/core/rules/game/status';
+import type { ChallengeEvent, ChallengeState } from '@fairdice/core/rules/challenge';
 import { currentOf, seatedPlayers } from './game-seats';
 
 /** Queue of the per-player events a command raises (src/player-events; docs/async.md, *Player events*). */
@@ -25,6 +26,11 @@ export const PLAYER_NOTICE_TYPES = [
   'seatTaken',
   'tournamentRoundStarted',
   'tournamentFinished',
+  'challengeReceived',
+  'challengeAccepted',
+  'challengeDeclined',
+  'challengeCancelled',
+  'challengeExpired',
 ] as const;
 export type PlayerNoticeType = (typeof PLAYER_NOTICE_TYPES)[number];
 
@@ -166,6 +172,54 @@ export function tournamentPlayerNotices(after: TournamentState, events: readonly
         });
       }
     }
+  }
+  return notices;
+}
+
+/** The stream type that tells of each challenge event (challengeCreated is told as challengeReceived). */
+const CHALLENGE_NOTICE_OF = {
+  challengeCreated: 'challengeReceived',
+  challengeAccepted: 'challengeAccepted',
+  challengeDeclined: 'challengeDeclined',
+  challengeCancelled: 'challengeCancelled',
+  challengeExpired: 'challengeExpired',
+} as const satisfies Record<ChallengeEvent['type'], PlayerNoticeType>;
+
+/**
+ * The per-player events of a challenge command (docs/challenges.md, *What each side is told*):
+ * challengeReceived to the challenged player of a direct challenge (an open challenge tells no one:
+ * its link is the invitation); every ending (accepted, declined, cancelled, expired) to both sides,
+ * the challenger and the opponent (for an open challenge accepted, the taker). `names` are the two
+ * players' display names, shown by clients ("Ada challenges you").
+ */
+export function challengePlayerNotices(
+  after: ChallengeState,
+  events: readonly ChallengeEvent[],
+  names: Record<string, string>,
+): PlayerNotice[] {
+  const notices: PlayerNotice[] = [];
+  const opponentId = after.opponentId ?? after.acceptedBy;
+  const data = {
+    challengeId: after.id,
+    version: after.version,
+    status: after.status,
+    challengerId: after.challengerId,
+    challengerName: names[after.challengerId] ?? null,
+    opponentId,
+    opponentName: opponentId === null ? null : (names[opponentId] ?? null),
+    pool: after.pool,
+    rated: after.rated,
+    turnTimeLimitSeconds: after.turnTimeLimitSeconds,
+    message: after.message,
+    expiresAt: after.expiresAt,
+    gameId: after.gameId,
+    reason: after.declineReason,
+  };
+  for (const e of events) {
+    const type = CHALLENGE_NOTICE_OF[e.type];
+    const to = e.type === 'challengeCreated' ? [after.opponentId] : [after.challengerId, opponentId];
+    for (const playerId of to)
+      if (playerId !== null) notices.push({ playerId, type, key: `${type}:${after.id}:${playerId}`, data });
   }
   return notices;
 }

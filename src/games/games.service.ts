@@ -26,6 +26,7 @@ import type {
   GameListPage,
   OptimalTablesLoader,
   ServiceMoveResult,
+  StartedGameSpec,
   TournamentGameSpec,
 } from './games.types';
 import { ServiceMoves } from './service-moves.service';
@@ -54,6 +55,10 @@ export class GamesService {
   }
   createTournamentGame(spec: TournamentGameSpec): Promise<void> {
     return this.creation.createTournamentGame(spec);
+  }
+  /** A started game of players the service paired (a challenge, a seek); inside the caller's transaction. */
+  createStartedGame(spec: StartedGameSpec): Promise<{ gameId: string; players: string[] }> {
+    return this.creation.createStartedGame(spec);
   }
 
   // ------------------------------------------------------------------ a player's moves

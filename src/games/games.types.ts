@@ -74,6 +74,19 @@ export interface TournamentGameSpec {
   tournament: TournamentRef;
 }
 
+/** A started game of players paired by the service (GameCreation.createStartedGame). */
+export interface StartedGameSpec {
+  gameId: string;
+  /** Two or more different players; the seat order unless `order` is given. */
+  players: string[];
+  ruleSet: RuleSetName;
+  rated: boolean;
+  /** The per-move time limit, seconds (required: rated games need one, casual ones get it too). */
+  turnTimeLimitSeconds: number;
+  /** The seat order from the game's commitment (e.g. seatOrderOf, @fairdice/core/fairness/seat-order). */
+  order?: (commitment: string, players: readonly string[]) => string[];
+}
+
 /** A page of games: cursor paging, plus the deprecated offset of the next page (offset paging only). */
 export type GameListPage = CursorPage<GameSummaryView> & { nextOffset: number | null };
 /**

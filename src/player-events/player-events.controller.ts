@@ -63,7 +63,8 @@ export class PlayerEventsController {
 
   @Get('events')
   @ApiOperation({
-    summary: 'My event stream: yourTurn, deadlineSoon, gameStarted, gameFinished, seatTaken and tournament events',
+    summary:
+      'My event stream: yourTurn, deadlineSoon, gameStarted, gameFinished, seatTaken, tournament and challenge events',
     description:
       "One stream per player (the token's player, never anyone else's) over all their games and tournaments. Server-Sent Events by default: `id: <seq>`, `event: <type>`, `data: <the event as JSON>` (named events: use addEventListener(type)); with `Accept: application/x-ndjson`, one JSON event a line (an empty line is a keep-alive). Each player's events have their own sequence `seq` (increasing; numbers may be skipped). Resume with Last-Event-ID (SSE) or ?after=<seq>: everything after it that is still kept (PLAYER_EVENTS_RETENTION_HOURS, 7 days by default) comes first, then live events; without either, live events only. A position older than the retention gets a `resync` message first (reload, then follow); a position beyond my last event is 400 INVALID_EVENT_CURSOR. When the token is rotated the stream ends with a `revoked` message. Heartbeat every 15 s. docs/async.md, Player events.",
   })

@@ -102,6 +102,20 @@ export function notificationOf(e: PlayerEventRecord): { title: string; body: str
       return { title: `Round ${String(d.round)} started`, body: String(d.name), url: `/games/${String(d.gameId)}` };
     case 'tournamentFinished':
       return { title: 'Tournament over', body: String(d.name), url: game };
+    case 'challengeReceived':
+      return {
+        title: 'Challenge',
+        body: `${String(d.challengerName ?? 'A player')} challenges you (${String(d.pool)}${d.rated ? ', rated' : ''})`,
+        url: `/challenge/${String(d.challengeId)}`,
+      };
+    case 'challengeAccepted':
+      return { title: 'Challenge accepted', body: `The ${String(d.pool)} game started`, url: game };
+    case 'challengeDeclined':
+      return { title: 'Challenge declined', body: `Reason: ${String(d.reason)}`, url: '/' };
+    case 'challengeCancelled':
+      return { title: 'Challenge cancelled', body: `The ${String(d.pool)} challenge was cancelled`, url: '/' };
+    case 'challengeExpired':
+      return { title: 'Challenge expired', body: `The ${String(d.pool)} challenge expired unanswered`, url: '/' };
   }
 }
 

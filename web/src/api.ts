@@ -30,6 +30,8 @@ export type Selection = components['schemas']['SelectionView'];
 export type RuleSetName = components['schemas']['RuleSetName'];
 export type GameAnalysis = components['schemas']['GameAnalysisView'];
 export type Decision = components['schemas']['DecisionView'];
+export type Challenge = components['schemas']['ChallengeView'];
+export type MyChallenges = components['schemas']['MyChallengesView'];
 /** Which tournament, round, game and table a game belongs to (its gameCreated event says). */
 export type TournamentRef = components['schemas']['TournamentRef'];
 

@@ -1,13 +1,14 @@
 /**
  * The shell: registration or sign-in, a hash router (#/, #/game/<id>, #/profile, #/account,
- * #/replay/<id>[/<version>], #/analysis/<id>, #/tournaments, #/tournament/<id>), the header; and
- * the OAuth consent page at the path /oauth/authorize (consent.tsx).
+ * #/replay/<id>[/<version>], #/analysis/<id>, #/tournaments, #/tournament/<id>, #/players/<id>,
+ * #/challenge/<id>), the header; and the OAuth consent page at the path /oauth/authorize (consent.tsx).
  */
 import { useEffect, useState } from 'react';
 import { AccountPage, SignIn } from './account';
 import { AnalysisPage } from './analysis';
 import { Consent } from './consent';
 import { api, sentence, session, unwrap, type StoredPlayer } from './api';
+import { ChallengePage, PlayerPage } from './challenges';
 import { GamePage } from './game';
 import { Home } from './home';
 import { Profile, Replay } from './profile';
@@ -44,6 +45,8 @@ export function App() {
   const replay = /^\/replay\/([0-9a-f-]{36})(?:\/(\d+))?$/.exec(route);
   const analysis = /^\/analysis\/([0-9a-f-]{36})$/.exec(route);
   const tournament = /^\/tournament\/([0-9a-f-]{36})$/.exec(route);
+  const playerPage = /^\/players\/([0-9a-f-]{36})$/.exec(route);
+  const challenge = /^\/challenge\/([0-9a-f-]{36})$/.exec(route);
   return (
     <>
       <header className="top">
@@ -69,6 +72,10 @@ export function App() {
           <AnalysisPage key={analysis[1]} gameId={analysis[1]} />
         ) : tournament ? (
           <TournamentPage key={tournament[1]} tournamentId={tournament[1]} me={player} />
+        ) : playerPage ? (
+          <PlayerPage key={playerPage[1]} playerId={playerPage[1]} me={player} />
+        ) : challenge ? (
+          <ChallengePage key={challenge[1]} challengeId={challenge[1]} me={player} />
         ) : route === '/account' ? (
           <AccountPage
             onSignedOut={() => {

@@ -321,7 +321,14 @@ function Standings({ game, me }: { game: GameView; me: StoredPlayer }) {
         {standings.map((s) => (
           <li key={s.seat}>
             {tiedRanks.has(s.rank) ? `Tied ${ordinal(s.rank)}` : ordinal(s.rank)}:{' '}
-            {s.displayName ?? `Seat ${s.seat + 1}`} · <span className="total">{s.total}</span>
+            {s.playerId && s.playerId !== me.id && !game.seats[s.seat]?.hotSeat ? (
+              <a href={`#/players/${s.playerId}`} title="Their page: ratings, and a challenge">
+                {s.displayName ?? `Seat ${s.seat + 1}`}
+              </a>
+            ) : (
+              (s.displayName ?? `Seat ${s.seat + 1}`)
+            )}{' '}
+            · <span className="total">{s.total}</span>
             {s.quit ? ' (quit)' : ''}
           </li>
         ))}

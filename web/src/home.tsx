@@ -9,27 +9,32 @@ import {
   unwrap,
   type GameSummary,
   type InboxItem,
+  type MyChallenges,
   type RuleSet,
   type RuleSetName,
   type StoredPlayer,
 } from './api';
 import { NotificationsNotAllowed, pushIsOn, pushSupported, turnPushOff, turnPushOn } from './push';
 import { RULE_SET_TITLES, deadlineText } from './util';
+import { MyChallengesSection, OpenChallenge } from './challenges';
 
 export function Home({ me }: { me: StoredPlayer }) {
   const [inbox, setInbox] = useState<InboxItem[] | null>(null);
   const [open, setOpen] = useState<GameSummary[] | null>(null);
   const [mine, setMine] = useState<GameSummary[] | null>(null);
+  const [challenges, setChallenges] = useState<MyChallenges | null>(null);
   const [error, setError] = useState<string | null>(null);
   // Loaded once, then again whenever my event stream says something changed (a turn passed to me,
   // a game of mine started or ended, a seat was taken) or the tab comes back into view: no polling.
   const refresh = useCallback(async () => {
     try {
-      const [i, o, m] = await Promise.all([
+      const [i, o, m, c] = await Promise.all([
         api.GET('/v1/inbox', { params: { query: { limit: 50 } } }).then(unwrap),
         api.GET('/v1/games', { params: { query: { scope: 'open', limit: 20 } } }).then(unwrap),
         api.GET('/v1/games', { params: { query: { scope: 'mine', limit: 20 } } }).then(unwrap),
+        api.GET('/v1/challenges').then(unwrap),
       ]);
+      setChallenges(c);
       setInbox(i.items);
       setOpen(o.items);
       setMine(m.items);
@@ -44,6 +49,9 @@ export function Home({ me }: { me: StoredPlayer }) {
     const stop = followMyEvents((event) => {
       void refresh();
       if (event?.type === 'yourTurn') notifyYourTurn(event.data.gameId);
+      // My challenge was accepted: its game started, go and play it.
+      if (event?.type === 'challengeAccepted' && event.data.challengerId === me.id && event.data.gameId)
+        location.hash = `#/game/${event.data.gameId}`;
     });
     const onVisible = () => {
       if (!document.hidden) void refresh();
@@ -53,7 +61,7 @@ export function Home({ me }: { me: StoredPlayer }) {
       stop();
       document.removeEventListener('visibilitychange', onVisible);
     };
-  }, [refresh]);
+  }, [refresh, me.id]);
   return (
     <div className="home">
       <h1>Lobby</h1>
@@ -62,6 +70,8 @@ export function Home({ me }: { me: StoredPlayer }) {
           {error}
         </p>
       )}
+      <MyChallengesSection list={challenges} onChange={() => void refresh()} />
+      {challenges && challenges.incoming.length === 0 && challenges.outgoing.length === 0 && <OpenChallenge />}
       <section aria-labelledby="inbox-h">
         <h2 id="inbox-h">Your move</h2>
         {inbox === null ? (

@@ -60,6 +60,9 @@ export const SERVICE_ERROR_CODES = [
   'WEBAUTHN_VERIFICATION_FAILED',
   'SESSION_NOT_FOUND',
   'TOO_MANY_IN_FLIGHT',
+  // challenges (docs/challenges.md)
+  'CHALLENGE_NOT_FOUND',
+  'CHALLENGE_LIMIT_REACHED',
   // scoped tokens (docs/accounts.md "Scoped tokens")
   'INSUFFICIENT_SCOPE',
   'UNKNOWN_SCOPE',
@@ -154,6 +157,13 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   WEBAUTHN_CHALLENGE_INVALID: { status: 400, title: 'The WebAuthn challenge is unknown, used or expired' },
   WEBAUTHN_VERIFICATION_FAILED: { status: 400, title: 'The WebAuthn response could not be verified' },
   SESSION_NOT_FOUND: { status: 404, title: 'No such session' },
+  // challenges (docs/challenges.md)
+  CANNOT_CHALLENGE_SELF: { status: 400, title: 'You cannot challenge or accept a challenge of yourself' },
+  CHALLENGE_NOT_PENDING: { status: 409, title: 'The challenge was already accepted, declined, cancelled or expired' },
+  NOT_CHALLENGE_RECIPIENT: { status: 403, title: 'This challenge is meant for another player' },
+  NOT_CHALLENGER: { status: 403, title: 'Only the player who made the challenge may cancel it' },
+  CHALLENGE_NOT_FOUND: { status: 404, title: 'No such challenge' },
+  CHALLENGE_LIMIT_REACHED: { status: 409, title: 'You have the maximum of pending challenges; cancel one first' },
   INSUFFICIENT_SCOPE: { status: 403, title: 'The token lacks the scope this needs' },
   UNKNOWN_SCOPE: { status: 400, title: 'No such token scope' },
   ACCESS_TOKEN_NOT_FOUND: { status: 404, title: 'No such personal access token' },

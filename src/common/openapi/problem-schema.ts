@@ -73,7 +73,12 @@ export const PROBLEM_SCHEMAS: Record<string, JsonSchema> = {
       treeSize: int('LOG_SIZE_OUT_OF_RANGE: the latest signed size; LOG_TREE_HEAD_NOT_FOUND: the size asked.'),
       field: str('The field the error is about.'),
       known: arrayOf(str(), 'INVALID_COMMAND: the known commands.'),
-      limit: int('RATE_LIMITED: the limit per minute.'),
+      limit: int('RATE_LIMITED: the limit per minute; CHALLENGE_LIMIT_REACHED: the most pending challenges.'),
+      challengeStatus: {
+        type: 'string',
+        enum: ['accepted', 'declined', 'cancelled', 'expired'],
+        description: 'CHALLENGE_NOT_PENDING: what became of the challenge.',
+      },
       retryAfterSeconds: int(
         'RATE_LIMITED, ADVICE_BUILD_LIMITED: seconds until the window ends; TABLE_BUILDING, ADVICE_BUSY: seconds until the table is probably ready; SIGN_IN_LOCKED: seconds until the lock ends (as Retry-After).',
       ),
@@ -120,6 +125,7 @@ export const PROBLEM_SCHEMAS: Record<string, JsonSchema> = {
         'field',
         'known',
         'limit',
+        'challengeStatus',
         'retryAfterSeconds',
         'requiredScope',
         'scope',

@@ -126,6 +126,38 @@ export class TournamentFinishedData {
   @Field(() => Int, { description: 'How many entrants are ranked.' }) @ApiProperty() of: number;
 }
 
+@ObjectType({
+  description:
+    'A challenge of mine (docs/challenges.md): received, or ended (accepted, declined, cancelled, expired). The same fields for each type.',
+})
+export class ChallengeEventData {
+  @Field(() => ID) @ApiProperty({ format: 'uuid' }) challengeId: string;
+  @Field(() => Int, { description: "The challenge's version." }) @ApiProperty() version: number;
+  @Field({ description: 'pending, accepted, declined, cancelled or expired.' })
+  @ApiProperty({ enum: ['pending', 'accepted', 'declined', 'cancelled', 'expired'] })
+  status: string;
+  @Field(() => ID) @ApiProperty({ format: 'uuid' }) challengerId: string;
+  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) challengerName: string | null;
+  @Field(() => ID, {
+    nullable: true,
+    description: 'The challenged player; for an open challenge, its taker (else null).',
+  })
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  opponentId: string | null;
+  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) opponentName: string | null;
+  @Field({ description: 'penta, simple, bonus or farkle.' }) @ApiProperty() pool: string;
+  @Field() @ApiProperty() rated: boolean;
+  @Field(() => Int) @ApiProperty() turnTimeLimitSeconds: number;
+  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) message: string | null;
+  @Field() @ApiProperty({ format: 'date-time' }) expiresAt: string;
+  @Field(() => ID, { nullable: true, description: 'The game an acceptance started.' })
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  gameId: string | null;
+  @Field(() => String, { nullable: true, description: 'Why it was declined (a declined challenge only).' })
+  @ApiProperty({ type: String, nullable: true })
+  reason: string | null;
+}
+
 /** The envelope fields every stored event has. */
 function envelope<D>(type: string, data: new () => D, description: string) {
   const name = `${type[0].toUpperCase()}${type.slice(1)}PlayerEvent`;
@@ -158,6 +190,31 @@ export const TournamentFinishedEvent = envelope(
   TournamentFinishedData,
   'A tournament of mine ended.',
 );
+export const ChallengeReceivedEvent = envelope(
+  'challengeReceived',
+  ChallengeEventData,
+  'A player challenged me (direct challenges only).',
+);
+export const ChallengeAcceptedEvent = envelope(
+  'challengeAccepted',
+  ChallengeEventData,
+  'A challenge of mine was accepted: its game started (gameId).',
+);
+export const ChallengeDeclinedEvent = envelope(
+  'challengeDeclined',
+  ChallengeEventData,
+  'A challenge of mine was declined (reason).',
+);
+export const ChallengeCancelledEvent = envelope(
+  'challengeCancelled',
+  ChallengeEventData,
+  'A challenge of mine was cancelled by its challenger.',
+);
+export const ChallengeExpiredEvent = envelope(
+  'challengeExpired',
+  ChallengeEventData,
+  'A challenge of mine expired unanswered.',
+);
 
 @ObjectType({
   description:
@@ -188,6 +245,11 @@ export const PLAYER_EVENT_CLASSES = {
   seatTaken: SeatTakenEvent,
   tournamentRoundStarted: TournamentRoundStartedEvent,
   tournamentFinished: TournamentFinishedEvent,
+  challengeReceived: ChallengeReceivedEvent,
+  challengeAccepted: ChallengeAcceptedEvent,
+  challengeDeclined: ChallengeDeclinedEvent,
+  challengeCancelled: ChallengeCancelledEvent,
+  challengeExpired: ChallengeExpiredEvent,
 } as const;
 
 export const PlayerEventUnion = createUnionType({

@@ -52,6 +52,11 @@ export const RULE_ERROR_CODES = [
   'CREDENTIAL_ALREADY_REGISTERED',
   'PASSKEY_LIMIT_REACHED',
   'LAST_CREDENTIAL',
+  // challenges (docs/challenges.md)
+  'CANNOT_CHALLENGE_SELF',
+  'CHALLENGE_NOT_PENDING',
+  'NOT_CHALLENGE_RECIPIENT',
+  'NOT_CHALLENGER',
 ] as const;
 
 export type RuleErrorCode = (typeof RULE_ERROR_CODES)[number];
