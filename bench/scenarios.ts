@@ -28,6 +28,7 @@ import { formatSummary, summarizeProfileFile } from './profile-summary';
 import { scenario, type ScenarioRow, withServer } from './scenario';
 import { freePort, ServerGroup, ServerProcess } from './server-process';
 import { WsPlayer } from './ws-player';
+import { waitForAdviceTables } from './advice-ready';
 import { runTournamentRoundBench, type TournamentRoundResult } from './tournament-round.bench';
 import { generateVapidKeys } from '../src/keys/service-keys';
 
@@ -187,6 +188,9 @@ async function runServer(run: BenchRun, serverEnv: ServerEnv, nodeArgs: string[]
   });
   log(`server: ready in ${f0(server.startupMs)} ms (pid ${server.pid})`);
   await withServer(server, async () => {
+    // Memory is measured with the advice tables loaded, as the default start has them.
+    const tablesMs = await waitForAdviceTables(port);
+    log(`server: advice tables (presets, Farkle) in memory after ${f0(tablesMs)} ms more`);
     const http = new HttpClient('127.0.0.1', port, opts.clients);
     const players: Registered[] = [];
     for (let i = 0; i < opts.clients; i++)

@@ -6,7 +6,8 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { parentPort } from 'node:worker_threads';
+import { setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
 import {
   deserializeSolution,
   serializeSolution,
@@ -109,6 +110,17 @@ const transferables = (result: TableJobResult): ArrayBuffer[] => {
   if (result.kind === 'five-dice') return [result.solution.values.buffer as ArrayBuffer];
   return [result.solution.turns.buffer as ArrayBuffer, result.solution.rollValue.buffer as ArrayBuffer];
 };
+
+// Linux's nice value is per thread: this lowers this worker thread only, so a build or a load
+// runs on CPU that the event loop (moves) leaves over (decision 0141).
+const nice = (workerData as { nice?: number } | null)?.nice ?? 0;
+if (nice > 0) {
+  try {
+    setPriority(nice);
+  } catch {
+    // Not allowed here (some sandboxes): the worker runs at the process's priority.
+  }
+}
 
 parentPort?.on('message', (job: TableJob) => {
   const result = run(job);

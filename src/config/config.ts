@@ -231,6 +231,14 @@ export const configSchema = z.object({
   ADVICE_CUSTOM_BUILDS_PER_HOUR: positiveInt('ADVICE_CUSTOM_BUILDS_PER_HOUR').default(10),
   /** Build (or load) the three presets' tables in the background at start-up. Default: on, except NODE_ENV=test. */
   ADVICE_WARM_PRESETS: booleanFlag.optional(),
+  /** Nice value of the advice worker threads (0–19): a table is built or loaded only with CPU that moves leave over (decision 0141). */
+  /** Compile WebAssembly (Prisma's query compiler) with V8's baseline tier only: about 55 MiB less memory (decision 0140). Default: on with DATABASE_URL, off with the embedded database (PGlite is WebAssembly and runs every query). Read by src/runtime-flags.ts at start. */
+  WASM_LIFTOFF_ONLY: booleanFlag.optional(),
+  ADVICE_WORKER_NICE: z.coerce.number().int().min(0).max(19).default(19),
+  /** An advice worker thread with nothing to do for this long is stopped (its memory returned); the next table starts one again. */
+  ADVICE_WORKER_IDLE_MS: positiveInt('ADVICE_WORKER_IDLE_MS').default(2000),
+  /** A speculative table (a preset not yet on disk, Farkle) is built only once the event loop has been busy less than this share of a second (0–1), so the warm-up never competes with moves (decision 0141). */
+  ADVICE_WARM_IDLE_UTILIZATION: z.coerce.number().min(0).max(1).default(0.1),
   // --- accounts (docs/accounts.md) ---
   /** WebAuthn relying-party id: the host name (or a registrable suffix of it) the web client is served on. */
   WEBAUTHN_RP_ID: z
