@@ -136,6 +136,17 @@ export function targets(rows: Map<string, ScenarioRow>, micro: MicroRow[]): Targ
   });
   const pgCpu = rest?.postgresCpuMsPerRequest ?? NaN;
   out.push({ name: '(info) PostgreSQL CPU ms per REST action', value: pgCpu, target: '–', met: null, show: f3(pgCpu) });
+  // Warm-up without theft (decision 0141): server CPU per move in the first 20 s after a fresh start ÷ the next 20 s.
+  const first = rows.get('first20')?.serverCpuMsPerRequest ?? NaN;
+  const later = rows.get('later20')?.serverCpuMsPerRequest ?? NaN;
+  const warm = first / later;
+  out.push({
+    name: 'Server CPU per REST action, first 20 s after a fresh start (empty advice cache) ÷ the next 20 s',
+    value: warm,
+    target: '≤ 1.2',
+    met: Number.isFinite(warm) ? warm <= 1.2 : null,
+    show: f3(warm),
+  });
   // The largest peak of the one-server scenarios, each summed over the server's process tree
   // (worker threads are inside it), with the advice tables loaded (bench/advice-ready.ts).
   const peaks = ['rest', 'restCompact', 'ws', 'graphql', 'reads']

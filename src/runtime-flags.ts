@@ -20,4 +20,6 @@ export function wasmLiftoffOnly(env: NodeJS.ProcessEnv): boolean {
 /** Sets the V8 flags the environment asks for; must run before any WebAssembly is compiled. */
 export function applyRuntimeFlags(env: NodeJS.ProcessEnv = process.env): void {
   if (wasmLiftoffOnly(env)) setFlagsFromString('--liftoff-only');
+  const semi = Number(env.V8_MAX_SEMI_SPACE_MB ?? 0);
+  if (semi > 0) setFlagsFromString(`--max-semi-space-size=${semi}`);
 }
