@@ -6,6 +6,8 @@
  * (GraphQL schema, routes, the OpenAPI document), the advice tables as the default start loads
  * them (from the disk cache; solved first when it is empty), and the advice worker threads.
  *   npm run build && node --expose-gc dist/bench/memory-parts.js
+ *   IDLE_WAIT_MS=3000 ADVICE_CACHE_DIR=./data/advice node --expose-gc dist/bench/memory-parts.js   # cached tables, then the workers' idle stop
+ *   WASM_LIFTOFF_ONLY=false …                                                                      # Prisma's WebAssembly with both tiers (before)
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -13,6 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBenchDatabase, DEFAULT_DATABASE_URL } from './db';
 import { generateVapidKeys } from '../src/keys/service-keys';
+import { applyRuntimeFlags } from '../src/runtime-flags';
+
+// As main.ts does with an external PostgreSQL (WASM_LIFTOFF_ONLY=false: as before decision 0140).
+applyRuntimeFlags({ ...process.env, DATABASE_URL: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL });
 
 interface Mark {
   step: string;

@@ -234,6 +234,8 @@ export const configSchema = z.object({
   /** Nice value of the advice worker threads (0–19): a table is built or loaded only with CPU that moves leave over (decision 0141). */
   /** Compile WebAssembly (Prisma's query compiler) with V8's baseline tier only: about 55 MiB less memory (decision 0140). Default: on with DATABASE_URL, off with the embedded database (PGlite is WebAssembly and runs every query). Read by src/runtime-flags.ts at start. */
   WASM_LIFTOFF_ONLY: booleanFlag.optional(),
+  /** V8's largest young-generation semi-space in MiB (its default: 16): smaller holds less memory under load, at more frequent scavenges. Unset: V8's default. Read by src/runtime-flags.ts at start (decision 0140). */
+  V8_MAX_SEMI_SPACE_MB: positiveInt('V8_MAX_SEMI_SPACE_MB').optional(),
   ADVICE_WORKER_NICE: z.coerce.number().int().min(0).max(19).default(19),
   /** An advice worker thread with nothing to do for this long is stopped (its memory returned); the next table starts one again. */
   ADVICE_WORKER_IDLE_MS: positiveInt('ADVICE_WORKER_IDLE_MS').default(2000),
