@@ -59,10 +59,20 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
   ) {}
 
+  /** Whether a route is OptionalAuth, by class and handler: read from the metadata once, not per request. */
+  private readonly optionalByRoute = new WeakMap<object, WeakMap<object, boolean>>();
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const carrier = carrierOf(context);
-    const optional =
-      this.reflector.getAllAndOverride<boolean>(OPTIONAL_AUTH, [context.getHandler(), context.getClass()]) ?? false;
+    const handler = context.getHandler();
+    const type = context.getClass();
+    let byHandler = this.optionalByRoute.get(type);
+    if (!byHandler) this.optionalByRoute.set(type, (byHandler = new WeakMap()));
+    let optional = byHandler.get(handler);
+    if (optional === undefined) {
+      optional = this.reflector.getAllAndOverride<boolean>(OPTIONAL_AUTH, [handler, type]) ?? false;
+      byHandler.set(handler, optional);
+    }
     const header = authorizationOf(carrier);
     if (header === undefined || header === null || header === '') {
       if (optional) {
