@@ -10,7 +10,7 @@
 import { setFlagsFromString } from 'node:v8';
 
 /** Whether the WebAssembly baseline compiler alone is used: WASM_LIFTOFF_ONLY, or by default with DATABASE_URL. */
-export function wasmLiftoffOnly(env: NodeJS.ProcessEnv): boolean {
+function wasmLiftoffOnly(env: NodeJS.ProcessEnv): boolean {
   const flag = env.WASM_LIFTOFF_ONLY?.trim().toLowerCase();
   if (flag === 'true' || flag === '1' || flag === 'yes') return true;
   if (flag === 'false' || flag === '0' || flag === 'no') return false;

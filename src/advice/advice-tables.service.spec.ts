@@ -165,6 +165,18 @@ describe('AdviceTablesService', () => {
       await until(() => idle.status().building === 1);
     }, 30_000);
 
+    it('stops a speculative build when the server gets busy, and starts it again at the next idle moment', async () => {
+      const tables = service({ ADVICE_WARM_PRESETS: 'true', ADVICE_WORKERS: '1', ADVICE_WARM_IDLE_UTILIZATION: '0.5' });
+      tables.onApplicationBootstrap();
+      await until(() => tables.status().building === 1);
+      // Load: the event loop busy for a whole sample (1.5 s of synchronous work).
+      const end = Date.now() + 1500;
+      while (Date.now() < end) Math.sqrt(Math.random());
+      await until(() => tables.status().building === 0);
+      expect(tables.status()).toMatchObject({ queued: 4, workers: 0 });
+      await until(() => tables.status().building === 1);
+    }, 30_000);
+
     it('loads a preset cached on disk at once, without waiting for idle', () => {
       const tables = service({ ADVICE_WARM_PRESETS: 'true', ADVICE_WORKERS: '1', ADVICE_WARM_IDLE_UTILIZATION: '0' });
       writeFileSync(tables.cacheFile(simple), 'a cached table');

@@ -374,7 +374,8 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
    * start once it was below ADVICE_WARM_IDLE_UTILIZATION over the last sample.
    */
   private sampleIdleness(): void {
-    const waiting = this.priorityQueue.some((e) => e.speculative);
+    const waiting =
+      this.priorityQueue.some((e) => e.speculative) || this.slots.some((s) => s.job?.entry.speculative === true);
     if (!waiting || this.closed) {
       if (this.idleSampler) clearInterval(this.idleSampler);
       this.idleSampler = null;
@@ -387,6 +388,7 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
       const { utilization } = performance.eventLoopUtilization(now, this.lastUtilization);
       this.lastUtilization = now;
       const idle = utilization < this.config.ADVICE_WARM_IDLE_UTILIZATION;
+      if (!idle) this.preemptSpeculative();
       if (idle === this.idle) return;
       this.idle = idle;
       if (idle) this.pump();
@@ -445,6 +447,26 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
       // An idle worker holds tens of MiB (its own V8 heap and code): let it go (decision 0140).
       slot.idleTimer = setTimeout(() => this.retire(slot), this.config.ADVICE_WORKER_IDLE_MS);
       slot.idleTimer.unref();
+    }
+  }
+
+  /**
+   * The server got busy while a speculative table was being built: that worker is stopped and the
+   * table queued again, to be built from the start at the next idle moment (a solve cannot pause;
+   * what it had done is lost, but not a millisecond more is taken from moves).
+   */
+  private preemptSpeculative(): void {
+    for (const slot of [...this.slots]) {
+      const entry = slot.job?.entry;
+      if (!entry?.speculative) continue;
+      slot.job = null;
+      slot.retired = true;
+      this.slots.splice(this.slots.indexOf(slot), 1);
+      if (slot.idleTimer) clearTimeout(slot.idleTimer);
+      void slot.worker.terminate();
+      entry.status = 'queued';
+      entry.startedAt = undefined;
+      this.priorityQueue.unshift(entry);
     }
   }
 

@@ -29,7 +29,7 @@ function findOpenApiDocument(): string | null {
  * (OpenAPI's nullable reference) turned into X with "null" among its types, so that no branch
  * has to be chosen by validating at run time. Descriptions and examples are dropped.
  */
-export function serializerSchema(schema: unknown, components: Record<string, Schema>, depth = 0): unknown {
+function serializerSchema(schema: unknown, components: Record<string, Schema>, depth = 0): unknown {
   if (depth > 40) throw new Error('schema nested too deeply (a cycle?)');
   if (Array.isArray(schema)) return schema.map((s) => serializerSchema(s, components, depth + 1));
   if (schema === null || typeof schema !== 'object') return schema;
