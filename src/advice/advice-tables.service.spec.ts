@@ -184,17 +184,34 @@ describe('AdviceTablesService', () => {
       expect(tables.status()).toMatchObject({ building: 1, queued: 3 });
     });
 
-    it('runs the worker thread at ADVICE_WORKER_NICE and stops it after ADVICE_WORKER_IDLE_MS idle', async () => {
-      const before = niceOfThreads().filter((n) => n === 7).length;
-      const tables = service({ ADVICE_WORKERS: '1', ADVICE_WORKER_NICE: '7', ADVICE_WORKER_IDLE_MS: '50' });
-      const options = small(4);
-      const table = tables.whenReady(options);
-      await until(() => niceOfThreads().filter((n) => n === 7).length > before);
+    it('runs a warm-up build at ADVICE_WORKER_NICE, a wanted table at normal priority', async () => {
+      const count = (nice: number) => niceOfThreads().filter((n) => n === nice).length;
+      const before = count(7);
+      const warm = service({
+        ADVICE_WARM_PRESETS: 'true',
+        ADVICE_WORKERS: '1',
+        ADVICE_WORKER_NICE: '7',
+        ADVICE_WARM_IDLE_UTILIZATION: '1',
+      });
+      warm.onApplicationBootstrap();
+      await until(() => warm.status().building === 1 && count(7) > before);
+      await warm.onModuleDestroy();
+      await until(() => count(7) === before);
+      // A table someone waits for: no thread of ours at nice 7 meanwhile.
+      const wanted = service({ ADVICE_WORKERS: '1', ADVICE_WORKER_NICE: '7' });
+      const table = wanted.whenReady(small(6));
+      await until(() => wanted.status().building === 1);
+      expect(count(7)).toBe(before);
       await table;
+    }, 30_000);
+
+    it('stops a worker after ADVICE_WORKER_IDLE_MS idle, and starts one again for the next table', async () => {
+      const tables = service({ ADVICE_WORKERS: '1', ADVICE_WORKER_IDLE_MS: '50' });
+      const options = small(4);
+      const table = await tables.whenReady(options);
       await until(() => tables.status().workers === 0);
-      // The next table starts a worker again.
       await expect(tables.whenReady(small(5))).resolves.toBeDefined();
-      expect(tables.fiveDice(options)).toBe(await table);
+      expect(tables.fiveDice(options)).toBe(table);
     }, 30_000);
   });
 

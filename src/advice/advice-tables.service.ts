@@ -50,6 +50,8 @@ interface Slot {
   idleTimer: NodeJS.Timeout | null;
   /** Stopped on purpose (idle): its exit is not a failure. */
   retired: boolean;
+  /** Its thread was lowered to ADVICE_WORKER_NICE for a warm-up job (raising it back needs a privilege). */
+  niced: boolean;
 }
 
 /** How often the event loop's utilization is sampled while speculative tables wait. */
@@ -361,10 +363,13 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
       entry.startedAt = Date.now();
       const id = this.nextJobId++;
       slot.job = { id, entry };
+      // A warm-up build runs at ADVICE_WORKER_NICE; a table someone waits for, at normal priority.
+      const nice = entry.speculative ? this.config.ADVICE_WORKER_NICE : 0;
+      slot.niced ||= nice > 0;
       const job: TableJob =
         entry.kind === 'five-dice'
-          ? { id, kind: 'five-dice', options: entry.options as FiveDiceOptions, file: entry.file }
-          : { id, kind: 'farkle', options: entry.options as FarkleOptions };
+          ? { id, kind: 'five-dice', options: entry.options as FiveDiceOptions, file: entry.file, nice }
+          : { id, kind: 'farkle', options: entry.options as FarkleOptions, nice };
       slot.worker.postMessage(job);
     }
   }
@@ -398,10 +403,11 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
 
   private spawn(): Slot {
     const slot: Slot = {
-      worker: startTableWorker(this.config.ADVICE_WORKER_NICE),
+      worker: startTableWorker(),
       job: null,
       idleTimer: null,
       retired: false,
+      niced: false,
     };
     slot.worker.on('message', (result: TableJobResult) => this.finished(slot, result));
     // A worker that dies fails its table (the next request queues it again) and is replaced on demand.
@@ -418,6 +424,9 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
   private finished(slot: Slot, result: TableJobResult): void {
     const job = slot.job;
     slot.job = null;
+    // A thread lowered for the warm-up is not raised back (that needs a privilege): it is let go,
+    // and a table someone waits for gets a new worker at normal priority.
+    if (slot.niced) this.retire(slot);
     if (!job || job.id !== result.id) return;
     const { entry } = job;
     if (!result.ok) {

@@ -6,16 +6,14 @@ import { Worker } from 'node:worker_threads';
  * Starts the table worker. From the build (dist/) it is table-worker.js beside this file. From the
  * TypeScript sources (jest, which never builds) there is no .js: a small loader compiles the
  * worker and @fairdice/core's sources on require with @swc/core (a devDependency, as for jest),
- * resolving @fairdice/core to packages/core/src like jest's moduleNameMapper does. `nice`: the
- * worker thread's nice value (decision 0141).
+ * resolving @fairdice/core to packages/core/src like jest's moduleNameMapper does.
  */
-export function startTableWorker(nice = 0): Worker {
+export function startTableWorker(): Worker {
   const built = join(__dirname, 'table-worker.js');
-  if (existsSync(built)) return new Worker(built, { workerData: { nice } });
+  if (existsSync(built)) return new Worker(built);
   return new Worker(TS_LOADER, {
     eval: true,
     workerData: {
-      nice,
       entry: join(__dirname, 'table-worker.ts'),
       coreSrc: resolve(__dirname, '../../packages/core/src'),
     },
