@@ -231,7 +231,7 @@ export const configSchema = z.object({
   ADVICE_CUSTOM_BUILDS_PER_HOUR: positiveInt('ADVICE_CUSTOM_BUILDS_PER_HOUR').default(10),
   /** Build (or load) the three presets' tables in the background at start-up. Default: on, except NODE_ENV=test. */
   ADVICE_WARM_PRESETS: booleanFlag.optional(),
-  /** Nice value of the advice worker threads (0–19): a table is built or loaded only with CPU that moves leave over (decision 0141). */
+  /** Nice value (0–19) of an advice worker thread during a start-up warm-up build: it uses only CPU that moves leave over; a table someone waits for runs at normal priority (decision 0141). */
   /** Compile WebAssembly (Prisma's query compiler) with V8's baseline tier only: about 55 MiB less memory (decision 0140). Default: on with DATABASE_URL, off with the embedded database (PGlite is WebAssembly and runs every query). Read by src/runtime-flags.ts at start. */
   WASM_LIFTOFF_ONLY: booleanFlag.optional(),
   /** V8's largest young-generation semi-space in MiB (its default: 16): smaller holds less memory under load, at more frequent scavenges. Unset: V8's default. Read by src/runtime-flags.ts at start (decision 0140). */
