@@ -38,6 +38,8 @@ COPY --from=build /app/packages/verifier/dist/verify.html ./packages/verifier/di
 # The reference web client served at GET / (web/dist: index.html and content-hashed assets).
 COPY --from=build /app/web/dist ./web/dist
 COPY --from=build /app/prisma ./prisma
+# The OpenAPI document: the game views' serializer is compiled from it at start (decision 0141).
+COPY --from=build /app/openapi ./openapi
 # The advice tables' disk cache (ADVICE_CACHE_DIR, default ./data/advice), writable by the service.
 RUN mkdir -p /app/data/advice && chown -R node:node /app/data
 USER node

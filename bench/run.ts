@@ -63,7 +63,8 @@ async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
   const began = performance.now();
   const adminUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
-  const serverScript = join(ROOT, 'dist', 'src', 'main.js');
+  // BENCH_SERVER_SCRIPT: another build's server (e.g. the main checkout's, for a before/after in one setup).
+  const serverScript = process.env.BENCH_SERVER_SCRIPT ?? join(ROOT, 'dist', 'src', 'main.js');
   const helloScript = join(__dirname, 'hello-server.js');
   if (!existsSync(serverScript)) throw new Error(`${serverScript} is missing: run npm run build first`);
   mkdirSync(RESULTS_DIR, { recursive: true });

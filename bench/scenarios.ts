@@ -5,7 +5,8 @@
  * process, the job queue and one tournament round. Each appends its rows to the run.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { batchDelta, type BatchSizes, scrapeBatchSizes } from './batches';
 import { type BenchDatabase, insertClient, insertPool, type postgresBackendCpu, prepareInsertCeiling } from './db';
@@ -28,6 +29,7 @@ import { formatSummary, summarizeProfileFile } from './profile-summary';
 import { scenario, type ScenarioRow, withServer } from './scenario';
 import { freePort, ServerGroup, ServerProcess } from './server-process';
 import { WsPlayer } from './ws-player';
+import { waitForAdviceTables } from './advice-ready';
 import { runTournamentRoundBench, type TournamentRoundResult } from './tournament-round.bench';
 import { generateVapidKeys } from '../src/keys/service-keys';
 
@@ -95,6 +97,7 @@ export async function runScenarios(run: BenchRun): Promise<ScenarioResults> {
   };
   const serverStartupMs = await runServer(run, serverEnv, nodeArgs);
   if (want('instances') && !opts.profile) await runInstances(run, serverEnv);
+  if (want('firstWindow') && !opts.profile) await runFirstWindows(run, serverEnv);
   const profileSection = opts.profile ? profileOf(before, serverStartupMs) : '';
   if (opts.variants) await runRateLimiterOff(run, benchKeys);
   if (opts.groupCommit === 'both') await runGroupCommitOff(run, serverEnv);
@@ -187,6 +190,9 @@ async function runServer(run: BenchRun, serverEnv: ServerEnv, nodeArgs: string[]
   });
   log(`server: ready in ${f0(server.startupMs)} ms (pid ${server.pid})`);
   await withServer(server, async () => {
+    // Memory is measured with the advice tables loaded, as the default start has them.
+    const tablesMs = await waitForAdviceTables(port);
+    log(`server: advice tables (presets, Farkle) in memory after ${f0(tablesMs)} ms more`);
     const http = new HttpClient('127.0.0.1', port, opts.clients);
     const players: Registered[] = [];
     for (let i = 0; i < opts.clients; i++)
@@ -276,6 +282,59 @@ async function runServer(run: BenchRun, serverEnv: ServerEnv, nodeArgs: string[]
 }
 
 /** Three instances on the same database, K clients spread across them (issue 17, item 6). */
+/** Seconds of each window of the warm-up comparison (issue 29: the first 20-second window after a fresh start). */
+const FIRST_WINDOW_SECONDS = 20;
+
+/**
+ * Warm-up without theft (issue 29 item 4, decision 0141): a fresh server on an empty advice cache
+ * (its first start ever: every table has to be solved, the worst case), K REST players from the
+ * moment the players are registered, for two back-to-back 20-second windows with no warm-up
+ * between; the report compares their server CPU per move (target: first ≤ 1.2 × second).
+ */
+async function runFirstWindows(run: BenchRun, serverEnv: ServerEnv): Promise<void> {
+  const { opts } = run;
+  const port = await freePort();
+  const cacheDir = mkdtempSync(join(tmpdir(), 'fairdice-bench-advice-'));
+  const server = await ServerProcess.start({
+    name: 'fairdice (fresh start)',
+    script: run.serverScript,
+    port,
+    readyPath: '/health/ready',
+    env: { ...serverEnv, DATABASE_URL: run.db.url, ADVICE_CACHE_DIR: cacheDir },
+  });
+  log(`fresh start: ready in ${f0(server.startupMs)} ms (pid ${server.pid}), empty advice cache ${cacheDir}`);
+  try {
+    await withServer(server, async () => {
+      const http = new HttpClient('127.0.0.1', port, opts.clients);
+      const players: Registered[] = [];
+      for (let i = 0; i < opts.clients; i++)
+        players.push(await retrySetup('register', () => registerPlayer(http, 3000 + i), log));
+      const windowOpts = { ...opts, warmup: 0, seconds: FIRST_WINDOW_SECONDS };
+      for (const [id, name] of [
+        ['first20', `REST actions, first ${FIRST_WINDOW_SECONDS} s after a fresh start`],
+        ['later20', `REST actions, the next ${FIRST_WINDOW_SECONDS} s`],
+      ] as const) {
+        run.stats[id] = newPlayStats();
+        run.rows.push(
+          await scenario(
+            id,
+            name,
+            'as REST actions, on a server started just before on an empty advice cache (no warm-up window)',
+            windowOpts,
+            (i) => new RestPlayer(http, players[i], run.stats[id]),
+            server,
+            run.commits,
+            run.backends,
+          ),
+        );
+      }
+      http.close();
+    });
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
 async function runInstances(run: BenchRun, serverEnv: ServerEnv): Promise<void> {
   const { opts } = run;
   const ports = [await freePort(), await freePort(), await freePort()];

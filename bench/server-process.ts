@@ -5,7 +5,7 @@
  * sampled every 100 ms as a fallback where the reset is not allowed.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -41,6 +41,43 @@ function statusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
     return null;
   }
 }
+
+/**
+ * The process and every descendant (/proc/<pid>/stat's parent pid): a helper process the service
+ * starts counts in its memory and CPU (issue 29: summed over every process; worker threads are
+ * inside their process already).
+ */
+export function processTree(root: number): number[] {
+  const parentOf = new Map<number, number>();
+  let names: string[] = [];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [root];
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      parentOf.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++)
+    for (const [pid, parent] of parentOf) if (parent === tree[i] && !tree.includes(pid)) tree.push(pid);
+  return tree;
+}
+
+const sumOver = (pids: number[], read: (pid: number) => number | null): number | null => {
+  let sum: number | null = null;
+  for (const pid of pids) {
+    const v = read(pid);
+    if (v !== null) sum = (sum ?? 0) + v;
+  }
+  return sum;
+};
 
 /** utime + stime of a process in seconds (/proc/<pid>/stat, clock ticks of 1/100 s). */
 export function processCpuSeconds(pid: number): number | null {
@@ -130,32 +167,37 @@ export class ServerProcess {
 
   /** Starts a measured window: resets the kernel's peak RSS and starts sampling. */
   beginWindow(): void {
+    const tree = processTree(this.pid);
     try {
-      writeFileSync(`/proc/${this.pid}/clear_refs`, '5');
+      for (const pid of tree) writeFileSync(`/proc/${pid}/clear_refs`, '5');
       this.resetWorked = true;
     } catch {
       this.resetWorked = false;
     }
-    this.sampledPeakKb = statusKb(this.pid, 'VmRSS') ?? 0;
-    this.cpuAtStart = processCpuSeconds(this.pid);
+    this.sampledPeakKb = sumOver(tree, (pid) => statusKb(pid, 'VmRSS')) ?? 0;
+    this.cpuAtStart = sumOver(tree, processCpuSeconds);
     this.windowStart = performance.now();
     if (this.sampler) clearInterval(this.sampler);
     this.sampler = setInterval(() => {
-      const rss = statusKb(this.pid, 'VmRSS');
+      const rss = sumOver(processTree(this.pid), (pid) => statusKb(pid, 'VmRSS'));
       if (rss !== null && rss > this.sampledPeakKb) this.sampledPeakKb = rss;
     }, 100);
     this.sampler.unref();
   }
 
-  /** Ends the window: the peak RSS in MiB during it (VmHWM since the reset, or the sampled peak). */
+  /**
+   * Ends the window: the peak RSS in MiB during it summed over the process tree (each process's
+   * VmHWM since the reset, or the sampled sum of VmRSS, whichever is larger), and the tree's CPU.
+   */
   endWindow(): { peakMiB: number; source: 'VmHWM' | 'VmHWM since start' | 'sampled VmRSS'; cpuPercent: number } {
     if (this.sampler) clearInterval(this.sampler);
     this.sampler = null;
-    const cpuNow = processCpuSeconds(this.pid);
+    const tree = processTree(this.pid);
+    const cpuNow = sumOver(tree, processCpuSeconds);
     const wall = (performance.now() - this.windowStart) / 1000;
     const cpuPercent =
       cpuNow !== null && this.cpuAtStart !== null && wall > 0 ? ((cpuNow - this.cpuAtStart) / wall) * 100 : NaN;
-    const hwm = statusKb(this.pid, 'VmHWM');
+    const hwm = sumOver(tree, (pid) => statusKb(pid, 'VmHWM'));
     if (hwm !== null) {
       const kb = Math.max(hwm, this.sampledPeakKb);
       return { peakMiB: kb / 1024, source: this.resetWorked ? 'VmHWM' : 'VmHWM since start', cpuPercent };

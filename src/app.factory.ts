@@ -34,6 +34,7 @@ import { serviceInfo } from './service-info/service-info';
 import { completeOpenApiDocument } from './common/openapi/document';
 import { WEBHOOK_SCHEMAS, WEBHOOKS } from './async/webhooks/webhook-payloads';
 import { configureSse } from './common/http/sse';
+import { registerCompiledSerializers } from './common/http/compiled-serializers';
 import { GamesService } from './games/games.service';
 import type { RateCharge } from './games/channel/channel-context';
 import { registerCommandChannel } from './games/channel/command-channel';
@@ -96,6 +97,9 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   app.useGlobalFilters(new AllExceptionsFilter());
 
   const fastify = app.getHttpAdapter().getInstance();
+  // Game views written by a serializer compiled from the OpenAPI schema (decision 0141); under
+  // NODE_ENV=test each one is also checked against JSON.stringify.
+  registerCompiledSerializers(fastify, { verify: options.config.NODE_ENV === 'test' });
   registerBodyParsers(fastify);
   // Before CORS, rate limits and auth: a request with two Authorization headers is refused.
   registerRequestHeaderChecks(fastify);
@@ -181,8 +185,9 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   // OAuth's RFC-shaped endpoints outside /v1: token, revocation, metadata (docs/oauth.md).
   registerOAuthEndpoints(fastify, app.get(OAuthService));
 
-  const document = buildOpenApiDocument(app);
-  SwaggerModule.setup('docs', app, document, {
+  // Built on the first request for /docs, /docs-json or /docs-yaml, not at start: a server nobody
+  // reads the docs of never holds the document (decision 0140).
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     customSiteTitle: 'fairdice API',
     jsonDocumentUrl: 'docs-json',
     yamlDocumentUrl: 'docs-yaml',

@@ -1,3 +1,4 @@
+import { applyRuntimeFlags } from './runtime-flags';
 import type { Logger as Pino } from 'pino';
 import { type AppConfig, ConfigError, loadConfig } from './config/config';
 import { createApp } from './app.factory';
@@ -11,6 +12,9 @@ import {
 } from './reliability/startup/database-wait';
 import { installGracefulShutdown } from './shutdown';
 import { KeysError, resolveServiceKeys } from './keys/service-keys';
+
+// First: V8 flags that must be set before Prisma compiles its WebAssembly (decision 0140).
+applyRuntimeFlags();
 
 async function bootstrap() {
   let config;

@@ -129,9 +129,90 @@ describe('AdviceTablesService', () => {
     const off = service();
     off.onApplicationBootstrap();
     expect(off.status()).toMatchObject({ queued: 0, building: 0, ready: 0 });
-    const on = service({ ADVICE_WARM_PRESETS: 'true', ADVICE_WORKERS: '1' });
+    const on = service({ ADVICE_WARM_PRESETS: 'true', ADVICE_WORKERS: '1', ADVICE_WARM_IDLE_UTILIZATION: '1' });
     on.onApplicationBootstrap(); // returns at once
-    expect(on.status()).toMatchObject({ building: 1, queued: 3 });
+    expect(on.status()).toMatchObject({ queued: 4 });
+  });
+
+  describe('warm-up without theft (decision 0141)', () => {
+    /** Resolves once `check` holds (checked every 20 ms, leaving the event loop idle between), or fails after 20 s. */
+    const until = async (check: () => boolean) => {
+      const deadline = Date.now() + 20_000;
+      while (!check()) {
+        if (Date.now() > deadline) throw new Error('condition not reached in 20 s');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    const niceOfThreads = () =>
+      readdirSync('/proc/self/task').map((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      });
+
+    it('builds a table that is not on disk only once the event loop is idle; a request for it starts it at once', async () => {
+      // Never idle (utilization is never below 0): the warm-up's tables wait.
+      const busy = service({ ADVICE_WARM_PRESETS: 'true', ADVICE_WORKERS: '1', ADVICE_WARM_IDLE_UTILIZATION: '0' });
+      busy.onApplicationBootstrap();
+      expect(busy.status()).toMatchObject({ queued: 4, building: 0, workers: 0 });
+      // A game asks for one: it is wanted now.
+      expect(thrown(() => busy.fiveDice(simple)).code).toBe('TABLE_BUILDING');
+      expect(busy.status()).toMatchObject({ queued: 3, building: 1, workers: 1 });
+
+      // Always idle (utilization below 1): the warm-up starts on the first sample.
+      const idle = service({ ADVICE_WARM_PRESETS: 'true', ADVICE_WORKERS: '1', ADVICE_WARM_IDLE_UTILIZATION: '1' });
+      idle.onApplicationBootstrap();
+      expect(idle.status()).toMatchObject({ building: 0 });
+      await until(() => idle.status().building === 1);
+    }, 30_000);
+
+    it('stops a speculative build when the server gets busy, and starts it again at the next idle moment', async () => {
+      const tables = service({ ADVICE_WARM_PRESETS: 'true', ADVICE_WORKERS: '1', ADVICE_WARM_IDLE_UTILIZATION: '0.5' });
+      tables.onApplicationBootstrap();
+      await until(() => tables.status().building === 1);
+      // Load: the event loop busy for a whole sample (1.5 s of synchronous work).
+      const end = Date.now() + 1500;
+      while (Date.now() < end) Math.sqrt(Math.random());
+      await until(() => tables.status().building === 0);
+      expect(tables.status()).toMatchObject({ queued: 4, workers: 0 });
+      await until(() => tables.status().building === 1);
+    }, 30_000);
+
+    it('loads a preset cached on disk at once, without waiting for idle', () => {
+      const tables = service({ ADVICE_WARM_PRESETS: 'true', ADVICE_WORKERS: '1', ADVICE_WARM_IDLE_UTILIZATION: '0' });
+      writeFileSync(tables.cacheFile(simple), 'a cached table');
+      tables.onApplicationBootstrap();
+      expect(tables.status()).toMatchObject({ building: 1, queued: 3 });
+    });
+
+    it('runs a warm-up build at ADVICE_WORKER_NICE, a wanted table at normal priority', async () => {
+      const count = (nice: number) => niceOfThreads().filter((n) => n === nice).length;
+      const before = count(7);
+      const warm = service({
+        ADVICE_WARM_PRESETS: 'true',
+        ADVICE_WORKERS: '1',
+        ADVICE_WORKER_NICE: '7',
+        ADVICE_WARM_IDLE_UTILIZATION: '1',
+      });
+      warm.onApplicationBootstrap();
+      await until(() => warm.status().building === 1 && count(7) > before);
+      await warm.onModuleDestroy();
+      await until(() => count(7) === before);
+      // A table someone waits for: no thread of ours at nice 7 meanwhile.
+      const wanted = service({ ADVICE_WORKERS: '1', ADVICE_WORKER_NICE: '7' });
+      const table = wanted.whenReady(small(6));
+      await until(() => wanted.status().building === 1);
+      expect(count(7)).toBe(before);
+      await table;
+    }, 30_000);
+
+    it('stops a worker after ADVICE_WORKER_IDLE_MS idle, and starts one again for the next table', async () => {
+      const tables = service({ ADVICE_WORKERS: '1', ADVICE_WORKER_IDLE_MS: '50' });
+      const options = small(4);
+      const table = await tables.whenReady(options);
+      await until(() => tables.status().workers === 0);
+      await expect(tables.whenReady(small(5))).resolves.toBeDefined();
+      expect(tables.fiveDice(options)).toBe(table);
+    }, 30_000);
   });
 
   describe('bounds (issue 24, item 6)', () => {

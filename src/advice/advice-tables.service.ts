@@ -36,12 +36,26 @@ interface Entry {
   file: string | null;
   /** The player whose budget paid for this custom build (null: a preset's, a game's, or already cached). */
   paidBy: string | null;
+  /**
+   * Queued by the start-up warm-up only, and not cached on disk: nobody needs it yet, so it is
+   * built only while the event loop is idle (decision 0141). Any request for it clears this.
+   */
+  speculative: boolean;
 }
 
 interface Slot {
   worker: Worker;
   job: { id: number; entry: Entry } | null;
+  /** Stops the worker once it has been idle for ADVICE_WORKER_IDLE_MS. */
+  idleTimer: NodeJS.Timeout | null;
+  /** Stopped on purpose (idle): its exit is not a failure. */
+  retired: boolean;
+  /** Its thread was lowered to ADVICE_WORKER_NICE for a warm-up job (raising it back needs a privilege). */
+  niced: boolean;
 }
+
+/** How often the event loop's utilization is sampled while speculative tables wait. */
+const IDLE_SAMPLE_MS = 1000;
 
 /** Seconds a build is assumed to take before one has been measured (a five-dice solve under load). */
 const DEFAULT_BUILD_SECONDS = 20;
@@ -101,6 +115,10 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
   private closed = false;
   /** Last measured seconds per kind and source, for Retry-After. */
   private buildSeconds: Record<Kind, number> = { 'five-dice': DEFAULT_BUILD_SECONDS, farkle: 2 };
+  /** Whether the event loop was idle over the last sample (speculative tables may start). */
+  private idle = false;
+  private idleSampler: NodeJS.Timeout | null = null;
+  private lastUtilization = performance.eventLoopUtilization();
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     this.workerCount = config.ADVICE_WORKERS ?? Math.min(2, availableParallelism());
@@ -121,15 +139,22 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
     this.disk.index();
   }
 
-  /** Start-up: the presets are queued in the background; start-up and requests never wait for them. */
+  /**
+   * Start-up: the presets are queued in the background; start-up and requests never wait for them.
+   * A preset cached on disk is loaded at once (a fraction of a second, in a low-priority worker);
+   * one that must be solved, and Farkle, wait until the event loop is idle (decision 0141).
+   */
   onApplicationBootstrap(): void {
     if (!this.config.ADVICE_WARM_PRESETS) return;
-    for (const options of PRESET_TABLE_OPTIONS) this.ensure('five-dice', options, true);
-    this.ensure('farkle', FARKLE_PRESET_OPTIONS, true);
+    for (const options of PRESET_TABLE_OPTIONS)
+      this.ensure('five-dice', options, true, !existsSync(this.cacheFile(options)));
+    this.ensure('farkle', FARKLE_PRESET_OPTIONS, true, true);
   }
 
   async onModuleDestroy(): Promise<void> {
     this.closed = true;
+    if (this.idleSampler) clearInterval(this.idleSampler);
+    for (const slot of this.slots) if (slot.idleTimer) clearTimeout(slot.idleTimer);
     const closing = new DomainException('ADVICE_BUSY', 'The service is shutting down', { retryAfterSeconds: 5 });
     for (const entry of this.entries.values()) if (entry.status !== 'ready') entry.settle.reject(closing);
     this.priorityQueue.length = 0;
@@ -256,13 +281,18 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
 
   /**
    * The entry for these options, queued for a worker if it is not known yet. A priority request
-   * for a table queued as a custom build moves it up to the priority queue.
+   * for a table queued as a custom build moves it up to the priority queue. `speculative`: the
+   * warm-up's (built only when idle); any other request for the table makes it wanted now.
    */
-  private ensure(kind: Kind, options: FiveDiceOptions | FarkleOptions, priority: boolean): Entry {
+  private ensure(kind: Kind, options: FiveDiceOptions | FarkleOptions, priority: boolean, speculative = false): Entry {
     const key = this.key(kind, options);
     priority ||= this.presetKeys.has(key);
     const known = this.lookup(key);
     if (known) {
+      if (!speculative && known.speculative) {
+        known.speculative = false;
+        this.pump();
+      }
       if (priority && !known.priority && known.status === 'queued') {
         this.customQueue.splice(this.customQueue.indexOf(known), 1);
         this.priorityQueue.push(known);
@@ -287,7 +317,19 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
     ready.catch(() => undefined);
     const file = kind === 'five-dice' ? this.cacheFile(options as FiveDiceOptions) : null;
     const cached = file !== null && existsSync(file);
-    const entry: Entry = { kind, key, options, status: 'queued', ready, settle, cached, priority, file, paidBy: null };
+    const entry: Entry = {
+      kind,
+      key,
+      options,
+      status: 'queued',
+      ready,
+      settle,
+      cached,
+      priority,
+      file,
+      paidBy: null,
+      speculative,
+    };
     this.entries.set(key, entry);
     queue.push(entry);
     this.pump();
@@ -301,36 +343,77 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
   private pump(): void {
     while (!this.closed) {
       const customBusy = this.slots.filter((s) => s.job && !s.job.entry.priority).length;
-      const queue =
-        this.priorityQueue.length > 0
-          ? this.priorityQueue
+      // A speculative table waits while the event loop is busy (decision 0141).
+      const wanted = this.priorityQueue.findIndex((e) => this.idle || !e.speculative);
+      const [queue, index] =
+        wanted >= 0
+          ? [this.priorityQueue, wanted]
           : this.customQueue.length > 0 && customBusy < this.customWorkers
-            ? this.customQueue
-            : null;
+            ? [this.customQueue, 0]
+            : [null, -1];
+      this.sampleIdleness();
       if (!queue) return;
       let slot = this.slots.find((s) => s.job === null);
       if (!slot && this.slots.length < this.workerCount) slot = this.spawn();
       if (!slot) return;
-      const entry = queue.shift()!;
+      const [entry] = queue.splice(index, 1);
+      if (slot.idleTimer) clearTimeout(slot.idleTimer);
+      slot.idleTimer = null;
       entry.status = 'building';
       entry.startedAt = Date.now();
       const id = this.nextJobId++;
       slot.job = { id, entry };
+      // A warm-up build runs at ADVICE_WORKER_NICE; a table someone waits for, at normal priority.
+      const nice = entry.speculative ? this.config.ADVICE_WORKER_NICE : 0;
+      slot.niced ||= nice > 0;
       const job: TableJob =
         entry.kind === 'five-dice'
-          ? { id, kind: 'five-dice', options: entry.options as FiveDiceOptions, file: entry.file }
-          : { id, kind: 'farkle', options: entry.options as FarkleOptions };
+          ? { id, kind: 'five-dice', options: entry.options as FiveDiceOptions, file: entry.file, nice }
+          : { id, kind: 'farkle', options: entry.options as FarkleOptions, nice };
       slot.worker.postMessage(job);
     }
   }
 
+  /**
+   * While speculative tables wait, samples the event loop's utilization every second: they may
+   * start once it was below ADVICE_WARM_IDLE_UTILIZATION over the last sample.
+   */
+  private sampleIdleness(): void {
+    const waiting =
+      this.priorityQueue.some((e) => e.speculative) || this.slots.some((s) => s.job?.entry.speculative === true);
+    if (!waiting || this.closed) {
+      if (this.idleSampler) clearInterval(this.idleSampler);
+      this.idleSampler = null;
+      return;
+    }
+    if (this.idleSampler) return;
+    this.lastUtilization = performance.eventLoopUtilization();
+    this.idleSampler = setInterval(() => {
+      const now = performance.eventLoopUtilization();
+      const { utilization } = performance.eventLoopUtilization(now, this.lastUtilization);
+      this.lastUtilization = now;
+      const idle = utilization < this.config.ADVICE_WARM_IDLE_UTILIZATION;
+      if (!idle) this.preemptSpeculative();
+      if (idle === this.idle) return;
+      this.idle = idle;
+      if (idle) this.pump();
+    }, IDLE_SAMPLE_MS);
+    this.idleSampler.unref();
+  }
+
   private spawn(): Slot {
-    const slot: Slot = { worker: startTableWorker(), job: null };
+    const slot: Slot = {
+      worker: startTableWorker(),
+      job: null,
+      idleTimer: null,
+      retired: false,
+      niced: false,
+    };
     slot.worker.on('message', (result: TableJobResult) => this.finished(slot, result));
     // A worker that dies fails its table (the next request queues it again) and is replaced on demand.
     slot.worker.on('error', (error) => this.lost(slot, error));
     slot.worker.on('exit', (code) => {
-      if (!this.closed) this.lost(slot, new Error(`advice worker exited with code ${code}`));
+      if (!this.closed && !slot.retired) this.lost(slot, new Error(`advice worker exited with code ${code}`));
     });
     // Idle workers do not keep the process alive.
     slot.worker.unref();
@@ -341,6 +424,9 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
   private finished(slot: Slot, result: TableJobResult): void {
     const job = slot.job;
     slot.job = null;
+    // A thread lowered for the warm-up is not raised back (that needs a privilege): it is let go,
+    // and a table someone waits for gets a new worker at normal priority.
+    if (slot.niced) this.retire(slot);
     if (!job || job.id !== result.id) return;
     const { entry } = job;
     if (!result.ok) {
@@ -366,12 +452,48 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
       }
     }
     this.pump();
+    if (slot.job === null && !slot.retired) {
+      // An idle worker holds tens of MiB (its own V8 heap and code): let it go (decision 0140).
+      slot.idleTimer = setTimeout(() => this.retire(slot), this.config.ADVICE_WORKER_IDLE_MS);
+      slot.idleTimer.unref();
+    }
+  }
+
+  /**
+   * The server got busy while a speculative table was being built: that worker is stopped and the
+   * table queued again, to be built from the start at the next idle moment (a solve cannot pause;
+   * what it had done is lost, but not a millisecond more is taken from moves).
+   */
+  private preemptSpeculative(): void {
+    for (const slot of [...this.slots]) {
+      const entry = slot.job?.entry;
+      if (!entry?.speculative) continue;
+      slot.job = null;
+      slot.retired = true;
+      this.slots.splice(this.slots.indexOf(slot), 1);
+      if (slot.idleTimer) clearTimeout(slot.idleTimer);
+      void slot.worker.terminate();
+      entry.status = 'queued';
+      entry.startedAt = undefined;
+      this.priorityQueue.unshift(entry);
+    }
+  }
+
+  /** Stops an idle worker; the next table starts a new one. */
+  private retire(slot: Slot): void {
+    slot.idleTimer = null;
+    if (slot.job !== null || slot.retired) return;
+    slot.retired = true;
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots.splice(index, 1);
+    void slot.worker.terminate();
   }
 
   private lost(slot: Slot, error: unknown): void {
     const index = this.slots.indexOf(slot);
     if (index < 0) return;
     this.slots.splice(index, 1);
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
     if (slot.job) {
       this.logger.error(`advice worker failed (${slot.job.entry.key}): ${String(error)}`);
       this.entries.delete(slot.job.entry.key);

@@ -6,6 +6,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import {
   deserializeSolution,
@@ -18,9 +19,13 @@ import {
 import type { FiveDiceOptions } from '@fairdice/core/rules/five-dice';
 import type { FarkleOptions } from '@fairdice/core/rules/farkle';
 
-export type TableJob =
+export type TableJob = (
   | { id: number; kind: 'five-dice'; options: FiveDiceOptions; file: string | null }
-  | { id: number; kind: 'farkle'; options: FarkleOptions };
+  | { id: number; kind: 'farkle'; options: FarkleOptions }
+) & {
+  /** The worker thread's nice value for this job. */
+  nice?: number;
+};
 
 export type TableJobResult =
   | {
@@ -110,7 +115,24 @@ const transferables = (result: TableJobResult): ArrayBuffer[] => {
   return [result.solution.turns.buffer as ArrayBuffer, result.solution.rollValue.buffer as ArrayBuffer];
 };
 
+// Linux's nice value is per thread: this sets this worker thread's only, per job (a speculative
+// warm-up build at ADVICE_WORKER_NICE, a table someone waits for at 0), so a warm-up build runs on
+// CPU that the event loop (moves) leaves over (decision 0141). Lowering it back to 0 needs no
+// privilege only up to the thread's limit: where it is refused, the thread stays as it is.
+let currentNice = 0;
+function niceFor(job: TableJob): void {
+  const nice = job.nice ?? 0;
+  if (nice === currentNice) return;
+  try {
+    setPriority(nice);
+    currentNice = nice;
+  } catch {
+    // Not allowed here (raising priority back, some sandboxes): keep the current value.
+  }
+}
+
 parentPort?.on('message', (job: TableJob) => {
+  niceFor(job);
   const result = run(job);
   parentPort!.postMessage(result, transferables(result));
 });

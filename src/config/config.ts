@@ -235,6 +235,16 @@ export const configSchema = z.object({
   ADVICE_CUSTOM_BUILDS_PER_HOUR: positiveInt('ADVICE_CUSTOM_BUILDS_PER_HOUR').default(10),
   /** Build (or load) the three presets' tables in the background at start-up. Default: on, except NODE_ENV=test. */
   ADVICE_WARM_PRESETS: booleanFlag.optional(),
+  /** Nice value (0–19) of an advice worker thread during a start-up warm-up build: it uses only CPU that moves leave over; a table someone waits for runs at normal priority (decision 0141). */
+  /** Compile WebAssembly (Prisma's query compiler) with V8's baseline tier only: about 55 MiB less memory (decision 0140). Default: on with DATABASE_URL, off with the embedded database (PGlite is WebAssembly and runs every query). Read by src/runtime-flags.ts at start. */
+  WASM_LIFTOFF_ONLY: booleanFlag.optional(),
+  /** V8's largest young-generation semi-space in MiB (its default: 16): smaller holds less memory under load, at more frequent scavenges. Unset: V8's default. Read by src/runtime-flags.ts at start (decision 0140). */
+  V8_MAX_SEMI_SPACE_MB: positiveInt('V8_MAX_SEMI_SPACE_MB').optional(),
+  ADVICE_WORKER_NICE: z.coerce.number().int().min(0).max(19).default(19),
+  /** An advice worker thread with nothing to do for this long is stopped (its memory returned); the next table starts one again. */
+  ADVICE_WORKER_IDLE_MS: positiveInt('ADVICE_WORKER_IDLE_MS').default(2000),
+  /** A speculative table (a preset not yet on disk, Farkle) is built only once the event loop has been busy less than this share of a second (0–1), so the warm-up never competes with moves (decision 0141). */
+  ADVICE_WARM_IDLE_UTILIZATION: z.coerce.number().min(0).max(1).default(0.1),
   // --- accounts (docs/accounts.md) ---
   /** WebAuthn relying-party id: the host name (or a registrable suffix of it) the web client is served on. */
   WEBAUTHN_RP_ID: z

@@ -59,6 +59,12 @@ function authorizationOf(carrier: Carrier): unknown {
   );
 }
 
+interface RouteAuth {
+  public: boolean;
+  optional: boolean;
+  required: RequiredScope;
+}
+
 /**
  * Authenticates the bearer token on REST and GraphQL alike and attaches the player. The player
  * is always taken from the token, never from the request body.
@@ -70,14 +76,34 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
   ) {}
 
+  /** What a route declares (Public, OptionalAuth, its scope), by class and handler: read from the metadata once, not per request. */
+  private readonly byRoute = new WeakMap<object, WeakMap<object, RouteAuth>>();
+
+  private routeAuth(handler: object, type: object): RouteAuth {
+    let byHandler = this.byRoute.get(type);
+    if (!byHandler) this.byRoute.set(type, (byHandler = new WeakMap()));
+    let route = byHandler.get(handler);
+    if (!route) {
+      const targets = [handler, type] as Parameters<Reflector['getAllAndOverride']>[1];
+      route = {
+        public: this.reflector.getAllAndOverride<boolean>(PUBLIC, targets) ?? false,
+        optional: this.reflector.getAllAndOverride<boolean>(OPTIONAL_AUTH, targets) ?? false,
+        // Deny by default: a handler that declares no scope needs a full token.
+        required: this.reflector.getAllAndOverride<RequiredScope>(SCOPE_METADATA, targets) ?? FULL_TOKEN,
+      };
+      byHandler.set(handler, route);
+    }
+    return route;
+  }
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const carrier = carrierOf(context);
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC, targets)) {
+    const route = this.routeAuth(context.getHandler(), context.getClass());
+    if (route.public) {
       carrier.player = null;
       return true;
     }
-    const optional = this.reflector.getAllAndOverride<boolean>(OPTIONAL_AUTH, targets) ?? false;
+    const optional = route.optional;
     const header = authorizationOf(carrier);
     if (header === undefined || header === null || header === '') {
       if (optional) {
@@ -93,9 +119,7 @@ export class AuthGuard implements CanActivate {
         'UNAUTHENTICATED',
         'The bearer token is not valid (rotated, revoked, expired or never issued)',
       );
-    // Deny by default: a handler that declares no scope needs a full token.
-    const required = this.reflector.getAllAndOverride<RequiredScope>(SCOPE_METADATA, targets) ?? FULL_TOKEN;
-    if (!hasScope(player.scopes, required)) throw insufficientScope(required);
+    if (!hasScope(player.scopes, route.required)) throw insufficientScope(route.required);
     carrier.player = player;
     return true;
   }

@@ -451,6 +451,50 @@ describeOnce('the web client (Chromium)', () => {
     });
   }
 
+  it('moves go over the WebSocket command channel, one frame each; with the channel down they go over REST, applied once', async () => {
+    /** The moves a page sends: frames on /v1/ws, and REST requests. */
+    const watchMoves = (page: Page) => {
+      const seen = { frames: [] as string[], rest: [] as string[] };
+      page.on('websocket', (ws) => {
+        if (!ws.url().endsWith('/v1/ws')) return;
+        ws.on('framesent', (frame) => {
+          const sent = JSON.parse(String(frame.payload)) as { type: string; command?: string };
+          if (sent.type === 'move') seen.frames.push(sent.command!);
+        });
+      });
+      page.on('request', (r) => {
+        const move = /\/v1\/games\/[0-9a-f-]{36}\/(roll|score)$/.exec(r.url());
+        if (move && r.method() === 'POST') seen.rest.push(move[1]);
+      });
+      return seen;
+    };
+    const oneTurn = async (page: Page) => {
+      await register(page, 'Wes');
+      await createGame(page, { ruleSet: 'simple' });
+      await yourTurn(page).waitFor();
+      await playTurnByClicks(page);
+      // The next turn is on the page once the score has come back.
+      await page.locator('button:not([disabled])', { hasText: /^Roll$/ }).waitFor();
+      const game = await serverGame(page);
+      const scored = game.fiveDice.sheets[0].boxes.filter((b: { points: number | null }) => b.points !== null);
+      return { version: game.version as number, scored: scored.length };
+    };
+
+    const page = await newPage();
+    const viaChannel = watchMoves(page);
+    const played = await oneTurn(page);
+    expect(viaChannel).toEqual({ frames: ['roll', 'score'], rest: [] });
+    expect(played.scored).toBe(1);
+
+    // The channel is down (every connection is closed at once): the same turn goes over REST.
+    const down = await newPage();
+    await down.context().routeWebSocket(/\/v1\/ws$/, (ws) => ws.close({ code: 1011, reason: 'down' }));
+    const viaRest = watchMoves(down);
+    const playedDown = await oneTurn(down);
+    expect(viaRest).toEqual({ frames: [], rest: ['roll', 'score'] });
+    expect(playedDown).toEqual(played);
+  });
+
   it('accessibility: the lobby has one level-one heading; axe finds nothing serious in the lobby, a five-dice game or a Farkle game', async () => {
     const page = await newPage();
     await register(page, 'Axel');

@@ -1,11 +1,15 @@
 /**
  * The one place the web client talks to the service: the public REST API through the typed SDK
- * (@fairdice/client), and the game's Server-Sent Events stream. Nothing here knows the server's
- * internals; a third-party client could be written the same way.
+ * (@fairdice/client), the WebSocket command channel for moves (with REST as the fallback), and
+ * the game's Server-Sent Events stream. Nothing here knows the server's internals; a third-party
+ * client could be written the same way.
  */
 import {
   createFairdiceClient,
+  FairdiceChannel,
   FairdiceError,
+  type GameMoveBody,
+  type GameMoveName,
   gameEventStream,
   playerEventStream,
   tournamentStandingsStream,
@@ -67,6 +71,68 @@ export const api = createFairdiceClient({ baseUrl, token: () => session.token() 
  * being computed and ask again itself after the wait the service gives (tableRetrySeconds).
  */
 export const adviceApi = createFairdiceClient({ baseUrl, token: () => session.token() ?? '', retry: false });
+
+/** The answer a page acts on: openapi-fetch's shape (`unwrap()` it), whichever way the move went. */
+export interface MoveAnswer {
+  data?: GameView;
+  error?: unknown;
+  response: Response;
+}
+
+const channelUrl = `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/v1/ws`;
+/** The open (or opening) command channel, and the token it was opened with. */
+let channel: { token: string; ready: Promise<FairdiceChannel> } | null = null;
+/** After a connection failed: REST only until then (ms since the epoch), so a page never waits on a dead channel. */
+let channelDownUntil = 0;
+/** How long the web client plays over REST after the channel could not connect. */
+const CHANNEL_RETRY_MS = 30_000;
+
+/** The command channel for the signed-in player, opened on first use; null when it is down or unusable here. */
+function commandChannel(): Promise<FairdiceChannel> | null {
+  const token = session.token();
+  if (!token || typeof WebSocket === 'undefined' || Date.now() < channelDownUntil) return null;
+  if (channel?.token === token) return channel.ready;
+  channel?.ready.then((c) => c.close()).catch(() => undefined);
+  const opened = { token, ready: FairdiceChannel.connect(channelUrl, token, { onClose: () => forget(opened) }) };
+  const forget = (which: typeof opened) => {
+    if (channel === which) channel = null;
+  };
+  opened.ready.catch(() => {
+    forget(opened);
+    channelDownUntil = Date.now() + CHANNEL_RETRY_MS;
+  });
+  channel = opened;
+  return opened.ready;
+}
+
+/**
+ * Plays a move over the WebSocket command channel (docs/api.md "WebSocket command channel"): one
+ * frame, answered by its events, then the game as it now is. When the channel is down (it cannot
+ * connect, or closes before the answer), the same move goes over REST (`rest`, given the headers
+ * to send) with the same idempotency key, so a move the channel did apply is not applied twice.
+ * A move the service refuses is refused the same way on both paths: its problem is the answer.
+ */
+export async function playMove<N extends GameMoveName>(
+  gameId: string,
+  command: N,
+  args: GameMoveBody<N> | undefined,
+  rest: (init: { headers: Record<string, string> }) => Promise<MoveAnswer>,
+): Promise<MoveAnswer> {
+  const idempotencyKey = `web-${randomSeed()}`;
+  const connecting = commandChannel();
+  if (connecting) {
+    try {
+      const open = await connecting;
+      await open.move(gameId, command, args, { idempotencyKey });
+      return await api.GET('/v1/games/{id}', { params: { path: { id: gameId } } });
+    } catch (err) {
+      if (err instanceof FairdiceError)
+        return { error: err.problem, response: new Response(null, { status: err.status || 400 }) };
+      // The channel is down: REST from here.
+    }
+  }
+  return rest({ headers: { 'Idempotency-Key': idempotencyKey } });
+}
 
 /** A sentence for a person: the problem's detail (or title), never its code. */
 export function sentence(err: unknown): string {

@@ -4,7 +4,7 @@
  * Keys: 1–6 select a die, S sets the selection aside, R rolls, B banks, H asks for a hint.
  */
 import { useEffect, useRef, useState } from 'react';
-import { api, type GameView } from './api';
+import { api, playMove, type GameView } from './api';
 import { Die, isTypingTarget } from './dice';
 import { HintPanel } from './hint';
 import { RatingTag } from './rating';
@@ -40,12 +40,26 @@ export function FarkleBoard(props: {
     setSelected((s) => (s.includes(i) ? s.filter((x) => x !== i) : [...s, i].sort((a, b) => a - b)));
   };
   const setAside = (dice: number[]) =>
-    void act(() => api.POST('/v1/games/{id}/set-aside', { params: { path: { id: game.id } }, body: { dice } }));
+    void act(() =>
+      playMove(game.id, 'setAside', { dice }, (init) =>
+        api.POST('/v1/games/{id}/set-aside', { params: { path: { id: game.id } }, body: { dice }, ...init }),
+      ),
+    );
   const roll = () => {
-    if (canRoll) void act(() => api.POST('/v1/games/{id}/roll', { params: { path: { id: game.id } }, body: {} }));
+    if (canRoll)
+      void act(() =>
+        playMove(game.id, 'roll', {}, (init) =>
+          api.POST('/v1/games/{id}/roll', { params: { path: { id: game.id } }, body: {}, ...init }),
+        ),
+      );
   };
   const bank = () => {
-    if (canBank) void act(() => api.POST('/v1/games/{id}/bank', { params: { path: { id: game.id } }, body: {} }));
+    if (canBank)
+      void act(() =>
+        playMove(game.id, 'bank', {}, (init) =>
+          api.POST('/v1/games/{id}/bank', { params: { path: { id: game.id } }, body: {}, ...init }),
+        ),
+      );
   };
   const keys = useRef({ toggle, roll, bank, selected, match });
   keys.current = { toggle, roll, bank, selected, match };

@@ -6,7 +6,7 @@
  * player's total and switch the sheet shown.
  */
 import { useEffect, useRef, useState } from 'react';
-import { api, type BoxOption, type GameView } from './api';
+import { api, playMove, type BoxOption, type GameView } from './api';
 import { Die, isTypingTarget } from './dice';
 import { HintPanel } from './hint';
 import { RatingTag } from './rating';
@@ -51,17 +51,20 @@ export function FiveDiceBoard(props: {
   };
   const roll = () => {
     if (!canRoll) return;
+    const body = { hold: rolled ? held : [] };
     void act(() =>
-      api.POST('/v1/games/{id}/roll', {
-        params: { path: { id: game.id } },
-        body: { hold: rolled ? held : [] },
-      }),
+      playMove(game.id, 'roll', body, (init) =>
+        api.POST('/v1/games/{id}/roll', { params: { path: { id: game.id } }, body, ...init }),
+      ),
     );
   };
   const score = (box: string) =>
-    void act(() =>
-      api.POST('/v1/games/{id}/score', { params: { path: { id: game.id } }, body: { box: box as BoxOption['box'] } }),
-    );
+    void act(() => {
+      const body = { box: box as BoxOption['box'] };
+      return playMove(game.id, 'score', body, (init) =>
+        api.POST('/v1/games/{id}/score', { params: { path: { id: game.id } }, body, ...init }),
+      );
+    });
 
   // The sheet's boxes that can be scored now, in sheet order.
   const scorable = () =>

@@ -4,6 +4,7 @@ import {
   api,
   followGame,
   notedCommitment,
+  playMove,
   randomSeed,
   sentence,
   unwrap,
@@ -162,7 +163,11 @@ export function GamePage({ gameId, me }: { gameId: string; me: StoredPlayer }) {
             type="button"
             disabled={busy}
             onClick={() =>
-              void act(() => api.POST('/v1/games/{id}/quit', { params: { path: { id: game.id } }, body: {} }))
+              void act(() =>
+                playMove(game.id, 'quit', {}, (init) =>
+                  api.POST('/v1/games/{id}/quit', { params: { path: { id: game.id } }, body: {}, ...init }),
+                ),
+              )
             }
           >
             Quit the game
