@@ -60,6 +60,8 @@ export const SERVICE_ERROR_CODES = [
   'WEBAUTHN_VERIFICATION_FAILED',
   'SESSION_NOT_FOUND',
   'TOO_MANY_IN_FLIGHT',
+  // seeks (docs/matchmaking.md)
+  'SEEK_NOT_FOUND',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -130,6 +132,14 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   WEBAUTHN_CHALLENGE_INVALID: { status: 400, title: 'The WebAuthn challenge is unknown, used or expired' },
   WEBAUTHN_VERIFICATION_FAILED: { status: 400, title: 'The WebAuthn response could not be verified' },
   SESSION_NOT_FOUND: { status: 404, title: 'No such session' },
+  // seeks (docs/matchmaking.md)
+  UNKNOWN_POOL: { status: 400, title: 'No such rating pool (penta, simple, bonus, farkle)' },
+  INVALID_RATING_RANGE: { status: 400, title: 'The rating range is inverted or out of bounds' },
+  INVALID_TIME_CONTROL: { status: 400, title: 'The time per move is not one of the offered ones' },
+  SEEK_LIMIT_REACHED: { status: 409, title: 'You hold the maximum of open seeks; cancel one first' },
+  NOT_YOUR_SEEK: { status: 403, title: 'Only the player who posted a seek may cancel it' },
+  SEEK_NOT_OPEN: { status: 409, title: 'The seek was already paired or cancelled' },
+  SEEK_NOT_FOUND: { status: 404, title: 'No such seek' },
   // service
   VALIDATION_FAILED: { status: 400, title: 'The request is not valid' },
   UNAUTHENTICATED: { status: 401, title: 'A valid bearer token is required' },

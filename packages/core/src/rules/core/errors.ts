@@ -52,6 +52,13 @@ export const RULE_ERROR_CODES = [
   'CREDENTIAL_ALREADY_REGISTERED',
   'PASSKEY_LIMIT_REACHED',
   'LAST_CREDENTIAL',
+  // seeks (docs/matchmaking.md)
+  'UNKNOWN_POOL',
+  'INVALID_RATING_RANGE',
+  'INVALID_TIME_CONTROL',
+  'SEEK_LIMIT_REACHED',
+  'NOT_YOUR_SEEK',
+  'SEEK_NOT_OPEN',
 ] as const;
 
 export type RuleErrorCode = (typeof RULE_ERROR_CODES)[number];
