@@ -18,6 +18,7 @@ import { TournamentsModule } from './tournaments/tournaments.module';
 import { PlayerEventsModule } from './player-events/player-events.module';
 import { AccountsModule } from './accounts/accounts.module';
 import { RatingsModule } from './ratings/ratings.module';
+import { MatchmakingModule } from './matchmaking/matchmaking.module';
 import { AdviceModule } from './advice/advice.module';
 import { toGraphQLError } from './common/errors';
 import { ReliabilityModule } from './reliability/reliability.module';
@@ -222,6 +223,7 @@ export class AppModule {
         PlayerEventsModule,
         AccountsModule,
         RatingsModule,
+        MatchmakingModule,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: options.config },

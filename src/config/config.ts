@@ -192,6 +192,10 @@ export const configSchema = z.object({
   RATING_LEADERBOARD_MIN_GAMES: positiveInt('RATING_LEADERBOARD_MIN_GAMES').default(5),
   /** Rating leaderboards: a player is listed only with a rated game in the pool within this many days. */
   RATING_LEADERBOARD_ACTIVE_DAYS: positiveInt('RATING_LEADERBOARD_ACTIVE_DAYS').default(30),
+  /** Run the matchmaker's passes in this instance (docs/matchmaking.md; one pass at a time across instances). */
+  MATCHMAKER_ENABLED: booleanFlag.default(true),
+  /** How often the matchmaker pairs the open seeks (a new seek also wakes this instance's matchmaker). */
+  MATCHMAKER_INTERVAL_MS: positiveInt('MATCHMAKER_INTERVAL_MS').default(1000),
   /** A claimed job is invisible to other workers this long (it runs again after a crash). */
   JOBS_LEASE_SECONDS: positiveInt('JOBS_LEASE_SECONDS').default(60),
   /** Live push between instances: auto = PostgreSQL LISTEN/NOTIFY unless the database is the embedded one. */

@@ -22,12 +22,13 @@ import {
   seedsStateFor,
 } from '@fairdice/core/rules/game';
 import type { RuleSetName } from '@fairdice/core/rules/registry';
+import { seatOrder } from '@fairdice/core/rules/seek';
 import { CommandHandler } from '../commands/command-handler';
 import { DomainException } from '../common/errors';
 import { afterCommit } from '../database/unit-of-work';
 import { asyncEffects } from '../event-store/async-effects';
 import { EventStore, type LoadedGame } from '../event-store/event-store.service';
-import { generateServerSeed } from '../fairness/seed-generation';
+import { generateClientSeed, generateServerSeed } from '../fairness/seed-generation';
 import { parseIdempotencyKey } from '../reliability';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { DiceService } from './dice.service';
@@ -39,7 +40,7 @@ import { GameEventBus } from './game-event-bus';
 import { checkOptions, withAutoScoreDefault } from './game-options';
 import { GameQueries } from './game-queries.service';
 import { buildGameView } from './game-view';
-import type { CommandOptions, CommandResult, TournamentGameSpec } from './games.types';
+import type { CommandOptions, CommandResult, MatchedGameSpec, TournamentGameSpec } from './games.types';
 
 type Player = AuthenticatedPlayer;
 
@@ -215,6 +216,60 @@ export class GameCreation {
     const loaded: LoadedGame = { row, state: open, head: stored[stored.length - 1].hash, lastRolled: null, names: {} };
     const res = await this.game.append(loaded, started);
     afterCommit(() => this.bus.publish(id, [...stored, ...res.stored]));
+  }
+
+  /**
+   * Creates and starts a game the matchmaker paired (src/matchmaking, docs/matchmaking.md): a new
+   * server seed and its commitment; the players sit in the order `seatOrder` derives from that
+   * commitment (auditable from the game's first event); the first of them creates the game, the
+   * others join, and the creator starts it with a generated seed for every seat (generated after
+   * the commitment, flagged as generated in gameStarted, as any start does for a seat without a
+   * seed). Rated: the preset's default options, human seats only, advice forbidden, the time limit
+   * (the create command is checked by the same rule as any rated game). gameStarted reaches every
+   * player's event stream through the start's own append. Runs inside the caller's transaction.
+   */
+  async createMatchedGame(spec: MatchedGameSpec): Promise<{ gameId: string; seats: string[] }> {
+    const id = randomUUID();
+    const seed = generateServerSeed();
+    const commitment = commitmentOf(seed);
+    const seats = seatOrder(commitment, spec.playerIds);
+    const creator = seats[0];
+    let state = emptyGame(id);
+    const run = (into: GameEvent[], command: GameCommand, roll = noDice) => {
+      const events = decideOn(state, command, roll);
+      state = events.reduce(evolveGame, state);
+      into.push(...events);
+    };
+    const created: GameEvent[] = [];
+    run(created, {
+      type: 'create',
+      gameId: id,
+      ruleSet: spec.pool,
+      options: withAutoScoreDefault(spec.pool, {}),
+      seatCount: seats.length,
+      visibility: 'public',
+      creatorId: creator,
+      hotSeats: 0,
+      commitment,
+      turnTimeLimitSeconds: spec.turnTimeLimitSeconds,
+      advice: spec.rated ? 'forbidden' : 'allowed',
+      ...(spec.rated ? { rated: true } : {}),
+    });
+    seats.slice(1).forEach((playerId, i) => run(created, { type: 'join', playerId, seat: i + 1 }));
+    const open = state;
+    const serverSeed = seed.toString('hex');
+    const { row, stored } = await this.storeNew(open, created, { serverSeed, commitment }, true);
+    const start: GameCommand = {
+      type: 'start',
+      playerId: creator,
+      generatedSeeds: seats.map((_, seat) => ({ seat, clientSeed: generateClientSeed() })),
+    };
+    const started: GameEvent[] = [];
+    run(started, start, this.dice.rollerFor({ serverSeed, state: seedsStateFor(open, start) }));
+    const loaded: LoadedGame = { row, state: open, head: stored[stored.length - 1].hash, lastRolled: null, names: {} };
+    const res = await this.game.append(loaded, started);
+    afterCommit(() => this.bus.publish(id, [...stored, ...res.stored]));
+    return { gameId: id, seats };
   }
 
   /**

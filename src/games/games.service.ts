@@ -26,6 +26,7 @@ import type {
   GameListPage,
   OptimalTablesLoader,
   ServiceMoveResult,
+  MatchedGameSpec,
   TournamentGameSpec,
 } from './games.types';
 import { ServiceMoves } from './service-moves.service';
@@ -54,6 +55,11 @@ export class GamesService {
   }
   createTournamentGame(spec: TournamentGameSpec): Promise<void> {
     return this.creation.createTournamentGame(spec);
+  }
+
+  /** A game the matchmaker paired, created and started (src/matchmaking); inside the caller's transaction. */
+  createMatchedGame(spec: MatchedGameSpec): Promise<{ gameId: string; seats: string[] }> {
+    return this.creation.createMatchedGame(spec);
   }
 
   // ------------------------------------------------------------------ a player's moves

@@ -4,6 +4,7 @@ import type { OptimalTables } from '@fairdice/core/rules/computer';
 import type { FamilyId } from '@fairdice/core/rules/core/family';
 import type { GameState, TournamentRef } from '@fairdice/core/rules/game';
 import type { RuleSetName } from '@fairdice/core/rules/registry';
+import type { RatingPool } from '@fairdice/core/rules/ratings';
 import type { CommandOptions as AnyCommandOptions } from '../commands/command-handler';
 import { DomainException } from '../common/errors';
 import type { CursorPage } from '../common/pagination/cursor';
@@ -72,6 +73,15 @@ export interface TournamentGameSpec {
   /** In seat order: each entrant's registered seed. */
   seats: Array<{ playerId: string; clientSeed: string }>;
   tournament: TournamentRef;
+}
+
+/** A game the matchmaker paired (GameCreation.createMatchedGame): the seat order comes from its commitment. */
+export interface MatchedGameSpec {
+  pool: RatingPool;
+  rated: boolean;
+  turnTimeLimitSeconds: number | null;
+  /** The paired players, in any order. */
+  playerIds: string[];
 }
 
 /** A page of games: cursor paging, plus the deprecated offset of the next page (offset paging only). */

@@ -663,6 +663,7 @@ describe(`migrations on an empty ${kind} database`, () => {
           seatCount: 2,
           visibility: 'public',
           creatorId: player.id,
+          status: 'playing',
           serverSeed: 'ab'.repeat(32),
           serverSeedHash: 'cd'.repeat(32),
         },
@@ -699,7 +700,9 @@ describe(`migrations on an empty ${kind} database`, () => {
       await expect(
         prisma.seek.create({ data: { ...seek, id: randomUUID(), status: 'waiting', gameId: null } }),
       ).rejects.toThrow();
-      await expect(prisma.seek.create({ data: { ...seek, id: randomUUID(), seats: 5, gameId: null } })).rejects.toThrow();
+      await expect(
+        prisma.seek.create({ data: { ...seek, id: randomUUID(), seats: 5, gameId: null } }),
+      ).rejects.toThrow();
     });
 
     it('round-trips the player-event models (docs/async.md, Player events); one source is stored once per player', async () => {

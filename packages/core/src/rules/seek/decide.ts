@@ -28,8 +28,7 @@ const isRating = (x: unknown): x is number => typeof x === 'number' && Number.is
 /** The spec of a create command, checked: the first problem as a RuleError. */
 export function checkSeekSpec(raw: Extract<SeekCommand, { type: 'create' }>['spec']): SeekSpec | RuleError {
   const s = raw as Record<string, unknown>;
-  if (!isRatingPool(s.pool))
-    return ruleError('UNKNOWN_POOL', `pool must be one of ${RATING_POOLS.join(', ')}`, { pool: s.pool ?? null });
+  if (!isRatingPool(s.pool)) return ruleError('UNKNOWN_POOL', `pool must be one of ${RATING_POOLS.join(', ')}`);
   if (!Number.isInteger(s.seats) || (s.seats as number) < L.seatsMin || (s.seats as number) > L.seatsMax)
     return ruleError('INVALID_COMMAND', `seats must be an integer from ${L.seatsMin} to ${L.seatsMax}`);
   if (typeof s.rated !== 'boolean') return ruleError('INVALID_COMMAND', 'rated must be true or false');
@@ -44,16 +43,13 @@ export function checkSeekSpec(raw: Extract<SeekCommand, { type: 'create' }>['spe
         field: name,
       });
   if (min !== null && max !== null && (min as number) > (max as number))
-    return ruleError('INVALID_RATING_RANGE', `ratingMin (${min}) is above ratingMax (${max})`, {
-      ratingMin: min,
-      ratingMax: max,
-    });
+    return ruleError('INVALID_RATING_RANGE', `ratingMin (${min}) is above ratingMax (${max})`, { field: 'ratingMin' });
   const time = s.turnTimeLimitSeconds ?? null;
   if (time === null ? s.rated === true : !(TIME_CONTROLS as readonly unknown[]).includes(time))
     return ruleError(
       'INVALID_TIME_CONTROL',
       `turnTimeLimitSeconds must be one of ${TIME_CONTROLS.join(', ')}${s.rated === true ? ' (a rated seek needs a time limit)' : ' or absent'}`,
-      { turnTimeLimitSeconds: time },
+      { field: 'turnTimeLimitSeconds' },
     );
   return {
     pool: s.pool,
@@ -96,7 +92,7 @@ export function decideSeek(s: SeekState, c: SeekCommand): SeekEvent[] | RuleErro
 }
 
 const notOpen = (s: SeekState) =>
-  ruleError('SEEK_NOT_OPEN', `The seek is ${s.status}`, { status: s.status, gameId: s.gameId });
+  ruleError('SEEK_NOT_OPEN', `The seek is ${s.status}`, { seekStatus: s.status, gameId: s.gameId });
 
 export function evolveSeek(s: SeekState, e: SeekEvent): SeekState {
   const next = { ...s, version: s.version + 1 };
