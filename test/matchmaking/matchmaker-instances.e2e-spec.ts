@@ -30,8 +30,8 @@ describe('the matchmaker on two instances', () => {
       ...Array.from({ length: 40 }, () => ({ pool: 'farkle', seats: 4 })),
     ].map((s, i) => ({ ...s, rated: false, i }));
     // Interleaved, so that every instance sees seeks of every kind.
-    specs.sort((x, y) => (x.i * 7919) % 200 - (y.i * 7919) % 200);
-    const players = [];
+    specs.sort((x, y) => ((x.i * 7919) % 200) - ((y.i * 7919) % 200));
+    const players: Array<Awaited<ReturnType<typeof registerPlayer>>> = [];
     for (let i = 0; i < specs.length; i++) players.push(await registerPlayer(i % 2 ? a : b, `S${i}`));
     const posted = await Promise.all(
       specs.map(async ({ pool, seats, rated }, i) => {
@@ -44,9 +44,10 @@ describe('the matchmaker on two instances', () => {
     const db = poolOf(a);
     await waitFor(
       async () => {
-        const { rows } = await db.query(`SELECT count(*)::int AS n FROM seeks WHERE id = ANY($1) AND status = 'paired'`, [
-          ids,
-        ]);
+        const { rows } = await db.query(
+          `SELECT count(*)::int AS n FROM seeks WHERE id = ANY($1) AND status = 'paired'`,
+          [ids],
+        );
         return rows[0].n === 200;
       },
       120_000,

@@ -86,15 +86,57 @@ export function pairSeeks(seeks: readonly WaitingSeek[], nowMs: number): Pairing
   return made.sort((a, b) => older(a.first, b.first)).map(({ seekIds }) => ({ seekIds }));
 }
 
+/** A seek of one group as the walk needs it: its window computed once (a small fixed shape). */
+interface Walker {
+  id: string;
+  playerId: string;
+  rating: number;
+  createdAtMs: number;
+  low: number;
+  high: number;
+  /** Paired in this pass. */
+  taken: boolean;
+}
+
 /** Seeks of one rating, oldest first: the steps of the outward walk. */
 interface Block {
   rating: number;
-  seeks: WaitingSeek[];
+  seeks: Walker[];
+}
+
+/** `compatible` on seeks of one group (the same game asked for). */
+const mutual = (a: Walker, b: Walker) =>
+  a.playerId !== b.playerId && b.rating >= a.low && b.rating <= a.high && a.rating >= b.low && a.rating <= b.high;
+
+const olderWalker = (a: Walker, b: Walker) => a.createdAtMs - b.createdAtMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** The first index in `blocks` (ascending ratings) whose rating is ≥ `rating` (> with `strictly`). */
+function firstFrom(blocks: Block[], rating: number, strictly: boolean): number {
+  let lo = 0;
+  let hi = blocks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (blocks[mid].rating < rating || (strictly && blocks[mid].rating === rating)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function pairGroup(group: WaitingSeek[], nowMs: number): Array<Pairing & { first: WaitingSeek }> {
   const seats = group[0].seats;
-  const byRating = [...group].sort((a, b) => a.rating - b.rating || older(a, b));
+  const seeks: Walker[] = group.map((s) => {
+    const w = acceptableWindow(s, nowMs);
+    return {
+      id: s.id,
+      playerId: s.playerId,
+      rating: s.rating,
+      createdAtMs: s.createdAtMs,
+      low: w.low,
+      high: w.high,
+      taken: false,
+    };
+  });
+  const byRating = [...seeks].sort((a, b) => a.rating - b.rating || olderWalker(a, b));
   const blocks: Block[] = [];
   const blockOf = new Map<string, number>();
   for (const s of byRating) {
@@ -103,27 +145,29 @@ function pairGroup(group: WaitingSeek[], nowMs: number): Array<Pairing & { first
     else blocks.push({ rating: s.rating, seeks: [s] });
     blockOf.set(s.id, blocks.length - 1);
   }
-  const taken = new Set<string>();
+  const original = new Map(group.map((s) => [s.id, s]));
   const out: Array<Pairing & { first: WaitingSeek }> = [];
-  for (const anchor of [...group].sort(older)) {
-    if (taken.has(anchor.id)) continue;
-    const window = acceptableWindow(anchor, nowMs);
+  for (const anchor of seeks.sort(olderWalker)) {
+    if (anchor.taken) continue;
     const chosen = [anchor];
-    const consider = (c: WaitingSeek) => {
-      if (taken.has(c.id) || c.id === anchor.id) return;
-      if (chosen.every((m) => compatible(m, c, nowMs))) chosen.push(c);
+    const consider = (c: Walker) => {
+      if (c.taken || c === anchor) return;
+      for (let i = 0; i < chosen.length; i++) if (!mutual(chosen[i], c)) return;
+      chosen.push(c);
     };
     const k = blockOf.get(anchor.id)!;
-    for (const c of blocks[k].seeks) if (chosen.length < seats) consider(c);
-    let left = k - 1;
-    let right = k + 1;
+    if (anchor.rating >= anchor.low && anchor.rating <= anchor.high)
+      for (const c of blocks[k].seeks) if (chosen.length < seats) consider(c);
+    // Outward from the anchor's rating, skipping at once what lies outside its window.
+    let left = Math.min(k - 1, firstFrom(blocks, anchor.high, true) - 1);
+    let right = Math.max(k + 1, firstFrom(blocks, anchor.low, false));
     while (chosen.length < seats) {
-      const l = left >= 0 && blocks[left].rating >= window.low ? blocks[left] : null;
-      const r = right < blocks.length && blocks[right].rating <= window.high ? blocks[right] : null;
+      const l = left >= 0 && blocks[left].rating >= anchor.low ? blocks[left] : null;
+      const r = right < blocks.length && blocks[right].rating <= anchor.high ? blocks[right] : null;
       if (!l && !r) break;
       const dl = l ? anchor.rating - l.rating : Infinity;
       const dr = r ? r.rating - anchor.rating : Infinity;
-      let next: WaitingSeek[];
+      let next: Walker[];
       if (dl < dr) {
         next = l!.seeks;
         left--;
@@ -132,7 +176,7 @@ function pairGroup(group: WaitingSeek[], nowMs: number): Array<Pairing & { first
         right++;
       } else {
         // As far below as above: the two blocks by waiting time together.
-        next = [...l!.seeks, ...r!.seeks].sort(older);
+        next = [...l!.seeks, ...r!.seeks].sort(olderWalker);
         left--;
         right++;
       }
@@ -142,8 +186,8 @@ function pairGroup(group: WaitingSeek[], nowMs: number): Array<Pairing & { first
       }
     }
     if (chosen.length < seats) continue;
-    for (const c of chosen) taken.add(c.id);
-    out.push({ seekIds: chosen.map((c) => c.id), first: anchor });
+    for (const c of chosen) c.taken = true;
+    out.push({ seekIds: chosen.map((c) => c.id), first: original.get(anchor.id)! });
   }
   return out;
 }
