@@ -42,8 +42,10 @@ export function checkSeekSpec(raw: Extract<SeekCommand, { type: 'create' }>['spe
       return ruleError('INVALID_RATING_RANGE', `${name} must be an integer from ${L.ratingMin} to ${L.ratingMax}`, {
         field: name,
       });
-  if (min !== null && max !== null && (min as number) > (max as number))
-    return ruleError('INVALID_RATING_RANGE', `ratingMin (${min}) is above ratingMax (${max})`, { field: 'ratingMin' });
+  const low = min as number | null;
+  const high = max as number | null;
+  if (low !== null && high !== null && low > high)
+    return ruleError('INVALID_RATING_RANGE', `ratingMin (${low}) is above ratingMax (${high})`, { field: 'ratingMin' });
   const time = s.turnTimeLimitSeconds ?? null;
   if (time === null ? s.rated === true : !(TIME_CONTROLS as readonly unknown[]).includes(time))
     return ruleError(
@@ -55,8 +57,8 @@ export function checkSeekSpec(raw: Extract<SeekCommand, { type: 'create' }>['spe
     pool: s.pool,
     seats: s.seats as number,
     rated: s.rated,
-    ratingMin: min as number | null,
-    ratingMax: max as number | null,
+    ratingMin: low,
+    ratingMax: high,
     turnTimeLimitSeconds: time as number | null,
   };
 }

@@ -6,8 +6,6 @@ import {
   emptySeek,
   evolveSeek,
   pairSeeks,
-  seatKey,
-  seatOrder,
   SEEK_LIMITS,
   widening,
   WINDOW,
@@ -207,19 +205,5 @@ describe('pairSeeks', () => {
       expect(members).toHaveLength(members[0].seats);
       for (const m of members) for (const o of members) if (m !== o) expect(compatible(m, o, now)).toBe(true);
     }
-  });
-});
-
-describe('seat order', () => {
-  it('sorts the players by SHA-256(commitment:playerId)', () => {
-    const c = 'ab'.repeat(32);
-    const players = ['p-a', 'p-b', 'p-c', 'p-d'];
-    const order = seatOrder(c, players);
-    expect([...order].sort()).toEqual(players);
-    const keys = order.map((p) => seatKey(c, p));
-    expect([...keys].sort()).toEqual(keys);
-    expect(seatOrder(c, [...players].reverse())).toEqual(order);
-    // A known value: sha256("x:y").
-    expect(seatKey('x', 'y')).toBe('1274e286686b54fe765ec40735665b4bf789cee2a5b22124c5e0491a88e15271');
   });
 });

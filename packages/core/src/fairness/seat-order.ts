@@ -4,7 +4,7 @@
  * players sit in ascending order of SHA-256(commitment ":" playerId), as lowercase hex of the
  * UTF-8 string's hash; ties (never in practice) by player id.
  */
-import { sha256Hex, utf8ToBytes } from '../../fairness/bytes';
+import { sha256Hex, utf8ToBytes } from './bytes';
 
 export const seatKey = (commitment: string, playerId: string): string =>
   sha256Hex(utf8ToBytes(`${commitment}:${playerId}`));
