@@ -14,7 +14,7 @@ describe('the matchmaker on two instances', () => {
   let a: TestApp;
   let b: TestApp;
   beforeAll(async () => {
-    const env = { MATCHMAKER_INTERVAL_MS: '50' };
+    const env = { MATCHMAKER_ENABLED: 'true', MATCHMAKER_INTERVAL_MS: '50' };
     [a, b] = [await createTestApp({ env }), await createTestApp({ env })];
   });
   afterAll(async () => {

@@ -11,7 +11,7 @@ import { browserSuite, gameIdOf, playTurnByClicks, register } from './browser';
 
 jest.setTimeout(240_000);
 
-const web = browserSuite({ env: { MATCHMAKER_INTERVAL_MS: '200' } });
+const web = browserSuite({ env: { MATCHMAKER_ENABLED: 'true', MATCHMAKER_INTERVAL_MS: '200' } });
 const { problems } = web;
 /** A timed game says "Your turn. Time per turn: 60 s." */
 const yourTurn = (page: Page) => page.getByText(/^Your turn\./);
