@@ -51,6 +51,8 @@ const layering = {
   ratings: [...persistence, 'players', 'async'],
   // optimal advice: the solved tables (worker threads, disk cache), the advice API, post-game analysis
   advice: [...persistence, 'players', 'games', 'scoring'],
+  // seeks and the matchmaker: the seek aggregate (commands) pairs into games it creates and starts (games)
+  matchmaking: [...persistence, 'commands', 'players', 'games'],
   // accounts: usernames, passwords, passkeys, sessions of the players (docs/accounts.md)
   accounts: [...persistence, 'commands', 'players'],
   // OAuth for third-party apps: clients, consent, tokens (access tokens are sessions rows: players)

@@ -8,6 +8,7 @@ import type { Options } from './options';
 import { runFarkleMicroBenchmarks } from './rules-farkle.bench';
 import { runFiveDiceMicroBenchmarks } from './rules-five-dice.bench';
 import { runRatingsMicroBenchmarks } from './ratings.bench';
+import { runMatchmakerMicroBenchmarks } from './matchmaker.bench';
 
 export interface MicroRow {
   suite: string;
@@ -27,6 +28,7 @@ export function runMicro(opts: Options): { rows: MicroRow[]; failures: string[] 
     ['graphql validation', () => runGraphqlValidationMicroBenchmarks({ durationMs: opts.microMs })],
     ['advice', () => runAdviceMicroBenchmarks()],
     ['ratings', () => runRatingsMicroBenchmarks({ durationMs: opts.microMs })],
+    ['matchmaker', () => runMatchmakerMicroBenchmarks()],
   ];
   for (const [suite, run] of suites) {
     log(`micro: ${suite}`);

@@ -178,6 +178,18 @@ export function targets(rows: Map<string, ScenarioRow>, micro: MicroRow[]): Targ
     met: null,
     show: f3(rating?.usPerOp ?? NaN),
   });
+  // The matchmaker's pairing pass over 10,000 waiting seeks (bench/matchmaker.bench.ts), ms per pass.
+  for (const shape of ['mixed kinds', 'none can pair']) {
+    const pass = micro.find((m) => m.suite === 'matchmaker' && m.name.includes(shape));
+    const ms = (pass?.usPerOp ?? NaN) / 1000;
+    out.push({
+      name: `(info) Matchmaker pass over 10,000 waiting seeks, ${shape} (ms per pass)`,
+      value: ms,
+      target: '–',
+      met: null,
+      show: f1(ms),
+    });
+  }
   // Five-dice optimal advice (bench/advice.bench.ts): a warm decision from a solved table.
   const decision = micro.find((m) => m.suite === 'advice' && m.name.startsWith('five-dice warm decision p99'));
   const decisionUs = decision?.usPerOp ?? NaN;

@@ -22,6 +22,7 @@ import { AccountsModule } from './accounts/accounts.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { RatingsModule } from './ratings/ratings.module';
 import { ChallengesModule } from './challenges/challenges.module';
+import { MatchmakingModule } from './matchmaking/matchmaking.module';
 import { AdviceModule } from './advice/advice.module';
 import { toGraphQLError } from './common/errors';
 import { ReliabilityModule } from './reliability/reliability.module';
@@ -230,6 +231,7 @@ export class AppModule {
         OAuthModule,
         RatingsModule,
         ChallengesModule,
+        MatchmakingModule,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: options.config },

@@ -38,7 +38,7 @@ export interface CommandOptions {
 /** The steps of one aggregate that the handler runs (a game, a tournament, …). */
 export interface CommandTarget<L, C, E, A> {
   /** 'game', 'tournament', 'account': in If-Match's 412 and in metrics (`tournament.start`; games unprefixed). */
-  readonly kind: 'game' | 'tournament' | 'account' | 'challenge';
+  readonly kind: 'game' | 'tournament' | 'account' | 'challenge' | 'seek';
   /** The aggregate, read fresh from the database or (fresh = false) from a cache when it has one. */
   load(id: string, fresh: boolean): Promise<L | null>;
   /** True when `loaded` came from a cache without a read (it may be stale: see `run`). */

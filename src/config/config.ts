@@ -196,6 +196,10 @@ export const configSchema = z.object({
   CHALLENGE_EXPIRY_SECONDS: positiveInt('CHALLENGE_EXPIRY_SECONDS').default(86_400),
   /** Challenges: how many pending challenges a player may have made at once. */
   CHALLENGE_MAX_PENDING: positiveInt('CHALLENGE_MAX_PENDING').default(20),
+  /** Run the matchmaker's passes in this instance (docs/matchmaking.md; one pass at a time across instances). */
+  MATCHMAKER_ENABLED: booleanFlag.default(true),
+  /** How often the matchmaker pairs the open seeks (a new seek also wakes this instance's matchmaker). */
+  MATCHMAKER_INTERVAL_MS: positiveInt('MATCHMAKER_INTERVAL_MS').default(1000),
   /** A claimed job is invisible to other workers this long (it runs again after a crash). */
   JOBS_LEASE_SECONDS: positiveInt('JOBS_LEASE_SECONDS').default(60),
   /** Live push between instances: auto = PostgreSQL LISTEN/NOTIFY unless the database is the embedded one. */

@@ -4,3 +4,4 @@ export * from './event-store.module';
 export * from './tournament-store.service';
 export * from './account-store.service';
 export * from './challenge-store.service';
+export * from './seek-store.service';

@@ -22,6 +22,7 @@ import {
   seedsStateFor,
 } from '@fairdice/core/rules/game';
 import type { RuleSetName } from '@fairdice/core/rules/registry';
+import { seatOrder } from '@fairdice/core/fairness/seat-order';
 import { CommandHandler } from '../commands/command-handler';
 import { DomainException } from '../common/errors';
 import { afterCommit } from '../database/unit-of-work';
@@ -250,7 +251,7 @@ export class GameCreation {
       hotSeats: 0,
       commitment,
       turnTimeLimitSeconds: spec.turnTimeLimitSeconds,
-      advice: 'forbidden',
+      advice: spec.rated ? 'forbidden' : (spec.advice ?? 'forbidden'),
       ...(spec.rated ? { rated: true } : {}),
     });
     players.slice(1).forEach((playerId, i) => run(created, { type: 'join', playerId, seat: i + 1 }));

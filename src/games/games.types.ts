@@ -4,6 +4,7 @@ import type { OptimalTables } from '@fairdice/core/rules/computer';
 import type { FamilyId } from '@fairdice/core/rules/core/family';
 import type { GameState, TournamentRef } from '@fairdice/core/rules/game';
 import type { RuleSetName } from '@fairdice/core/rules/registry';
+import type { RatingPool } from '@fairdice/core/rules/ratings';
 import type { CommandOptions as AnyCommandOptions } from '../commands/command-handler';
 import { DomainException } from '../common/errors';
 import type { CursorPage } from '../common/pagination/cursor';
@@ -74,16 +75,18 @@ export interface TournamentGameSpec {
   tournament: TournamentRef;
 }
 
-/** A started game of players paired by the service (GameCreation.createStartedGame). */
+/** A started game of players paired by the service (GameCreation.createStartedGame): an accepted challenge, a seek's pairing. */
 export interface StartedGameSpec {
   gameId: string;
   /** Two or more different players; the seat order unless `order` is given. */
   players: string[];
   ruleSet: RuleSetName;
   rated: boolean;
-  /** The per-move time limit, seconds (required: rated games need one, casual ones get it too). */
-  turnTimeLimitSeconds: number;
-  /** The seat order from the game's commitment (e.g. seatOrderOf, @fairdice/core/fairness/seat-order). */
+  /** The per-move time limit, seconds (rated games need one; null: a casual game without one). */
+  turnTimeLimitSeconds: number | null;
+  /** Whether the players may ask for advice (default forbidden; rated games always forbid it). */
+  advice?: 'forbidden' | 'allowed';
+  /** The seat order from the game's commitment (e.g. seatOrder, @fairdice/core/fairness/seat-order). */
   order?: (commitment: string, players: readonly string[]) => string[];
 }
 

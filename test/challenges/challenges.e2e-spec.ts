@@ -5,7 +5,7 @@
  * accepts; every bad input refused with its code and nothing stored.
  */
 import type { Pool } from 'pg';
-import { seatOrderOf } from '@fairdice/core/fairness/seat-order';
+import { seatOrder } from '@fairdice/core/fairness/seat-order';
 import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { poolOf } from '../helpers/games';
 import { openPlayerStream, type PlayerStreamClient, type StreamMessage } from '../helpers/player-stream';
@@ -127,7 +127,7 @@ describe('challenges', () => {
       turnTimeLimitSeconds: 3600,
       visibility: 'public',
     });
-    expect(game.seats.map((s: any) => s.playerId)).toEqual(seatOrderOf(game.commitment, [ada.id, bob.id]));
+    expect(game.seats.map((s: any) => s.playerId)).toEqual(seatOrder(game.commitment, [ada.id, bob.id]));
     // No longer pending: out of the lists, and a second acceptance is refused.
     expect((await t.http().get('/v1/challenges').set(bob.auth).expect(200)).body.incoming).toEqual([]);
     const again = await t.http().post(`/v1/challenges/${c.id}/accept`).set(bob.auth).expect(409);

@@ -723,6 +723,62 @@ describe(`migrations on an empty ${kind} database`, () => {
       await expect(prisma.ratingUpdate.create({ data: update })).rejects.toThrow();
     });
 
+    it('round-trips the seek models (docs/matchmaking.md); one version per seek event, a status the CHECK knows', async () => {
+      const { prisma } = t;
+      const player = await prisma.player.create({
+        data: { id: randomUUID(), displayName: 'Seeker', tokenHash: sha256Hex(`seek-${randomUUID()}`) },
+      });
+      const game = await prisma.game.create({
+        data: {
+          id: randomUUID(),
+          ruleSet: 'penta',
+          family: 'five-dice',
+          options: {},
+          seatCount: 2,
+          visibility: 'public',
+          creatorId: player.id,
+          status: 'playing',
+          serverSeed: 'ab'.repeat(32),
+          serverSeedHash: 'cd'.repeat(32),
+        },
+      });
+      const seek = {
+        id: randomUUID(),
+        playerId: player.id,
+        pool: 'penta',
+        seats: 2,
+        rated: true,
+        ratingMin: 1400,
+        ratingMax: 1700,
+        turnTimeLimitSeconds: 60,
+        status: 'paired',
+        gameId: game.id,
+        version: 2,
+        createdAt: at('2026-12-26T10:00:00.000Z'),
+        updatedAt: at('2026-12-26T10:00:05.000Z'),
+      };
+      await prisma.seek.create({ data: seek });
+      expect(await prisma.seek.findUniqueOrThrow({ where: { id: seek.id } })).toEqual(seek);
+      const event = {
+        seekId: seek.id,
+        version: 1,
+        type: 'seekCreated',
+        payload: { data: { playerId: player.id, pool: 'penta' }, command: null },
+        createdAt: at('2026-12-26T10:00:00.000Z'),
+      };
+      await prisma.seekEvent.create({ data: event });
+      expect(
+        await prisma.seekEvent.findUniqueOrThrow({ where: { seekId_version: { seekId: seek.id, version: 1 } } }),
+      ).toEqual(event);
+      await expect(prisma.seekEvent.create({ data: event })).rejects.toThrow();
+      await expect(
+        prisma.seek.create({ data: { ...seek, id: randomUUID(), status: 'waiting', gameId: null } }),
+      ).rejects.toThrow();
+      await expect(
+        prisma.seek.create({ data: { ...seek, id: randomUUID(), seats: 5, gameId: null } }),
+      ).rejects.toThrow();
+    });
+
     it('round-trips the player-event models (docs/async.md, Player events); one source is stored once per player', async () => {
       const { prisma } = t;
       const player = await prisma.player.create({
@@ -840,6 +896,8 @@ describe(`migrations on an empty ${kind} database`, () => {
           'RatedGame',
           'Rating',
           'RatingUpdate',
+          'Seek',
+          'SeekEvent',
           'Tournament',
           'TournamentEvent',
           'TransparencyLogLeaf',

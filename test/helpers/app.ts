@@ -37,6 +37,8 @@ export async function createTestApp(
     LOG_LEVEL: 'silent',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     PUSH_ALLOW_PRIVATE_NETWORKS: 'true',
+    // The matchmaker's passes run only where a test asks for them (test/matchmaking, test/web/seeks).
+    MATCHMAKER_ENABLED: 'false',
     ...testKeys(),
     ...options.env,
     DATABASE_URL: url,

@@ -23,6 +23,8 @@ import {
 export { FairdiceError, unwrap, type PlayerStreamMessage, type Tournament, type TournamentStandings };
 
 export type GameView = components['schemas']['GameView'];
+export type Seek = components['schemas']['SeekView'];
+export type SeekInput = components['schemas']['CreateSeekInput'];
 export type GameSummary = components['schemas']['GameSummaryView'];
 export type InboxItem = components['schemas']['InboxItem'];
 export type Me = components['schemas']['MeModel'];

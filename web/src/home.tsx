@@ -1,5 +1,5 @@
 /** The lobby: my inbox (most urgent first), open games to join, my games, and a new game. */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   api,
   FairdiceError,
@@ -15,6 +15,7 @@ import {
   type StoredPlayer,
 } from './api';
 import { NotificationsNotAllowed, pushIsOn, pushSupported, turnPushOff, turnPushOn } from './push';
+import { PlayNow } from './seeks';
 import { RULE_SET_TITLES, deadlineText } from './util';
 import { MyChallengesSection, OpenChallenge } from './challenges';
 
@@ -24,6 +25,9 @@ export function Home({ me }: { me: StoredPlayer }) {
   const [mine, setMine] = useState<GameSummary[] | null>(null);
   const [challenges, setChallenges] = useState<MyChallenges | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Play now waits for gameStarted on the same stream; the list of seeks is read again on my events.
+  const onGameStarted = useRef<(() => void) | null>(null);
+  const [changed, setChanged] = useState(0);
   // Loaded once, then again whenever my event stream says something changed (a turn passed to me,
   // a game of mine started or ended, a seat was taken) or the tab comes back into view: no polling.
   const refresh = useCallback(async () => {
@@ -48,6 +52,8 @@ export function Home({ me }: { me: StoredPlayer }) {
     void refresh();
     const stop = followMyEvents((event) => {
       void refresh();
+      setChanged((n) => n + 1);
+      if (event === null || event.type === 'gameStarted') onGameStarted.current?.();
       if (event?.type === 'yourTurn') notifyYourTurn(event.data.gameId);
       // My challenge was accepted: its game started, go and play it.
       if (event?.type === 'challengeAccepted' && event.data.challengerId === me.id && event.data.gameId)
@@ -91,6 +97,7 @@ export function Home({ me }: { me: StoredPlayer }) {
           </ul>
         )}
       </section>
+      <PlayNow me={me} onGameStarted={onGameStarted} changed={changed} />
       <NotifyToggle me={me} />
       <NewGame me={me} />
       <section aria-labelledby="open-h">

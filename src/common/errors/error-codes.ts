@@ -76,6 +76,8 @@ export const SERVICE_ERROR_CODES = [
   'OAUTH_REDIRECT_URI_MISMATCH',
   'OAUTH_INVALID_REQUEST',
   'OAUTH_INVALID_SCOPE',
+  // seeks (docs/matchmaking.md)
+  'SEEK_NOT_FOUND',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
@@ -168,6 +170,14 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   UNKNOWN_SCOPE: { status: 400, title: 'No such token scope' },
   ACCESS_TOKEN_NOT_FOUND: { status: 404, title: 'No such personal access token' },
   ACCESS_TOKEN_LIMIT_REACHED: { status: 409, title: 'The account holds its maximum of personal access tokens' },
+  // seeks (docs/matchmaking.md)
+  UNKNOWN_POOL: { status: 400, title: 'No such rating pool (penta, simple, bonus, farkle)' },
+  INVALID_RATING_RANGE: { status: 400, title: 'The rating range is inverted or out of bounds' },
+  INVALID_TIME_CONTROL: { status: 400, title: 'The time per move is not one of the offered ones' },
+  SEEK_LIMIT_REACHED: { status: 409, title: 'You hold the maximum of open seeks; cancel one first' },
+  NOT_YOUR_SEEK: { status: 403, title: 'Only the player who posted a seek may cancel it' },
+  SEEK_NOT_OPEN: { status: 409, title: 'The seek was already paired or cancelled' },
+  SEEK_NOT_FOUND: { status: 404, title: 'No such seek' },
   // service
   VALIDATION_FAILED: { status: 400, title: 'The request is not valid' },
   UNAUTHENTICATED: { status: 401, title: 'A valid bearer token is required' },

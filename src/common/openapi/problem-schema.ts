@@ -73,12 +73,16 @@ export const PROBLEM_SCHEMAS: Record<string, JsonSchema> = {
       treeSize: int('LOG_SIZE_OUT_OF_RANGE: the latest signed size; LOG_TREE_HEAD_NOT_FOUND: the size asked.'),
       field: str('The field the error is about.'),
       known: arrayOf(str(), 'INVALID_COMMAND: the known commands.'),
-      limit: int('RATE_LIMITED: the limit per minute; CHALLENGE_LIMIT_REACHED: the most pending challenges.'),
+      limit: int(
+        'RATE_LIMITED: the limit per minute; CHALLENGE_LIMIT_REACHED: the most pending challenges; SEEK_LIMIT_REACHED: the open seeks a player may hold.',
+      ),
       challengeStatus: {
         type: 'string',
         enum: ['accepted', 'declined', 'cancelled', 'expired'],
         description: 'CHALLENGE_NOT_PENDING: what became of the challenge.',
       },
+      seekStatus: { type: 'string', enum: ['paired', 'cancelled'], description: 'SEEK_NOT_OPEN: what became of the seek.' },
+      gameId: nullable(str('SEEK_NOT_OPEN: the game the seek was paired into (null when cancelled).')),
       retryAfterSeconds: int(
         'RATE_LIMITED, ADVICE_BUILD_LIMITED: seconds until the window ends; TABLE_BUILDING, ADVICE_BUSY: seconds until the table is probably ready; SIGN_IN_LOCKED: seconds until the lock ends (as Retry-After).',
       ),
@@ -126,6 +130,8 @@ export const PROBLEM_SCHEMAS: Record<string, JsonSchema> = {
         'known',
         'limit',
         'challengeStatus',
+        'seekStatus',
+        'gameId',
         'retryAfterSeconds',
         'requiredScope',
         'scope',

@@ -30,7 +30,7 @@ export const matchesVersion = (tags: '*' | number[], version: number): boolean =
 export function checkIfMatch(
   tags: '*' | number[] | undefined,
   version: number,
-  what: 'game' | 'tournament' | 'account' | 'challenge' = 'game',
+  what: 'game' | 'tournament' | 'account' | 'challenge' | 'seek' = 'game',
 ): void {
   if (tags === undefined || matchesVersion(tags, version)) return;
   throw new DomainException(

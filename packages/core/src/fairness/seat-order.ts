@@ -1,12 +1,17 @@
 /**
- * The seat order of a game that pairs players who did not choose it (a challenge's, a seek's): by
- * the game's commitment, published in its `gameCreated` event before any die, so anyone can
- * recompute it from the game's record (docs/challenges.md, *Seat order*). Each player's key is
- * SHA-256 of "<commitment>:<playerId>" (hex, UTF-8); seats go in ascending key order.
+ * The seat order of a game whose players did not choose it: a matched game (docs/matchmaking.md §3)
+ * or an accepted challenge (docs/challenges.md, *Seat order*), derived from the game's commitment
+ * (the SHA-256 of its server seed, published in its first event) so that anyone can check it:
+ * players sit in ascending order of SHA-256(commitment ":" playerId), as lowercase hex of the
+ * UTF-8 string's hash; ties (never in practice) by player id.
  */
 import { sha256Hex, utf8ToBytes } from './bytes';
 
-export function seatOrderOf(commitment: string, playerIds: readonly string[]): string[] {
-  const keyed = playerIds.map((id) => ({ id, key: sha256Hex(utf8ToBytes(`${commitment}:${id}`)) }));
-  return keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((k) => k.id);
+export const seatKey = (commitment: string, playerId: string): string =>
+  sha256Hex(utf8ToBytes(`${commitment}:${playerId}`));
+
+export function seatOrder(commitment: string, playerIds: readonly string[]): string[] {
+  const keyed = playerIds.map((p) => ({ p, key: seatKey(commitment, p) }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.p < b.p ? -1 : a.p > b.p ? 1 : 0));
+  return keyed.map((k) => k.p);
 }

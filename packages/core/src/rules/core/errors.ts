@@ -57,6 +57,13 @@ export const RULE_ERROR_CODES = [
   'CHALLENGE_NOT_PENDING',
   'NOT_CHALLENGE_RECIPIENT',
   'NOT_CHALLENGER',
+  // seeks (docs/matchmaking.md)
+  'UNKNOWN_POOL',
+  'INVALID_RATING_RANGE',
+  'INVALID_TIME_CONTROL',
+  'SEEK_LIMIT_REACHED',
+  'NOT_YOUR_SEEK',
+  'SEEK_NOT_OPEN',
 ] as const;
 
 export type RuleErrorCode = (typeof RULE_ERROR_CODES)[number];
