@@ -22,7 +22,6 @@ import {
   seedsStateFor,
 } from '@fairdice/core/rules/game';
 import type { RuleSetName } from '@fairdice/core/rules/registry';
-import { seatOrder } from '@fairdice/core/fairness/seat-order';
 import { CommandHandler } from '../commands/command-handler';
 import { DomainException } from '../common/errors';
 import { afterCommit } from '../database/unit-of-work';

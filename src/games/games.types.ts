@@ -4,7 +4,6 @@ import type { OptimalTables } from '@fairdice/core/rules/computer';
 import type { FamilyId } from '@fairdice/core/rules/core/family';
 import type { GameState, TournamentRef } from '@fairdice/core/rules/game';
 import type { RuleSetName } from '@fairdice/core/rules/registry';
-import type { RatingPool } from '@fairdice/core/rules/ratings';
 import type { CommandOptions as AnyCommandOptions } from '../commands/command-handler';
 import { DomainException } from '../common/errors';
 import type { CursorPage } from '../common/pagination/cursor';

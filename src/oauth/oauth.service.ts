@@ -7,7 +7,7 @@ import { DomainException } from '../common/errors';
 import { PrismaService } from '../database/prisma.service';
 import { PlayersService } from '../players/players.service';
 import type { AuthenticatedPlayer } from '../players/players.types';
-import { ALL_SCOPES, TOKEN_SCOPES, type TokenScope } from '../players/scopes';
+import { TOKEN_SCOPES, type TokenScope } from '../players/scopes';
 import { hashToken } from '../players/tokens';
 import {
   checkAuthorization,
