@@ -13,6 +13,7 @@ import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app
 import { openPlayerStream } from '../helpers/player-stream';
 import { rowCounts } from '../helpers/row-counts';
 import { ChannelClient } from '../helpers/ws-channel';
+import { connect, registerClient, revokeRequest } from '../oauth/helpers';
 import { poolOf } from './helpers';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- ws ships no types here
 const WebSocket: unknown = require('ws');
@@ -510,6 +511,35 @@ describe('scoped tokens', () => {
       const rest = await t.http().post(`/v1/games/${game.id}/roll`).set(bearer(pat.token)).send({});
       expect([rest.status, rest.body.code]).toEqual([401, 'UNAUTHENTICATED']);
       const viaGql = await gql(t, 'mutation($id: ID!) { roll(gameId: $id) { version } }', { id: game.id }, pat.token);
+      expect(viaGql.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+    });
+
+    it('an OAuth access token revoked by its app (RFC 7009) gets 401 on REST and GraphQL, and its SSE and graphql-ws streams end', async () => {
+      const p = await registerPlayer(t, 'Oz');
+      const game = await soloGame(p);
+      const clientId = await registerClient(t, p.token);
+      const oauth = await connect(t, p.token, clientId, 'game:read game:play');
+
+      const sse = openGameStream(port, game.id, oauth.access_token);
+      await sse.until(() => sse.messages.length >= game.version);
+      const sub = subscribeGameEvents(port, game.id, oauth.access_token);
+      await sub.live;
+
+      await revokeRequest(t, { token: oauth.access_token, client_id: clientId }).expect(200);
+
+      await sse.ended;
+      expect(sse.messages[sse.messages.length - 1]).toMatchObject({ event: 'revoked' });
+      const end = await sub.ended;
+      expect(end.error?.code).toBe(4401);
+      await sub.client.dispose();
+      const rest = await t.http().post(`/v1/games/${game.id}/roll`).set(bearer(oauth.access_token)).send({});
+      expect([rest.status, rest.body.code]).toEqual([401, 'UNAUTHENTICATED']);
+      const viaGql = await gql(
+        t,
+        'mutation($id: ID!) { roll(gameId: $id) { version } }',
+        { id: game.id },
+        oauth.access_token,
+      );
       expect(viaGql.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
     });
 
