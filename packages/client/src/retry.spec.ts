@@ -170,6 +170,12 @@ describe('isCommand: the operations that take an Idempotency-Key', () => {
     ['POST', '/v1/players/me/token', false],
     ['POST', '/v1/webhooks', false],
     ['DELETE', '/v1/webhooks/w1', false],
+    ['POST', '/v1/challenges', true],
+    ['POST', '/v1/challenges/c1/accept', true],
+    ['GET', '/v1/challenges/c1', false],
+    ['POST', '/v1/seeks', true],
+    ['DELETE', '/v1/seeks/s1', true],
+    ['GET', '/v1/seeks', false],
   ])('%s %s → %p', (method, path, expected) => {
     expect(isCommand(method, `http://fairdice.test${path}`)).toBe(expected);
   });
@@ -203,8 +209,9 @@ describe('isCommand: the operations that take an Idempotency-Key', () => {
       })
       .map(({ op }) => op);
     // Games: create, join, leave, seeds, start, cancel, rematch, roll, score, set-aside, bank, quit;
-    // tournaments: create, entrants, organizer-seed, close, start, cancel, withdraw, disqualify.
-    expect(keyedBySdk).toHaveLength(20);
+    // tournaments: create, entrants, organizer-seed, close, start, cancel, withdraw, disqualify;
+    // challenges: create, accept, decline, cancel; seeks: create, cancel (DELETE).
+    expect(keyedBySdk).toHaveLength(26);
     expect(declared).toEqual(keyedBySdk);
   });
 });

@@ -28,12 +28,19 @@ export interface RetryOptions {
 export type FetchLike = (input: Request) => Promise<Response>;
 
 const COMMAND_PATH =
-  /\/v1\/(?:games(?:\/[^/]+\/[a-z-]+)?|tournaments(?:\/[^/]+\/(?:[a-z-]+|entrants\/[^/]+\/[a-z]+))?)\/?$/;
+  /\/v1\/(?:games(?:\/[^/]+\/[a-z-]+)?|tournaments(?:\/[^/]+\/(?:[a-z-]+|entrants\/[^/]+\/[a-z]+))?|challenges(?:\/[^/]+\/(?:accept|decline|cancel))?|seeks)\/?$/;
+/** Cancelling a seek is a DELETE that takes an Idempotency-Key too. */
+const DELETE_COMMAND_PATH = /\/v1\/seeks\/[^/]+\/?$/;
 
-/** Whether a request is a game or tournament command (the operations that accept an Idempotency-Key). */
+/**
+ * Whether a request is a command of a game, tournament, challenge or seek (the operations that
+ * accept an Idempotency-Key).
+ */
 export function isCommand(method: string, url: string): boolean {
+  const path = new URL(url).pathname;
+  if (method === 'DELETE') return DELETE_COMMAND_PATH.test(path);
   if (method !== 'POST' && method !== 'PUT') return false;
-  return COMMAND_PATH.test(new URL(url).pathname);
+  return COMMAND_PATH.test(path);
 }
 
 /** A new idempotency key: a random UUID (Web Crypto; every supported runtime has it). */
