@@ -27,16 +27,10 @@ import {
 import { type Options, PROFILE_DIR, ROOT } from './options';
 import { formatSummary, summarizeProfileFile } from './profile-summary';
 import { scenario, type ScenarioRow, withServer } from './scenario';
-import { freePort, ServerGroup, ServerProcess } from './server-process';
+import { freePort, ServerGroup, ServerProcess, vapidEnv } from './server-process';
 import { WsPlayer } from './ws-player';
 import { waitForAdviceTables } from './advice-ready';
 import { runTournamentRoundBench, type TournamentRoundResult } from './tournament-round.bench';
-import { generateVapidKeys } from '../src/keys/service-keys';
-
-const vapidEnv = () => {
-  const k = generateVapidKeys();
-  return { VAPID_PUBLIC_KEY: k.publicKey, VAPID_PRIVATE_KEY: k.privateKey };
-};
 
 /** One bench run: its options, database and what the scenarios have measured so far. */
 export interface BenchRun {

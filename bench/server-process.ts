@@ -9,6 +9,13 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { generateVapidKeys } from '../src/keys/service-keys';
+
+/** Web Push keys for a bench server: required with DATABASE_URL (docs/operations.md, Keys). */
+export const vapidEnv = () => {
+  const k = generateVapidKeys();
+  return { VAPID_PUBLIC_KEY: k.publicKey, VAPID_PRIVATE_KEY: k.privateKey };
+};
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { createBenchDatabase, DEFAULT_DATABASE_URL } from './db';
 import { f1, f2, log } from './format';
 import { HttpClient, runClosedLoop, type LoadResult } from './load';
-import { freePort, ServerProcess } from './server-process';
+import { freePort, ServerProcess, vapidEnv } from './server-process';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     readyPath: '/health/ready',
     env: {
       DATABASE_URL: db.url,
+      ...vapidEnv(),
       LOG_SIGNING_KEY: randomBytes(32).toString('hex'),
       SEED_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('hex')}`,
       LOG_LEVEL: 'warn',

@@ -20,13 +20,7 @@ import { Pool } from 'pg';
 import { createBenchDatabase, DEFAULT_DATABASE_URL } from './db';
 import { HttpClient, runClosedLoop } from './load';
 import { newPlayStats, registerPlayer, RestPlayer, retrySetup } from './players';
-import { freePort, ServerProcess } from './server-process';
-import { generateVapidKeys } from '../src/keys/service-keys';
-
-const vapidEnv = () => {
-  const k = generateVapidKeys();
-  return { VAPID_PUBLIC_KEY: k.publicKey, VAPID_PRIVATE_KEY: k.privateKey };
-};
+import { freePort, ServerProcess, vapidEnv } from './server-process';
 
 const ROOT = resolve(__dirname, '..', '..');
 const arg = (name: string, fallback: number) => {

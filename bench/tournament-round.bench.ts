@@ -16,12 +16,7 @@ import { Pool } from 'pg';
 import { createApp } from '../src/app.factory';
 import { loadConfig } from '../src/config/config';
 import { createBenchDatabase, DEFAULT_DATABASE_URL } from './db';
-import { generateVapidKeys } from '../src/keys/service-keys';
-
-const vapidEnv = () => {
-  const k = generateVapidKeys();
-  return { VAPID_PUBLIC_KEY: k.publicKey, VAPID_PRIVATE_KEY: k.privateKey };
-};
+import { vapidEnv } from './server-process';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);

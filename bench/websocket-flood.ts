@@ -15,13 +15,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { join, resolve } from 'node:path';
 import { createBenchDatabase, DEFAULT_DATABASE_URL } from './db';
-import { freePort, ServerProcess } from './server-process';
-import { generateVapidKeys } from '../src/keys/service-keys';
+import { freePort, ServerProcess, vapidEnv } from './server-process';
 
-const vapidEnv = () => {
-  const k = generateVapidKeys();
-  return { VAPID_PUBLIC_KEY: k.publicKey, VAPID_PRIVATE_KEY: k.privateKey };
-};
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- ws ships no types here
 const WebSocket: any = require('ws');
 
