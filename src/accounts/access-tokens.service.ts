@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { DomainException } from '../common/errors';
-import { cursorPage, decodeCursor, fromMicros, micros, type CursorPage } from '../common/pagination/cursor';
+import type { CursorPage } from '../common/pagination/cursor';
 import type { PageRequest } from '../common/pagination/page-request';
 import { PG_POOL } from '../database/prisma.service';
 import { dbOr, inTransaction } from '../database/unit-of-work';
@@ -19,6 +19,7 @@ import { hasScope, insufficientScope } from '../players/require-scope';
 import { isTokenScope, TOKEN_SCOPES, type TokenScope } from '../players/scopes';
 import { generateToken, hashToken } from '../players/tokens';
 import type { AccessTokenView, CreatedAccessToken, RequestOrigin } from './account-views';
+import { pageOfLiveTokens } from './token-pages';
 
 /** Live (not revoked, not expired) personal access tokens a player may hold. */
 export const MAX_ACCESS_TOKENS = 50;
@@ -160,27 +161,15 @@ export class AccessTokens {
 
   /** The player's live personal access tokens, newest first. */
   async list(player: AuthenticatedPlayer, page: PageRequest): Promise<CursorPage<AccessTokenView>> {
-    const list = 'access-tokens';
-    const values: unknown[] = [player.id, page.limit + 1];
-    let keyset = '';
-    if (page.cursor) {
-      const [at, id] = decodeCursor(page.cursor, list, ['int', 'uuid']);
-      values.push(at, id);
-      keyset = `AND (created_at, id) < (${fromMicros('$3')}, $4::uuid)`;
-    }
-    const { rows } = await this.pool.query<AccessTokenRow & { micros: string }>(
-      `SELECT id, label, scopes, created_at, last_used_at, expires_at, ${micros('created_at')} AS micros
-         FROM sessions
-        WHERE player_id = $1 AND kind = 'personal' AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
-              ${keyset}
-        ORDER BY created_at DESC, id DESC LIMIT $2`,
-      values,
-    );
-    return cursorPage(
-      rows,
-      page.limit,
-      list,
-      (r) => [Number(r.micros), r.id],
+    return pageOfLiveTokens<AccessTokenRow, AccessTokenView>(
+      this.pool,
+      {
+        list: 'access-tokens',
+        playerId: player.id,
+        kind: 'personal',
+        columns: 'id, label, scopes, created_at, last_used_at, expires_at',
+      },
+      page,
       (r) => toView(r, player.sessionId ?? null),
     );
   }

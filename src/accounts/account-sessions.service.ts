@@ -8,7 +8,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { credentialCount } from '@fairdice/core/rules/account';
 import { DomainException } from '../common/errors';
-import { cursorPage, decodeCursor, fromMicros, micros, type CursorPage } from '../common/pagination/cursor';
+import type { CursorPage } from '../common/pagination/cursor';
 import type { PageRequest } from '../common/pagination/page-request';
 import { PG_POOL } from '../database/prisma.service';
 import { AccountStore } from '../event-store/account-store.service';
@@ -16,6 +16,7 @@ import { PlayersService } from '../players/players.service';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { generateToken, hashToken } from '../players/tokens';
 import type { RequestOrigin, SessionView, SignedIn } from './account-views';
+import { pageOfLiveTokens } from './token-pages';
 
 interface SessionRow {
   id: string;
@@ -79,25 +80,15 @@ export class AccountSessions {
   }
 
   async list(player: AuthenticatedPlayer, page: PageRequest): Promise<CursorPage<SessionView>> {
-    const list = 'sessions';
-    const values: unknown[] = [player.id, page.limit + 1];
-    let keyset = '';
-    if (page.cursor) {
-      const [at, id] = decodeCursor(page.cursor, list, ['int', 'uuid']);
-      values.push(at, id);
-      keyset = `AND (created_at, id) < (${fromMicros('$3')}, $4::uuid)`;
-    }
-    const { rows } = await this.pool.query<SessionRow & { micros: string }>(
-      `SELECT id, label, created_at, last_used_at, address, scopes, ${micros('created_at')} AS micros
-         FROM sessions WHERE player_id = $1 AND kind = 'session' AND revoked_at IS NULL ${keyset}
-        ORDER BY created_at DESC, id DESC LIMIT $2`,
-      values,
-    );
-    return cursorPage(
-      rows,
-      page.limit,
-      list,
-      (r) => [Number(r.micros), r.id],
+    return pageOfLiveTokens<SessionRow, SessionView>(
+      this.pool,
+      {
+        list: 'sessions',
+        playerId: player.id,
+        kind: 'session',
+        columns: 'id, label, created_at, last_used_at, address, scopes',
+      },
+      page,
       (r) => toSession(r, player.sessionId ?? null),
     );
   }
