@@ -176,45 +176,38 @@ export class GameCreation {
     const id = spec.gameId;
     const commitment = commitmentOf(Buffer.from(spec.serverSeed, 'hex'));
     const creator = spec.seats[0].playerId;
-    let state = emptyGame(id);
-    const run = (into: GameEvent[], command: GameCommand, roll = noDice) => {
-      const events = decideOn(state, command, roll);
-      state = events.reduce(evolveGame, state);
-      into.push(...events);
-    };
-    const created: GameEvent[] = [];
-    run(created, {
-      type: 'create',
-      gameId: id,
-      ruleSet: spec.ruleSet,
-      options: spec.options,
-      seatCount: spec.seats.length,
-      visibility: spec.visibility,
-      creatorId: creator,
-      hotSeats: 0,
-      commitment,
-      turnTimeLimitSeconds: spec.turnTimeLimitSeconds,
-      tournament: spec.tournament,
-      // Tournament games are played without the service's advice (docs/tournaments.md).
-      advice: 'forbidden',
-    });
-    run(created, { type: 'setSeed', playerId: creator, seat: 0, clientSeed: spec.seats[0].clientSeed });
-    spec.seats
-      .slice(1)
-      .forEach((s, i) => run(created, { type: 'join', playerId: s.playerId, clientSeed: s.clientSeed, seat: i + 1 }));
-    run(created, { type: 'setSeed', playerId: creator, seat: null, clientSeed: spec.organizerSeed });
-    const open = state;
-    const { row, stored } = await this.storeNew(open, created, {
-      serverSeed: spec.serverSeed,
-      commitment,
-      tournament: { id: spec.tournament.id, round: spec.tournament.round, seedSealed: spec.seedSealed },
-    });
-    const start: GameCommand = { type: 'start', playerId: creator, generatedSeeds: [] };
-    const started: GameEvent[] = [];
-    run(started, start, this.dice.rollerFor({ serverSeed: spec.serverSeed, state: seedsStateFor(open, start) }));
-    const loaded: LoadedGame = { row, state: open, head: stored[stored.length - 1].hash, lastRolled: null, names: {} };
-    const res = await this.game.append(loaded, started);
-    afterCommit(() => this.bus.publish(id, [...stored, ...res.stored]));
+    const { state: open, events: created } = decideSequence(id, [
+      {
+        type: 'create',
+        gameId: id,
+        ruleSet: spec.ruleSet,
+        options: spec.options,
+        seatCount: spec.seats.length,
+        visibility: spec.visibility,
+        creatorId: creator,
+        hotSeats: 0,
+        commitment,
+        turnTimeLimitSeconds: spec.turnTimeLimitSeconds,
+        tournament: spec.tournament,
+        // Tournament games are played without the service's advice (docs/tournaments.md).
+        advice: 'forbidden',
+      },
+      { type: 'setSeed', playerId: creator, seat: 0, clientSeed: spec.seats[0].clientSeed },
+      ...spec.seats
+        .slice(1)
+        .map((s, i): GameCommand => ({ type: 'join', playerId: s.playerId, clientSeed: s.clientSeed, seat: i + 1 })),
+      { type: 'setSeed', playerId: creator, seat: null, clientSeed: spec.organizerSeed },
+    ]);
+    await this.storeAndStart(
+      open,
+      created,
+      {
+        serverSeed: spec.serverSeed,
+        commitment,
+        tournament: { id: spec.tournament.id, round: spec.tournament.round, seedSealed: spec.seedSealed },
+      },
+      { type: 'start', playerId: creator, generatedSeeds: [] },
+    );
   }
 
   /**
@@ -232,41 +225,52 @@ export class GameCreation {
     const seed = generateServerSeed();
     const commitment = commitmentOf(seed);
     const players = spec.order ? spec.order(commitment, spec.players) : [...spec.players];
-    let state = emptyGame(id);
-    const run = (into: GameEvent[], command: GameCommand, roll = noDice) => {
-      const events = decideOn(state, command, roll);
-      state = events.reduce(evolveGame, state);
-      into.push(...events);
-    };
-    const created: GameEvent[] = [];
-    run(created, {
-      type: 'create',
-      gameId: id,
-      ruleSet: spec.ruleSet,
-      options: withAutoScoreDefault(spec.ruleSet, {}),
-      seatCount: players.length,
-      visibility: 'public',
-      creatorId: players[0],
-      hotSeats: 0,
-      commitment,
-      turnTimeLimitSeconds: spec.turnTimeLimitSeconds,
-      advice: spec.rated ? 'forbidden' : (spec.advice ?? 'forbidden'),
-      ...(spec.rated ? { rated: true } : {}),
-    });
-    players.slice(1).forEach((playerId, i) => run(created, { type: 'join', playerId, seat: i + 1 }));
-    const open = state;
-    const { row, stored } = await this.storeNew(open, created, { serverSeed: seed.toString('hex'), commitment });
-    const start: GameCommand = {
-      type: 'start',
-      playerId: players[0],
-      generatedSeeds: open.seats.map((s) => ({ seat: s.seat, clientSeed: generateClientSeed() })),
-    };
-    const started: GameEvent[] = [];
-    run(started, start, this.dice.rollerFor({ serverSeed: seed.toString('hex'), state: seedsStateFor(open, start) }));
+    const { state: open, events: created } = decideSequence(id, [
+      {
+        type: 'create',
+        gameId: id,
+        ruleSet: spec.ruleSet,
+        options: withAutoScoreDefault(spec.ruleSet, {}),
+        seatCount: players.length,
+        visibility: 'public',
+        creatorId: players[0],
+        hotSeats: 0,
+        commitment,
+        turnTimeLimitSeconds: spec.turnTimeLimitSeconds,
+        advice: spec.rated ? 'forbidden' : (spec.advice ?? 'forbidden'),
+        ...(spec.rated ? { rated: true } : {}),
+      },
+      ...players.slice(1).map((playerId, i): GameCommand => ({ type: 'join', playerId, seat: i + 1 })),
+    ]);
+    await this.storeAndStart(
+      open,
+      created,
+      { serverSeed: seed.toString('hex'), commitment },
+      {
+        type: 'start',
+        playerId: players[0],
+        generatedSeeds: open.seats.map((s) => ({ seat: s.seat, clientSeed: generateClientSeed() })),
+      },
+    );
+    return { gameId: id, players };
+  }
+
+  /**
+   * Stores a game decided up to its start (`open`, by `created`) and appends its start: the one
+   * ending of a game the service sets up and starts itself (a tournament round's, a paired one).
+   */
+  private async storeAndStart(
+    open: GameState,
+    created: readonly GameEvent[],
+    seeds: Parameters<GameCreation['storeNew']>[2],
+    start: GameCommand,
+  ): Promise<void> {
+    const { row, stored } = await this.storeNew(open, created, seeds);
+    const roller = this.dice.rollerFor({ serverSeed: seeds.serverSeed, state: seedsStateFor(open, start) });
+    const started = decideOn(open, start, roller);
     const loaded: LoadedGame = { row, state: open, head: stored[stored.length - 1].hash, lastRolled: null, names: {} };
     const res = await this.game.append(loaded, started);
-    afterCommit(() => this.bus.publish(id, [...stored, ...res.stored]));
-    return { gameId: id, players };
+    afterCommit(() => this.bus.publish(open.id, [...stored, ...res.stored]));
   }
 
   /**
@@ -304,6 +308,18 @@ export class GameCreation {
       withJobs ? (asyncEffects(emptyGame(state.id), state, this.game.inactivity).jobs ?? []) : undefined,
     );
   }
+}
+
+/** The events of `commands` decided one after another from an empty game, and the state they make. */
+function decideSequence(gameId: string, commands: readonly GameCommand[]): { state: GameState; events: GameEvent[] } {
+  let state = emptyGame(gameId);
+  const events: GameEvent[] = [];
+  for (const command of commands) {
+    const decided = decideOn(state, command);
+    state = decided.reduce(evolveGame, state);
+    events.push(...decided);
+  }
+  return { state, events };
 }
 
 /** The events of `command` on `state`, a rule error thrown as its DomainException. */
