@@ -96,7 +96,7 @@ export function adviseBox(sol: FiveDiceSolution, sheet: SheetLike, dice: readonl
       expected: now + option.points + option.bonus + upperBonus + next,
     });
   }
-  return orderBest(list, (a, b) => BOX_IDS.indexOf(a.box) - BOX_IDS.indexOf(b.box));
+  return orderBest(list, boxTieOrder);
 }
 
 function stateValueOrZero(sol: FiveDiceSolution, mask: number, fiveBox: number, upper: number): number {
@@ -129,11 +129,26 @@ export function adviseHolds(
   if (rollsLeft !== 1 && rollsLeft !== 2) throw new RangeError(`rollsLeft must be 1 or 2, got ${String(rollsLeft)}`);
   const s = solverState(sheet);
   if (isFull(s)) throw new RangeError('the sheet is full');
-  const t = keepTables();
   const now = totals(sheet, sol.options).total;
   const upper = Math.min(s.upper, sol.threshold);
   const values = scratch.keep;
   fillFinalRollValues(sol, s.mask, s.fiveBox, upper, scratch, values);
+  return holdsFromFinalValues(values, dice, rollsLeft, now);
+}
+
+/**
+ * The hold list of adviseHolds from the values of every final roll (`values[k]` for the size-5
+ * keeps k: what that roll is worth when scored; overwritten): each distinct hold's value is `base`
+ * plus the value of keeping it with `rollsLeft` rolls to come (keeping all five: the roll's own
+ * value). Ordered as adviseHolds. Shared with the endgame advisers (five-dice-endgame.ts).
+ */
+export function holdsFromFinalValues(
+  values: Float64Array,
+  dice: readonly Die[],
+  rollsLeft: 1 | 2,
+  base: number,
+): HoldAdvice[] {
+  const t = keepTables();
   const counts = [0, 0, 0, 0, 0, 0, 0];
   for (const d of dice) counts[d]++;
   const rolled = t.indexOf(counts);
@@ -158,7 +173,7 @@ export function adviseHolds(
           kept.push(f as Die);
         }
       hold.sort((a, b) => a - b);
-      const expected = now + (t.size[k] === DICE ? scoreNow : values[k]);
+      const expected = base + (t.size[k] === DICE ? scoreNow : values[k]);
       list.push({ hold, kept, expected });
       return;
     }
@@ -169,8 +184,15 @@ export function adviseHolds(
     take[face] = 0;
   };
   walk(1);
-  return orderBest(list, (a, b) => b.kept.length - a.kept.length || compareFaces(a.kept, b.kept));
+  return orderBest(list, holdTieOrder);
 }
+
+/** Tie order of holds: the most dice first, then the smallest kept faces (lexicographic). */
+export const holdTieOrder = (a: { kept: readonly number[] }, b: { kept: readonly number[] }) =>
+  b.kept.length - a.kept.length || compareFaces(a.kept, b.kept);
+
+/** Tie order of boxes: sheet order. */
+export const boxTieOrder = (a: { box: BoxId }, b: { box: BoxId }) => BOX_IDS.indexOf(a.box) - BOX_IDS.indexOf(b.box);
 
 const compareFaces = (a: readonly number[], b: readonly number[]) => {
   for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
@@ -178,21 +200,25 @@ const compareFaces = (a: readonly number[], b: readonly number[]) => {
 };
 
 /**
- * Sorted by expected value (descending; exact ties by `tieOrder`), with the chosen move first: the
- * earliest in `tieOrder` among the moves within TIE_EPSILON of the best.
+ * Sorted by value (`expected` unless `value` says otherwise; descending, exact ties by `tieOrder`),
+ * with the chosen move first: the earliest in `tieOrder` among the moves within TIE_EPSILON of the best.
  */
-function orderBest<T extends { expected: number }>(list: T[], tieOrder: (a: T, b: T) => number): T[] {
-  list.sort((a, b) => b.expected - a.expected || tieOrder(a, b));
+export function orderBest<T>(
+  list: T[],
+  tieOrder: (a: T, b: T) => number,
+  value: (move: T) => number = (move) => (move as { expected: number }).expected,
+): T[] {
+  list.sort((a, b) => value(b) - value(a) || tieOrder(a, b));
   if (list.length === 0) return list;
-  const best = list[0].expected;
+  const best = value(list[0]);
   let chosen = 0;
-  for (let i = 1; i < list.length && list[i].expected >= best - TIE_EPSILON; i++)
+  for (let i = 1; i < list.length && value(list[i]) >= best - TIE_EPSILON; i++)
     if (tieOrder(list[i], list[chosen]) < 0) chosen = i;
   if (chosen !== 0) list.unshift(...list.splice(chosen, 1));
   return list;
 }
 
-function assertDice(dice: readonly Die[]): void {
+export function assertDice(dice: readonly Die[]): void {
   if (!Array.isArray(dice) || dice.length !== DICE_COUNT || !dice.every((d) => Number.isInteger(d) && d >= 1 && d <= 6))
     throw new RangeError(`five dice with faces 1 to 6 expected, got ${JSON.stringify(dice)?.slice(0, 60)}`);
 }

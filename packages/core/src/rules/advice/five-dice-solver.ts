@@ -60,7 +60,7 @@ export const stateIndex = (threshold: number, mask: number, fiveBox: number, upp
   (mask * 3 + fiveBox) * (threshold + 1) + upper;
 
 /** Ordinary points of each size-5 keep in each mask box, and which keeps are five of a kind. */
-interface OutcomeTables {
+export interface OutcomeTables {
   /** byBox[bit * 252 + i]: ordinary points of outcome i (size-5 keep sizeStart[5] + i) in mask box `bit`. */
   readonly byBox: Float64Array;
   /** byFace[j * 252 + i]: dice of face j + 1 in outcome i. */
@@ -70,7 +70,8 @@ interface OutcomeTables {
 }
 
 let outcomeTables: OutcomeTables | null = null;
-function outcomes(t: KeepTables): OutcomeTables {
+/** The ordinary scores of the 252 outcomes (built once; shared with the endgame solver). */
+export function finalRollScores(t: KeepTables = keepTables()): OutcomeTables {
   if (outcomeTables) return outcomeTables;
   const start = t.sizeStart[DICE];
   const n = t.count - start;
@@ -130,7 +131,7 @@ export function reachability(threshold: number): Uint8Array {
 }
 
 /** Largest sum the still-open upper boxes of `upperMask` can add. */
-const maxOpenUpper = (upperMask: number) => {
+export const maxOpenUpper = (upperMask: number) => {
   let m = 0;
   for (let j = 0; j < 6; j++) if (!(upperMask & (1 << j))) m += 5 * (j + 1);
   return m;
@@ -162,7 +163,7 @@ export function fillFinalRollValues(
   out: Float64Array,
 ): void {
   const t = keepTables();
-  const boxMajor = outcomes(t);
+  const boxMajor = finalRollScores(t);
   const { options, threshold, values } = sol;
   const { upperValue, lowerNext } = scratch;
   const width = threshold + 1;

@@ -1,5 +1,6 @@
 export * from './dice-tables';
 export * from './five-dice-solver';
 export * from './five-dice-advice';
+export * from './five-dice-endgame';
 export * from './five-dice-table-format';
 export * from './farkle-solver';
