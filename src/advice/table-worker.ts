@@ -13,6 +13,7 @@ import {
   serializeSolution,
   solveFarkle,
   solveFiveDice,
+  withBonusChance,
   type FarkleSolution,
   type FiveDiceSolution,
 } from '@fairdice/core/rules/advice';
@@ -66,7 +67,7 @@ function fiveDice(job: Extract<TableJob, { kind: 'five-dice' }>): TableJobResult
       cacheMiss = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'not cached' : String(error);
     }
   }
-  const solution = solveFiveDice(job.options);
+  const solution = withBonusChance(solveFiveDice(job.options));
   const bytes = serializeSolution(solution);
   let writeError: string | undefined;
   if (job.file) {
@@ -111,7 +112,10 @@ function run(job: TableJob): TableJobResult {
 
 const transferables = (result: TableJobResult): ArrayBuffer[] => {
   if (!result.ok) return [];
-  if (result.kind === 'five-dice') return [result.solution.values.buffer as ArrayBuffer];
+  if (result.kind === 'five-dice') {
+    const { values, bonusChance } = result.solution;
+    return [values.buffer as ArrayBuffer, ...(bonusChance ? [bonusChance.buffer as ArrayBuffer] : [])];
+  }
   return [result.solution.turns.buffer as ArrayBuffer, result.solution.rollValue.buffer as ArrayBuffer];
 };
 

@@ -278,13 +278,28 @@ describe('table format', () => {
     expect(differ).toBe(0);
     expect(new TextDecoder().decode(bytes.subarray(0, 4))).toBe('FDOT');
   });
+  it('round-trips the bonus-chance table (float32) when there is one', () => {
+    const bonusChance = new Float32Array(sol.values.length).map((_, i) =>
+      Number.isNaN(sol.values[i]) ? NaN : (i % 97) / 96,
+    );
+    const read = deserializeSolution(serializeSolution({ ...sol, bonusChance }), options);
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    let differ = 0;
+    for (let i = 0; i < bonusChance.length; i++)
+      if (!Object.is(read.solution.bonusChance![i], bonusChance[i])) differ++;
+    expect(differ).toBe(0);
+    // A table without chances reads back without them.
+    const plain = deserializeSolution(bytes, options);
+    expect(plain.ok && plain.solution.bonusChance).toBeUndefined();
+  });
   it('refuses other options, another version and corrupt bytes', () => {
     expect(deserializeSolution(bytes, penta)).toMatchObject({
       ok: false,
       reason: expect.stringContaining('fingerprint'),
     });
     const version = bytes.slice();
-    version[4] = 2;
+    version[4] = 1;
     expect(deserializeSolution(version, options)).toMatchObject({
       ok: false,
       reason: expect.stringContaining('version'),

@@ -248,7 +248,10 @@ describe('five-dice endgame sanity', () => {
 
   it('refuses sheets beyond the open-box maximum, bad toBeat and full sheets', () => {
     const eg = createEndgame(penta);
-    const many = sheetWith(['ones', 'twos', 'threes', 'fours'].slice(0, ENDGAME_MAX_OPEN_BOXES + 1) as BoxId[], {});
+    const many = sheetWith(
+      ['ones', 'twos', 'threes', 'fours', 'fives', 'sixes'].slice(0, ENDGAME_MAX_OPEN_BOXES + 1) as BoxId[],
+      {},
+    );
     expect(endgameCovers(eg, many)).toBe(false);
     expect(() => endgameWinChance(eg, many, 200)).toThrow(RangeError);
     expect(() => endgameWinChance(eg, sheet, -1)).toThrow(RangeError);

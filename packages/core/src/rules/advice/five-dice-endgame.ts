@@ -31,7 +31,7 @@ import { assertDice, boxTieOrder, holdsFromFinalValues, orderBest, solverState }
  * The most open boxes the endgame advisers accept (docs/advice.md: measured worst case within
  * 50 ms of CPU and a few MB per decision). Beyond it the caller falls back to expected-score advice.
  */
-export const ENDGAME_MAX_OPEN_BOXES = 3;
+export const ENDGAME_MAX_OPEN_BOXES = 4;
 
 /** Best possible points of each mask box (the joker's full values included). */
 const MAX_POINTS = [5, 10, 15, 20, 25, 30, 30, 30, 25, 30, 40, 30];

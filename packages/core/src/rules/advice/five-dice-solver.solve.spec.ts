@@ -5,7 +5,9 @@
 import type { Die } from '../core/dice';
 import { bonus, penta, simple } from '../five-dice/options';
 import { expectedFinalScore, adviseBox, adviseHolds } from './five-dice-advice';
-import { expectedScoreFromStart, solveFiveDice } from './five-dice-solver';
+import { type FiveDiceSolution, expectedScoreFromStart, solveFiveDice } from './five-dice-solver';
+import { upperBonusChance, withBonusChance } from './five-dice-bonus-chance';
+import { type BoxId, type FiveDiceSheet, UPPER_BOXES } from '../five-dice/types';
 import { keepTables, DICE } from './dice-tables';
 
 // Heavy (full solves, brute force): CI runs it once, not again in its second database pass
@@ -42,5 +44,106 @@ describeOnce('exact optimal expected scores', () => {
     const best = adviseBox(sol, sheet, [6, 6, 6, 6, 6])[0];
     expect(best.bonus).toBe(options.extraFiveOfAKindBonus);
     expect(best.expected).toBeGreaterThan(expectedFinalScore(sol, sheet));
+  });
+});
+
+/**
+ * The bonus-chance table against an exact enumeration that follows the advisers move by move
+ * (adviseHolds(…)[0] and adviseBox(…)[0] on real sheets, every ordered reroll), on positions with
+ * a few open boxes: at the start of the turn and after a roll with 2, 1 and 0 rolls left.
+ */
+describeOnce('upper bonus chance under optimal play', () => {
+  const ordered = (n: number): Die[][] => {
+    let out: Die[][] = [[]];
+    for (let i = 0; i < n; i++) out = out.flatMap((r) => [1, 2, 3, 4, 5, 6].map((f) => [...r, f as Die]));
+    return out;
+  };
+  const ROLLS = [0, 1, 2, 3, 4, 5].map(ordered);
+
+  function enumerate(sol: FiveDiceSolution) {
+    const T = sol.options.upperBonusThreshold;
+    const memo = new Map<string, number>();
+    const decided = (sheet: FiveDiceSheet) => {
+      const upper = UPPER_BOXES.reduce((sum, b) => sum + (sheet.boxes[b] ?? 0), 0);
+      if (upper >= T) return 1;
+      const open = UPPER_BOXES.filter((b) => sheet.boxes[b] === undefined);
+      return upper + open.reduce((m, b) => m + 5 * (UPPER_BOXES.indexOf(b) + 1), 0) < T ? 0 : null;
+    };
+    const atStart = (sheet: FiveDiceSheet): number => {
+      const d = decided(sheet);
+      if (d !== null) return d;
+      const key = JSON.stringify(sheet);
+      const known = memo.get(key);
+      if (known !== undefined) return known;
+      let sum = 0;
+      for (const r of ROLLS[5]) sum += afterRoll(sheet, r, 2);
+      const v = sum / ROLLS[5].length;
+      memo.set(key, v);
+      return v;
+    };
+    const afterRoll = (sheet: FiveDiceSheet, dice: Die[], rollsLeft: number): number => {
+      if (rollsLeft > 0) {
+        const hold = adviseHolds(sol, sheet, dice, rollsLeft as 1 | 2)[0].hold;
+        if (hold.length < 5) {
+          const rolls = ROLLS[5 - hold.length];
+          let sum = 0;
+          for (const r of rolls) sum += afterRoll(sheet, [...hold.map((i) => dice[i]), ...r], rollsLeft - 1);
+          return sum / rolls.length;
+        }
+      }
+      const best = adviseBox(sol, sheet, dice)[0];
+      return atStart({
+        boxes: { ...sheet.boxes, [best.box]: best.points },
+        extraBonus: sheet.extraBonus + best.bonus,
+      });
+    };
+    return { atStart, afterRoll };
+  }
+
+  const sheetOpen = (open: BoxId[], upper: Partial<Record<BoxId, number>>): FiveDiceSheet => {
+    const boxes: Partial<Record<BoxId, number>> = {
+      ones: 3,
+      twos: 6,
+      threes: 9,
+      fours: 12,
+      fives: 15,
+      sixes: 18,
+      threeOfAKind: 22,
+      fourOfAKind: 0,
+      fullHouse: 25,
+      smallStraight: 30,
+      largeStraight: 40,
+      fiveOfAKind: 50,
+      chance: 21,
+      ...upper,
+    };
+    for (const b of open) delete boxes[b];
+    return { boxes, extraBonus: 0 };
+  };
+
+  it.each([
+    ['penta', penta, sheetOpen(['fives', 'sixes', 'chance'], { fours: 8 })],
+    ['penta', penta, sheetOpen(['fours', 'sixes', 'fullHouse'], { ones: 4, twos: 8 })],
+    ['simple', simple, sheetOpen(['sixes', 'fiveOfAKind'], { fives: 10 })],
+    ['bonus', bonus, sheetOpen(['threes', 'fours', 'largeStraight'], { ones: 2, sixes: 24 })],
+  ])('%s: %j', (_name, options, sheet) => {
+    const sol = withBonusChance(solveFiveDice(options));
+    const exact = enumerate(sol);
+    expect(upperBonusChance(sol, sheet)).toBeCloseTo(exact.atStart(sheet), 6);
+    for (const dice of [
+      [6, 6, 5, 1, 2],
+      [4, 4, 4, 4, 4],
+      [3, 5, 6, 6, 2],
+    ] as Die[][])
+      for (const rollsLeft of [2, 1, 0])
+        expect(upperBonusChance(sol, sheet, dice, rollsLeft)).toBeCloseTo(exact.afterRoll(sheet, dice, rollsLeft), 6);
+    // Decided: reached, or out of reach.
+    expect(upperBonusChance(sol, sheetOpen(['chance'], {}))).toBeNull();
+    expect(upperBonusChance(sol, sheetOpen(['sixes'], { ones: 0, twos: 0 }))).toBeNull();
+  });
+
+  it('an empty sheet reaches the bonus with probability 0.68 under optimal official play (Glenn: 68.15 %)', () => {
+    const sol = withBonusChance(solveFiveDice({ ...penta, joker: 'freeChoice', jokerAfterSacrifice: true }));
+    expect(upperBonusChance(sol, { boxes: {} })).toBeCloseTo(0.68, 2);
   });
 });

@@ -54,6 +54,12 @@ export interface FiveDiceSolution {
   readonly reachable: Uint8Array;
   /** Widget computations done while solving (the rest were copies of equal states). */
   readonly widgets: number;
+  /**
+   * bonusChance[state index]: the chance of reaching the upper bonus from the start of a turn under
+   * optimal play (five-dice-bonus-chance.ts); 1 once reached, 0 out of reach, NaN unreachable.
+   * Absent when the bonus is worth 0 points (and in tables built without it).
+   */
+  readonly bonusChance?: Float32Array;
 }
 
 export const stateIndex = (threshold: number, mask: number, fiveBox: number, upper: number) =>
@@ -295,6 +301,7 @@ export function solveFiveDice(options: FiveDiceOptions): FiveDiceSolution {
   const reachable = reachability(threshold);
   const sol = { options, threshold, values, reachable, widgets: 0 };
   const scratch = newScratch();
+
   const sameFilledStates =
     options.extraFiveOfAKindBonus === 0 && (options.joker === 'none' || options.jokerAfterSacrifice === true);
   let widgets = 0;

@@ -11,13 +11,15 @@
  *   12      L     fingerprint, ASCII (optionsFingerprint)
  *   12+L    P     zero padding to a multiple of 8
  *   H       4     value count N, uint32 LE
- *   H+4     4     FNV-1a 32-bit hash of the N × 8 value bytes, uint32 LE
+ *   H+4     4     FNV-1a 32-bit hash of every byte from H+8 to the end, uint32 LE
  *   H+8     8N    the values, float64 LE, reachable states in increasing state index
+ *   H+8+8N  4     bonus-chance count M, uint32 LE: N, or 0 for a table without them (the bonus is worth 0) (v2)
+ *   H+12+8N 4M    the upper-bonus chances, float32 LE, the same states in the same order (version 2)
  */
 import type { FiveDiceOptions } from '../five-dice/types';
 import { type FiveDiceSolution, reachability, stateIndex } from './five-dice-solver';
 
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 const MAGIC = [0x46, 0x44, 0x4f, 0x54]; // "FDOT"
 
 /**
@@ -26,7 +28,7 @@ const MAGIC = [0x46, 0x44, 0x4f, 0x54]; // "FDOT"
  */
 export function optionsFingerprint(o: FiveDiceOptions): string {
   return (
-    `five-dice solver/v1 joker=${o.joker} jokerAfterSacrifice=${o.jokerAfterSacrifice === true} ` +
+    `five-dice solver/v2 joker=${o.joker} jokerAfterSacrifice=${o.jokerAfterSacrifice === true} ` +
     `extraFiveOfAKindBonus=${o.extraFiveOfAKindBonus} upperBonusThreshold=${o.upperBonusThreshold} ` +
     `upperBonusPoints=${o.upperBonusPoints}`
   );
@@ -53,7 +55,8 @@ export function serializeSolution(sol: FiveDiceSolution): Uint8Array {
   const fingerprint = optionsFingerprint(sol.options);
   const indices = reachableIndices(sol.threshold, sol.reachable);
   const header = Math.ceil((12 + fingerprint.length) / 8) * 8;
-  const bytes = new Uint8Array(header + 8 + indices.length * 8);
+  const chances = sol.bonusChance ? indices.length : 0;
+  const bytes = new Uint8Array(header + 8 + indices.length * 8 + 4 + chances * 4);
   const view = new DataView(bytes.buffer);
   MAGIC.forEach((b, i) => (bytes[i] = b));
   view.setUint32(4, FORMAT_VERSION, true);
@@ -62,6 +65,12 @@ export function serializeSolution(sol: FiveDiceSolution): Uint8Array {
   view.setUint32(header, indices.length, true);
   const first = header + 8;
   indices.forEach((index, i) => view.setFloat64(first + i * 8, sol.values[index], true));
+  const after = first + indices.length * 8;
+  view.setUint32(after, chances, true);
+  if (sol.bonusChance) {
+    const bonusChance = sol.bonusChance;
+    indices.forEach((index, i) => view.setFloat32(after + 4 + i * 4, bonusChance[index], true));
+  }
   view.setUint32(header + 4, fnv1a(bytes, first, bytes.length), true);
   return bytes;
 }
@@ -86,11 +95,18 @@ export function deserializeSolution(bytes: Uint8Array, options: FiveDiceOptions)
   const threshold = options.upperBonusThreshold;
   const reachable = reachability(threshold);
   const indices = reachableIndices(threshold, reachable);
-  if (bytes.length !== header + 8 + indices.length * 8 || view.getUint32(header, true) !== indices.length)
-    return bad('size differs');
   const first = header + 8;
+  const after = first + indices.length * 8;
+  if (bytes.length < after + 4 || view.getUint32(header, true) !== indices.length) return bad('size differs');
   if (view.getUint32(header + 4, true) !== fnv1a(bytes, first, bytes.length)) return bad('hash differs (corrupt)');
+  const chances = view.getUint32(after, true);
+  if ((chances !== 0 && chances !== indices.length) || bytes.length !== after + 4 + chances * 4)
+    return bad('size differs');
   const values = new Float64Array(4096 * 3 * (threshold + 1)).fill(NaN);
   indices.forEach((index, i) => (values[index] = view.getFloat64(first + i * 8, true)));
-  return { ok: true, solution: { options, threshold, values, reachable, widgets: 0 } };
+  const solution: FiveDiceSolution = { options, threshold, values, reachable, widgets: 0 };
+  if (chances === 0) return { ok: true, solution };
+  const bonusChance = new Float32Array(values.length).fill(NaN);
+  indices.forEach((index, i) => (bonusChance[index] = view.getFloat32(after + 4 + i * 4, true)));
+  return { ok: true, solution: { ...solution, bonusChance } };
 }

@@ -3,10 +3,21 @@ import { RuleError } from '../core/errors';
 import { decideGame, emptyGame, evolveGame, computerSeatsProblem, startedPlay } from '../game';
 import type { ComputerLevel, GameCommand, GameEvent, GameState } from '../game/types';
 import { familyById } from '../registry';
-import { adviseBox, adviseHolds, solveFarkle, solveFiveDice } from '../advice';
+import { adviseBox, adviseEndgameHolds, adviseHolds, createEndgame, solveFarkle, solveFiveDice } from '../advice';
+import { penta } from '../five-dice/options';
 import { farkle as farklePreset } from '../farkle/options';
 import { type FiveDiceState, timeoutMove } from '../five-dice';
-import { beginnerBox, beginnerHold, computerMove, farkleMove, fiveDiceMove, planTurn, type OptimalTables } from '.';
+import {
+  MissingTableError,
+  beginnerBox,
+  beginnerHold,
+  computerMove,
+  farkleMove,
+  fiveDiceEndgameTarget,
+  fiveDiceMove,
+  planTurn,
+  type OptimalTables,
+} from '.';
 import type { FarkleState } from '../farkle';
 
 const GAME = '00000000-0000-4000-8000-000000000001';
@@ -321,5 +332,46 @@ describe('level optimal, five dice (one solved table)', () => {
     const events = apply(s, { type: 'timeout', seat: 0, moves }).events;
     expect(events.filter((e) => e.type === 'scored')).toHaveLength(1);
     expect(events.every((e) => e.data.reason === 'timeout')).toBe(true);
+  });
+});
+
+describe('five-dice expert', () => {
+  const full = { ones: 3, twos: 6, threes: 9, fours: 12, fives: 15, sixes: 18 } as const;
+  const lower = {
+    threeOfAKind: 20,
+    fourOfAKind: 0,
+    fullHouse: 25,
+    smallStraight: 30,
+    largeStraight: 0,
+    fiveOfAKind: 0,
+  };
+  const finished = { boxes: { ...full, ...lower, chance: 22 }, extraBonus: 0 };
+  const lastTurn = { boxes: { ...full, ...lower }, extraBonus: 0 }; // chance open: 173 against 195
+  const state = (dice: Die[], rollInTurn: number, quit = [false, false], others = finished): FiveDiceState => ({
+    options: penta,
+    seatCount: 2,
+    sheets: [others, lastTurn],
+    quit,
+    turn: { seat: 1, rollInTurn, dice },
+    finished: false,
+    finalStandings: null,
+  });
+
+  it('in the endgame plays the endgame advisers’ first entry (needs chance 23+ to win, 22 ties)', () => {
+    const s = state([6, 6, 5, 2, 1], 1);
+    expect(fiveDiceEndgameTarget(s, 1)).toBe(195);
+    const eg = createEndgame(penta);
+    const best = adviseEndgameHolds(eg, lastTurn, 195, [6, 6, 5, 2, 1], 2)[0];
+    expect(fiveDiceMove(s, 'expert')).toEqual({ type: 'roll', hold: best.hold });
+    expect(fiveDiceMove(state([6, 6, 5, 2, 1], 3), 'expert')).toEqual({ type: 'score', box: 'chance' });
+    expect(fiveDiceMove(state([], 0), 'expert')).toEqual({ type: 'roll', hold: [] });
+  });
+
+  it('outside the endgame plays like optimal (which needs its table)', () => {
+    const open = { boxes: { ones: 3 }, extraBonus: 0 };
+    expect(fiveDiceEndgameTarget(state([6, 6, 5, 2, 1], 1, [false, false], open), 1)).toBeNull();
+    expect(() => fiveDiceMove(state([6, 6, 5, 2, 1], 1, [false, false], open), 'expert')).toThrow(MissingTableError);
+    // Every other seat quit: nobody to beat, so optimal play.
+    expect(fiveDiceEndgameTarget(state([6, 6, 5, 2, 1], 1, [true, false]), 1)).toBeNull();
   });
 });

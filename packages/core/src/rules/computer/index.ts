@@ -20,12 +20,18 @@ import {
   isFiveOfAKind,
   scoreOptionsFor,
   timeoutMove as standardFiveDiceMove,
+  totals,
   type SheetLike,
 } from '../five-dice';
 import { bestSelection, type FarkleState } from '../farkle';
 import {
   adviseBox,
+  adviseEndgameBox,
+  adviseEndgameHolds,
   adviseHolds,
+  createEndgame,
+  endgameCovers,
+  type FiveDiceEndgame,
   adviseLastTurnSetAside,
   adviseSetAside,
   type FarkleSolution,
@@ -84,6 +90,49 @@ export function fiveDiceBox(
 
 type FiveDiceMove = { type: 'roll'; hold: number[] } | { type: 'score'; box: BoxId };
 
+/**
+ * Five-dice `expert` in the endgame: the best other total when every other seat that has not quit
+ * has filled its sheet and at least one such seat exists (docs/advice.md "Computer players"), else
+ * null (then `expert` plays like `optimal`).
+ */
+export function fiveDiceEndgameTarget(state: FiveDiceState, seat: number): number | null {
+  const others = state.sheets.filter((_, s) => s !== seat && !state.quit[s]);
+  if (others.length === 0 || !others.every((sheet) => BOX_IDS.every((b) => sheet.boxes[b] !== undefined))) return null;
+  return Math.max(...others.map((sheet) => totals(sheet, state.options).total));
+}
+
+let endgameMemo: FiveDiceEndgame | null = null;
+/** The endgame memo for these options (one kept: consecutive moves of a turn share it). */
+function endgameFor(options: FiveDiceState['options']): FiveDiceEndgame {
+  if (
+    endgameMemo === null ||
+    JSON.stringify(endgameMemo.options) !== JSON.stringify(options) ||
+    endgameMemo.memo.size > 100_000
+  )
+    endgameMemo = createEndgame(options);
+  return endgameMemo;
+}
+
+/**
+ * Five-dice `expert`: in the endgame (fiveDiceEndgameTarget) the first entry of the endgame
+ * advisers (adviseEndgameHolds, then adviseEndgameBox); null outside it, or past the endgame
+ * solver's open-box maximum (then the caller plays like `optimal`).
+ */
+export function expertFiveDiceMove(state: FiveDiceState): FiveDiceMove | null {
+  const turn = state.turn;
+  if (state.finished || turn === null) return null;
+  const toBeat = fiveDiceEndgameTarget(state, turn.seat);
+  if (toBeat === null) return null;
+  const sheet = state.sheets[turn.seat];
+  const eg = endgameFor(state.options);
+  if (!endgameCovers(eg, sheet)) return null;
+  if (turn.rollInTurn === 0) return { type: 'roll', hold: [] };
+  const score = (): FiveDiceMove => ({ type: 'score', box: adviseEndgameBox(eg, sheet, toBeat, turn.dice)[0].box });
+  if (turn.rollInTurn >= 3) return score();
+  const hold = adviseEndgameHolds(eg, sheet, toBeat, turn.dice, (3 - turn.rollInTurn) as 1 | 2)[0].hold;
+  return hold.length === DICE_COUNT ? score() : { type: 'roll', hold };
+}
+
 /** The next move of the seat on turn, or null when the game is over. */
 export function fiveDiceMove(
   state: FiveDiceState,
@@ -92,6 +141,11 @@ export function fiveDiceMove(
 ): FiveDiceMove | null {
   const turn = state.turn;
   if (state.finished || turn === null) return null;
+  if (level === 'expert') {
+    const move = expertFiveDiceMove(state);
+    if (move !== null) return move;
+    level = 'optimal';
+  }
   if (level === 'standard') return standardFiveDiceMove(state);
   if (turn.rollInTurn === 0) return { type: 'roll', hold: [] };
   const sheet = state.sheets[turn.seat];
