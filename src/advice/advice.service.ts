@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import {
   adviseBankOrRoll,
   adviseBox,
+  adviseEndgameBox,
+  adviseEndgameHolds,
   adviseHolds,
+  createEndgame,
+  endgameCovers,
+  endgameWinChance,
+  upperBonusChance,
   adviseLastTurnSetAside,
   adviseSetAside,
   expectedFinalScore,
@@ -16,6 +22,7 @@ import { familyById, RULE_SETS } from '@fairdice/core/rules/registry';
 import type { FiveDiceSheet } from '@fairdice/core/rules/five-dice';
 import type { FarkleOptions } from '@fairdice/core/rules/farkle';
 import { startedPlay } from '@fairdice/core/rules/game';
+import { fiveDiceEndgameTarget } from '@fairdice/core/rules/computer';
 import { DomainException } from '../common/errors';
 import { GamesService } from '../games/games.service';
 import type { AuthenticatedPlayer } from '../players/players.types';
@@ -67,6 +74,7 @@ export class AdviceService {
       sheet,
       (input.dice as Die[] | undefined) ?? null,
       input.rollsLeft,
+      input.toBeat ?? null,
     );
   }
 
@@ -121,7 +129,15 @@ export class AdviceService {
       const play = startedPlay(state);
       const turn = play.turn!;
       const dice = turn.rollInTurn === 0 ? null : (turn.dice as Die[]);
-      const advice = this.fiveDiceFor(this.tables.fiveDice(play.options), play.sheets[seat], dice, 3 - turn.rollInTurn);
+      // The endgame: every other seat that has not quit has finished (the expert computer's rule).
+      const toBeat = fiveDiceEndgameTarget(play, seat);
+      const advice = this.fiveDiceFor(
+        this.tables.fiveDice(play.options),
+        play.sheets[seat],
+        dice,
+        3 - turn.rollInTurn,
+        toBeat,
+      );
       return { ...base, fiveDice: advice, farkle: null };
     }
     const play = startedPlay(state);
@@ -170,25 +186,64 @@ export class AdviceService {
     sheet: FiveDiceSheet,
     dice: Die[] | null,
     rollsLeft: number,
+    toBeat: number | null,
   ): FiveDiceAdviceView {
     const atStart = expectedFinalScore(table, sheet);
-    if (dice === null)
+    const upperBonus = upperBonusChance(table, sheet, dice, rollsLeft);
+    const eg = toBeat === null ? null : createEndgame(table.options);
+    const status = eg === null ? 'noTarget' : endgameCovers(eg, sheet) ? 'solved' : 'tooManyOpenBoxes';
+    const solved = status === 'solved' ? eg : null;
+    const endgame = {
+      toBeat,
+      winChanceStatus: status,
+      winChanceAtTurnStart: solved ? endgameWinChance(solved, sheet, toBeat!) : null,
+      upperBonusChance: upperBonus,
+    };
+    if (dice === null) {
+      const winChance = endgame.winChanceAtTurnStart;
+      const roll = { action: 'roll', hold: null, box: null, expected: atStart, winChance };
       return {
         expectedAtTurnStart: atStart,
         dice: null,
         rollsLeft: 3,
-        best: { action: 'roll', hold: null, box: null, expected: atStart },
+        best: roll,
         holds: [],
         boxes: [],
+        ...endgame,
+        bestWin: solved ? roll : null,
       };
-    const boxes = adviseBox(table, sheet, dice).map((b) => ({ ...b }));
-    const holds = rollsLeft > 0 ? adviseHolds(table, sheet, dice, rollsLeft as 1 | 2).map((h) => ({ ...h })) : [];
-    const first = holds[0];
-    const best =
-      first && first.kept.length < 5
-        ? { action: 'hold', hold: first.hold, box: null, expected: first.expected }
-        : { action: 'score', hold: null, box: boxes[0].box, expected: boxes[0].expected };
-    return { expectedAtTurnStart: atStart, dice, rollsLeft, best, holds, boxes };
+    }
+    const winBoxes = solved ? adviseEndgameBox(solved, sheet, toBeat!, dice) : null;
+    const winHolds =
+      solved && rollsLeft > 0 ? adviseEndgameHolds(solved, sheet, toBeat!, dice, rollsLeft as 1 | 2) : null;
+    const boxWin = (box: string) => winBoxes?.find((b) => b.box === box)?.winChance ?? null;
+    const sameKept = (a: readonly number[], b: readonly number[]) =>
+      a.length === b.length && a.every((f, i) => f === b[i]);
+    const holdWin = (kept: readonly number[]) => winHolds?.find((h) => sameKept(h.kept, kept))?.winChance ?? null;
+    const boxes = adviseBox(table, sheet, dice).map((b) => ({ ...b, winChance: boxWin(b.box) }));
+    const holds =
+      rollsLeft > 0
+        ? adviseHolds(table, sheet, dice, rollsLeft as 1 | 2).map((h) => ({ ...h, winChance: holdWin(h.kept) }))
+        : [];
+    const move = (hold: { hold: number[]; kept: number[] } | undefined, box: string) =>
+      hold && hold.kept.length < 5
+        ? {
+            action: 'hold',
+            hold: hold.hold,
+            box: null,
+            expected: holds.find((h) => sameKept(h.kept, hold.kept))!.expected,
+            winChance: holdWin(hold.kept),
+          }
+        : {
+            action: 'score',
+            hold: null,
+            box,
+            expected: boxes.find((b) => b.box === box)!.expected,
+            winChance: boxWin(box),
+          };
+    const best = move(holds[0], boxes[0].box);
+    const bestWin = winBoxes ? move(winHolds?.[0], winBoxes[0].box) : null;
+    return { expectedAtTurnStart: atStart, dice, rollsLeft, best, holds, boxes, ...endgame, bestWin };
   }
 
   private farkleFor(

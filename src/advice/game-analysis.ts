@@ -5,7 +5,11 @@
  */
 import {
   adviseBox,
+  adviseEndgameBox,
+  adviseEndgameHolds,
   adviseHolds,
+  createEndgame,
+  endgameCovers,
   expectedScoreFromStart,
   TIE_EPSILON,
   type FiveDiceSolution,
@@ -20,10 +24,20 @@ import {
   type GameState,
   startedPlay,
 } from '@fairdice/core/rules/game';
+import { fiveDiceEndgameTarget } from '@fairdice/core/rules/computer';
 import type { DecisionView, GameAnalysisView, SeatAnalysisView } from './dto/advice.dto';
 
 /** Labels by expected-value loss in points (docs/advice.md "Post-game analysis"). */
 export const LOSS_THRESHOLDS = { good: 0.5, inaccuracy: 2, mistake: 6 } as const;
+
+/** Labels by win-chance loss in probability units (issue 31; shared by the five-dice endgame and two-player Farkle). */
+export function labelOfWinLoss(loss: number): DecisionView['label'] {
+  if (loss <= 1e-9) return 'best';
+  if (loss < 0.01) return 'good';
+  if (loss < 0.03) return 'inaccuracy';
+  if (loss < 0.08) return 'mistake';
+  return 'blunder';
+}
 
 export function labelOf(loss: number): DecisionView['label'] {
   if (loss <= TIE_EPSILON) return 'best';
@@ -39,7 +53,25 @@ export function analyseFiveDice(table: FiveDiceSolution, finalState: GameState, 
   const decisions: DecisionView[] = [];
   const turns = new Map<number, number>();
   // After a roll with rolls left, the decision is what the next event of that seat does.
-  let pending: { seat: number; sheet: FiveDiceSheet; dice: Die[]; rollsLeft: 1 | 2; version: number } | null = null;
+  let pending: {
+    seat: number;
+    sheet: FiveDiceSheet;
+    dice: Die[];
+    rollsLeft: 1 | 2;
+    version: number;
+    toBeat: number | null;
+  } | null = null;
+  // Endgame decisions (every other seat that has not quit finished, the sheet within the endgame
+  // solver's open-box maximum) are judged by win chance (docs/advice.md "Post-game analysis").
+  const eg = createEndgame(table.options);
+  const endgameTarget = (play: ReturnType<typeof startedPlay>, seat: number, sheet: FiveDiceSheet) => {
+    const toBeat = fiveDiceEndgameTarget(play as never, seat);
+    return toBeat !== null && endgameCovers(eg, sheet) ? toBeat : null;
+  };
+  const byWin = (win: number | null, bestWin: number | null) => {
+    if (win === null || bestWin === null) return { winChance: null, bestWinChance: null, winChanceLoss: null };
+    return { winChance: win, bestWinChance: bestWin, winChanceLoss: Math.max(0, bestWin - win) };
+  };
   for (const event of events) {
     const before = state;
     state = evolveGame(state, event);
@@ -53,8 +85,15 @@ export function analyseFiveDice(table: FiveDiceSolution, finalState: GameState, 
           ? (event.data.held as number[]).map((i) => pending!.dice[i]).sort((a, b) => a - b)
           : [...pending.dice].sort((a, b) => a - b);
       const holds = adviseHolds(table, pending.sheet, pending.dice, pending.rollsLeft);
-      const chosen = holds.find((h) => h.kept.length === kept.length && h.kept.every((f, i) => f === kept[i]))!;
+      const same = (h: { kept: readonly number[] }) =>
+        h.kept.length === kept.length && h.kept.every((f, i) => f === kept[i]);
+      const chosen = holds.find(same)!;
       const loss = Math.max(0, holds[0].expected - chosen.expected);
+      const wins =
+        pending.toBeat === null
+          ? null
+          : adviseEndgameHolds(eg, pending.sheet, pending.toBeat, pending.dice, pending.rollsLeft);
+      const win = byWin(wins?.find(same)?.winChance ?? null, wins?.[0].winChance ?? null);
       decisions.push({
         version: before.version + 1,
         seat,
@@ -69,7 +108,8 @@ export function analyseFiveDice(table: FiveDiceSolution, finalState: GameState, 
         expected: chosen.expected,
         bestExpected: holds[0].expected,
         loss,
-        label: labelOf(loss),
+        ...win,
+        label: win.winChanceLoss === null ? labelOf(loss) : labelOfWinLoss(win.winChanceLoss),
         reason,
       });
     }
@@ -83,12 +123,16 @@ export function analyseFiveDice(table: FiveDiceSolution, finalState: GameState, 
           dice: event.data.dice as Die[],
           rollsLeft: (3 - rollInTurn) as 1 | 2,
           version: before.version + 1,
+          toBeat: endgameTarget(play, seat, play.sheets[seat]),
         };
     } else if (event.type === 'scored') {
       const dice = play.turn!.dice as Die[];
       const boxes = adviseBox(table, play.sheets[seat], dice);
       const chosen = boxes.find((b) => b.box === event.data.box)!;
       const loss = Math.max(0, boxes[0].expected - chosen.expected);
+      const toBeat = endgameTarget(play, seat, play.sheets[seat]);
+      const wins = toBeat === null ? null : adviseEndgameBox(eg, play.sheets[seat], toBeat, dice);
+      const win = byWin(wins?.find((b) => b.box === chosen.box)?.winChance ?? null, wins?.[0].winChance ?? null);
       decisions.push({
         version: before.version + 1,
         seat,
@@ -103,7 +147,8 @@ export function analyseFiveDice(table: FiveDiceSolution, finalState: GameState, 
         expected: chosen.expected,
         bestExpected: boxes[0].expected,
         loss,
-        label: labelOf(loss),
+        ...win,
+        label: win.winChanceLoss === null ? labelOf(loss) : labelOfWinLoss(win.winChanceLoss),
         reason,
       });
       turns.set(seat, (turns.get(seat) ?? 1) + 1);

@@ -8,6 +8,13 @@ registerEnumType(FiveDiceActionEnum, {
   name: 'FiveDiceAction',
   description: 'roll: the turn has not been rolled yet; hold: keep `hold` and roll again; score: enter `box` now.',
 });
+export const ENDGAME_STATUSES = ['solved', 'noTarget', 'tooManyOpenBoxes'] as const;
+export const EndgameStatusEnum = enumOf(ENDGAME_STATUSES);
+registerEnumType(EndgameStatusEnum, {
+  name: 'EndgameStatus',
+  description:
+    'Five-dice endgame win chances: solved (given); noTarget (no total to beat: not the endgame); tooManyOpenBoxes (past the endgame solver’s open-box maximum: expected-score advice only).',
+});
 export const FARKLE_ACTIONS = ['roll', 'setAside', 'bank'] as const;
 export const FarkleActionEnum = enumOf(FARKLE_ACTIONS);
 registerEnumType(FarkleActionEnum, {

@@ -19,7 +19,7 @@ import { FiveDiceOptionsInput } from '../../common/graphql/game-options';
 import { apiRef } from '../../common/openapi/json-schema';
 import { FilledBoxInput } from '../../scoring/dto/scoring.dto';
 import { OmitOrGive } from './omit-or-give';
-import { FIVE_DICE_ACTIONS, FiveDiceActionEnum } from './advice-enums';
+import { ENDGAME_STATUSES, EndgameStatusEnum, FIVE_DICE_ACTIONS, FiveDiceActionEnum } from './advice-enums';
 
 @ObjectType({ description: 'One distinct hold (by kept faces) and its value.' })
 export class HoldAdviceView {
@@ -32,6 +32,13 @@ export class HoldAdviceView {
   @Field(() => Float, { description: 'Expected final score with this hold and optimal play after it.' })
   @ApiProperty({ type: 'number', format: 'double' })
   expected: number;
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      'Endgame: the chance to finish above toBeat with this move and the best play after it (a tie counts half); null outside the endgame (winChanceStatus).',
+  })
+  @ApiProperty({ type: 'number', format: 'double', nullable: true })
+  winChance: number | null;
 }
 
 @ObjectType({ description: 'One allowed box for the dice and its value.' })
@@ -42,6 +49,13 @@ export class BoxAdviceView {
   @Field(() => Float, { description: 'Expected final score if entered here, with optimal play after it.' })
   @ApiProperty({ type: 'number', format: 'double' })
   expected: number;
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      'Endgame: the chance to finish above toBeat with this move and the best play after it (a tie counts half); null outside the endgame (winChanceStatus).',
+  })
+  @ApiProperty({ type: 'number', format: 'double', nullable: true })
+  winChance: number | null;
 }
 
 @ObjectType({ description: 'The optimal move.' })
@@ -56,6 +70,13 @@ export class FiveDiceMoveView {
   @Field(() => Float, { description: 'Expected final score of this move.' })
   @ApiProperty({ type: 'number', format: 'double' })
   expected: number;
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      'Endgame: the chance to finish above toBeat with this move and the best play after it (a tie counts half); null outside the endgame (winChanceStatus).',
+  })
+  @ApiProperty({ type: 'number', format: 'double', nullable: true })
+  winChance: number | null;
 }
 
 @ObjectType({ description: 'Optimal five-dice advice for one position (docs/advice.md).' })
@@ -78,6 +99,39 @@ export class FiveDiceAdviceView {
   @Field(() => [BoxAdviceView], { description: 'Every allowed box, best first (empty before the first roll).' })
   @ApiProperty({ type: [BoxAdviceView] })
   boxes: BoxAdviceView[];
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'Endgame: the total to beat (the best other total once every other seat finished, or the input); null otherwise.',
+  })
+  @ApiProperty({ type: Number, nullable: true })
+  toBeat: number | null;
+  @Field(() => EndgameStatusEnum, {
+    description:
+      'solved: the win chances are given; noTarget: no total to beat (not the endgame); tooManyOpenBoxes: more open boxes than the endgame solver takes (ENDGAME_MAX_OPEN_BOXES, 4): expected-score advice only.',
+  })
+  @ApiProperty({ enum: ENDGAME_STATUSES })
+  winChanceStatus: string;
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      'Endgame: the chance to finish above toBeat from the start of this turn (a tie counts half); null unless winChanceStatus is solved.',
+  })
+  @ApiProperty({ type: 'number', format: 'double', nullable: true })
+  winChanceAtTurnStart: number | null;
+  @Field(() => FiveDiceMoveView, {
+    nullable: true,
+    description: 'Endgame: the move with the highest win chance (what the expert computer plays); null unless solved.',
+  })
+  @ApiProperty({ type: FiveDiceMoveView, nullable: true })
+  bestWin: FiveDiceMoveView | null;
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      'The chance of reaching the upper bonus from this position under optimal (expected-score) play; null when it is decided (reached or out of reach) or the bonus is worth 0.',
+  })
+  @ApiProperty({ type: 'number', format: 'double', nullable: true })
+  upperBonusChance: number | null;
 }
 
 @InputType({ description: 'A five-dice position to advise on, without a game.' })
@@ -130,4 +184,16 @@ export class FiveDiceAdviceInput {
   @Min(0)
   @Max(3)
   rollsLeft: number;
+
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'Endgame: the best total of the other players, who have all finished; the advice then adds the chance to finish above it (a tie counts half). Omit otherwise.',
+  })
+  @ApiPropertyOptional({ minimum: 0, maximum: 100000, example: 240 })
+  @OmitOrGive()
+  @IsInt()
+  @Min(0)
+  @Max(100000)
+  toBeat?: number;
 }

@@ -54,6 +54,22 @@ export class DecisionView {
   @Field(() => Float, { description: 'bestExpected − expected (0 for an optimal move).' })
   @ApiProperty({ type: 'number', format: 'double' })
   loss: number;
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      'Endgame decisions (every other seat finished): the chance to finish above the best other total with the move played (a tie counts half); null for decisions judged by expected score.',
+  })
+  @ApiProperty({ type: 'number', format: 'double', nullable: true })
+  winChance: number | null;
+  @Field(() => Float, { nullable: true, description: 'Endgame decisions: the win chance of the best move.' })
+  @ApiProperty({ type: 'number', format: 'double', nullable: true })
+  bestWinChance: number | null;
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Endgame decisions: bestWinChance − winChance; the label is then by this loss (labelOfWinLoss).',
+  })
+  @ApiProperty({ type: 'number', format: 'double', nullable: true })
+  winChanceLoss: number | null;
   @Field(() => DecisionLabelEnum) @ApiProperty({ enum: DECISION_LABELS }) label: string;
   @Field(() => String, {
     nullable: true,

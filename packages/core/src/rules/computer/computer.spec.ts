@@ -6,7 +6,7 @@ import { familyById } from '../registry';
 import { adviseBox, adviseEndgameHolds, adviseHolds, createEndgame, solveFarkle, solveFiveDice } from '../advice';
 import { penta } from '../five-dice/options';
 import { farkle as farklePreset } from '../farkle/options';
-import { type FiveDiceState, timeoutMove } from '../five-dice';
+import { type FiveDiceSheet, type FiveDiceState, timeoutMove } from '../five-dice';
 import {
   MissingTableError,
   beginnerBox,
@@ -347,7 +347,12 @@ describe('five-dice expert', () => {
   };
   const finished = { boxes: { ...full, ...lower, chance: 22 }, extraBonus: 0 };
   const lastTurn = { boxes: { ...full, ...lower }, extraBonus: 0 }; // chance open: 173 against 195
-  const state = (dice: Die[], rollInTurn: number, quit = [false, false], others = finished): FiveDiceState => ({
+  const state = (
+    dice: Die[],
+    rollInTurn: number,
+    quit = [false, false],
+    others: FiveDiceSheet = finished,
+  ): FiveDiceState => ({
     options: penta,
     seatCount: 2,
     sheets: [others, lastTurn],
