@@ -12,6 +12,10 @@
  * adviseBox), and the share of wins (a tie counts half) is compared: both shares with a 95 %
  * confidence interval and the paired difference with its own.
  *   npm run build && node dist/bench/five-dice-endgame.js simulate [situations] [k] [seed] [preset]
+ *
+ * bonus: the cost of the upper-bonus chance table (withBonusChance) beside the solve: CPU time of
+ * each, bytes in memory and serialized (table format v2), and the empty sheet's chance.
+ *   npm run build && node dist/bench/five-dice-endgame.js bonus [preset|official]
  */
 import { performance } from 'node:perf_hooks';
 import type { Die, RollDice } from '@fairdice/core/rules/core/dice';
@@ -26,7 +30,10 @@ import {
   createEndgame,
   endgameWinChance,
   expectedFinalScore,
+  serializeSolution,
   solveFiveDice,
+  upperBonusChance,
+  withBonusChance,
 } from '@fairdice/core/rules/advice';
 import {
   BOX_IDS,
@@ -55,6 +62,11 @@ export function randomEndgameSheet(next: () => number, open: number, options: Fi
   return { boxes, extraBonus };
 }
 
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(since);
+  return (d.user + d.system) / 1000;
+};
+
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 export function endgameLatency(options: FiveDiceOptions, decisions: number, maxOpen: number, seed: number) {
@@ -63,6 +75,7 @@ export function endgameLatency(options: FiveDiceOptions, decisions: number, maxO
   const rows = [];
   for (let k = 1; k <= maxOpen; k++) {
     const ms: number[] = [];
+    const cpu: number[] = [];
     let maxStates = 0;
     let maxHeap = 0;
     for (let i = 0; i < decisions; i++) {
@@ -73,9 +86,11 @@ export function endgameLatency(options: FiveDiceOptions, decisions: number, maxO
       gc?.();
       const heap0 = process.memoryUsage().heapUsed;
       const t0 = performance.now();
+      const c0 = process.cpuUsage();
       const eg = createEndgame(options, 13);
       endgameWinChance(eg, sheet, toBeat);
       adviseEndgameHolds(eg, sheet, toBeat, dice, 2);
+      cpu.push(cpuMs(c0));
       ms.push(performance.now() - t0);
       const heap = process.memoryUsage().heapUsed - heap0;
       if (eg.memo.size > maxStates) {
@@ -84,9 +99,12 @@ export function endgameLatency(options: FiveDiceOptions, decisions: number, maxO
       }
     }
     ms.sort((a, b) => a - b);
+    cpu.sort((a, b) => a - b);
     rows.push({
       open: k,
       decisions,
+      cpuP50Ms: quantile(cpu, 0.5),
+      cpuP99Ms: quantile(cpu, 0.99),
       p50Ms: quantile(ms, 0.5),
       p99Ms: quantile(ms, 0.99),
       maxMs: ms[ms.length - 1],
@@ -123,8 +141,7 @@ export function playOut(
       let j = 0;
       dice = dice.map((d, i) => (kept.has(i) ? d : fresh[j++]));
     }
-    const box =
-      policy === 'endgame' ? adviseEndgameBox(eg, s, toBeat, dice)[0] : adviseBox(table, s, dice)[0];
+    const box = policy === 'endgame' ? adviseEndgameBox(eg, s, toBeat, dice)[0] : adviseBox(table, s, dice)[0];
     s = {
       boxes: { ...s.boxes, [box.box]: box.points },
       extraBonus: s.extraBonus + box.bonus,
@@ -186,6 +203,26 @@ export function simulateEndgame(options: FiveDiceOptions, situations: number, op
 
 const pct = (x: number) => (100 * x).toFixed(2);
 
+export function bonusTableCost(options: FiveDiceOptions) {
+  let t0 = performance.now();
+  let c0 = process.cpuUsage();
+  const plain = solveFiveDice(options);
+  const solve = { wallMs: performance.now() - t0, cpuMs: cpuMs(c0) };
+  t0 = performance.now();
+  c0 = process.cpuUsage();
+  const sol = withBonusChance(plain);
+  const bonus = { wallMs: performance.now() - t0, cpuMs: cpuMs(c0) };
+  return {
+    solve,
+    bonus,
+    valuesBytes: sol.values.byteLength,
+    bonusBytes: sol.bonusChance?.byteLength ?? 0,
+    serializedWithout: serializeSolution(plain).byteLength,
+    serializedWith: serializeSolution(sol).byteLength,
+    emptySheet: upperBonusChance(sol, { boxes: {} }),
+  };
+}
+
 if (require.main === module) {
   const mode = process.argv[2] ?? 'latency';
   if (mode === 'latency') {
@@ -197,9 +234,21 @@ if (require.main === module) {
     );
     for (const r of endgameLatency(FIVE_DICE_PRESETS.penta, decisions, maxOpen, seed))
       console.log(
-        `k=${r.open} open: p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms  max ${r.maxMs.toFixed(2)} ms  ` +
+        `k=${r.open} open: CPU p50 ${r.cpuP50Ms.toFixed(2)} ms  p99 ${r.cpuP99Ms.toFixed(2)} ms;  wall p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms  max ${r.maxMs.toFixed(2)} ms  ` +
           `states (max) ${r.maxStates}  heap at that decision ${(r.heapAtMaxStatesBytes / 1e6).toFixed(2)} MB`,
       );
+  } else if (mode === 'bonus') {
+    const name = process.argv[3] ?? 'penta';
+    const options =
+      name === 'official'
+        ? { ...FIVE_DICE_PRESETS.penta, joker: 'freeChoice' as const, jokerAfterSacrifice: true }
+        : FIVE_DICE_PRESETS[name as keyof typeof FIVE_DICE_PRESETS];
+    const r = bonusTableCost(options);
+    console.log(
+      `${name}: solve ${r.solve.cpuMs.toFixed(0)} ms CPU (${r.solve.wallMs.toFixed(0)} wall), bonus-chance table ` +
+        `${r.bonus.cpuMs.toFixed(0)} ms CPU (${r.bonus.wallMs.toFixed(0)} wall); in memory ${r.valuesBytes} + ${r.bonusBytes} bytes; ` +
+        `serialized ${r.serializedWithout} → ${r.serializedWith} bytes; empty sheet P(bonus) ${r.emptySheet?.toFixed(4)}`,
+    );
   } else {
     const situations = Number(process.argv[3] ?? 10_000);
     const open = Number(process.argv[4] ?? 1);
