@@ -368,7 +368,14 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
       slot.niced ||= nice > 0;
       const job: TableJob =
         entry.kind === 'five-dice'
-          ? { id, kind: 'five-dice', options: entry.options as FiveDiceOptions, file: entry.file, nice }
+          ? {
+              id,
+              kind: 'five-dice',
+              options: entry.options as FiveDiceOptions,
+              file: entry.file,
+              nice,
+              bonusChance: this.presetKeys.has(entry.key),
+            }
           : { id, kind: 'farkle', options: entry.options as FarkleOptions, nice };
       slot.worker.postMessage(job);
     }

@@ -15,7 +15,7 @@ import {
   type FiveDiceSolution,
 } from '@fairdice/core/rules/advice';
 import type { Die } from '@fairdice/core/rules/core/dice';
-import { totals, type FiveDiceSheet } from '@fairdice/core/rules/five-dice';
+import { totals, type FiveDiceSheet, type FiveDiceState } from '@fairdice/core/rules/five-dice';
 import {
   emptyGame,
   evolveGame,
@@ -64,8 +64,8 @@ export function analyseFiveDice(table: FiveDiceSolution, finalState: GameState, 
   // Endgame decisions (every other seat that has not quit finished, the sheet within the endgame
   // solver's open-box maximum) are judged by win chance (docs/advice.md "Post-game analysis").
   const eg = createEndgame(table.options);
-  const endgameTarget = (play: ReturnType<typeof startedPlay>, seat: number, sheet: FiveDiceSheet) => {
-    const toBeat = fiveDiceEndgameTarget(play as never, seat);
+  const endgameTarget = (play: FiveDiceState, seat: number, sheet: FiveDiceSheet) => {
+    const toBeat = fiveDiceEndgameTarget(play, seat);
     return toBeat !== null && endgameCovers(eg, sheet) ? toBeat : null;
   };
   const byWin = (win: number | null, bestWin: number | null) => {

@@ -21,7 +21,14 @@ import type { FiveDiceOptions } from '@fairdice/core/rules/five-dice';
 import type { FarkleOptions } from '@fairdice/core/rules/farkle';
 
 export type TableJob = (
-  | { id: number; kind: 'five-dice'; options: FiveDiceOptions; file: string | null }
+  | {
+      id: number;
+      kind: 'five-dice';
+      options: FiveDiceOptions;
+      file: string | null;
+      /** Also build the upper-bonus chance table (the presets only: decision 0148). */
+      bonusChance?: boolean;
+    }
   | { id: number; kind: 'farkle'; options: FarkleOptions }
 ) & {
   /** The worker thread's nice value for this job. */
@@ -67,7 +74,8 @@ function fiveDice(job: Extract<TableJob, { kind: 'five-dice' }>): TableJobResult
       cacheMiss = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'not cached' : String(error);
     }
   }
-  const solution = withBonusChance(solveFiveDice(job.options));
+  const solved = solveFiveDice(job.options);
+  const solution = job.bonusChance === true ? withBonusChance(solved) : solved;
   const bytes = serializeSolution(solution);
   let writeError: string | undefined;
   if (job.file) {

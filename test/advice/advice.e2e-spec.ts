@@ -12,8 +12,9 @@ import { AdviceTablesService } from '../../src/advice/advice-tables.service';
 const CHEAP = { upperBonusPoints: 0 };
 const CHEAP_OPTIONS = { ...simple, ...CHEAP };
 
-const FIVE_DICE_ADVICE = `expectedAtTurnStart dice rollsLeft best { action hold box expected }
-  holds { hold kept expected } boxes { box points bonus expected }`;
+const FIVE_DICE_ADVICE = `expectedAtTurnStart dice rollsLeft best { action hold box expected winChance }
+  holds { hold kept expected winChance } boxes { box points bonus expected winChance }
+  toBeat winChanceStatus winChanceAtTurnStart upperBonusChance bestWin { action hold box expected winChance }`;
 const FARKLE_ADVICE = `objective banked turnPoints dice leader value best { action dice then value }
   setAsides { dice faces points diceLeft then bank roll value } bank roll`;
 

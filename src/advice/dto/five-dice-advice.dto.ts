@@ -128,7 +128,7 @@ export class FiveDiceAdviceView {
   @Field(() => Float, {
     nullable: true,
     description:
-      'The chance of reaching the upper bonus from this position under optimal (expected-score) play; null when it is decided (reached or out of reach) or the bonus is worth 0.',
+      'The chance of reaching the upper bonus from this position under optimal (expected-score) play; null when it is decided (reached or out of reach), the bonus is worth 0, or the options are not a preset’s (computed for penta, simple and bonus only).',
   })
   @ApiProperty({ type: 'number', format: 'double', nullable: true })
   upperBonusChance: number | null;
