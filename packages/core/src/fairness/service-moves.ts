@@ -49,7 +49,7 @@ const NO_TABLES =
 
 /** The tables for level `optimal`, or the reason they are missing. */
 function optimalTables(level: ComputerLevel, state: GameState, tables?: OptimalTablesFor): OptimalTables | string {
-  if (level !== 'optimal') return {};
+  if (level !== 'optimal' && level !== 'expert') return {};
   const t = tables?.(state) ?? null;
   return t ?? NO_TABLES;
 }

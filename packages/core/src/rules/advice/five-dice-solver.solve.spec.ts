@@ -15,9 +15,24 @@ import { keepTables, DICE } from './dice-tables';
 const describeOnce = process.env.FAIRDICE_SKIP_ONCE_SUITES === '1' ? describe.skip : describe;
 jest.setTimeout(240_000);
 
+const OFFICIAL: FiveDiceOptions = { ...penta, joker: 'freeChoice', jokerAfterSacrifice: true };
+/** Each option set is solved once for the whole file (values, then the bonus-chance pass when asked). */
+const solvedTables = new Map<FiveDiceOptions, FiveDiceSolution>();
+const solvedOnce = (options: FiveDiceOptions) => {
+  let sol = solvedTables.get(options);
+  if (!sol) solvedTables.set(options, (sol = solveFiveDice(options)));
+  return sol;
+};
+const withChances = new Map<FiveDiceOptions, FiveDiceSolution>();
+const solvedWithBonusChance = (options: FiveDiceOptions) => {
+  let sol = withChances.get(options);
+  if (!sol) withChances.set(options, (sol = withBonusChance(solvedOnce(options))));
+  return sol;
+};
+
 describeOnce('exact optimal expected scores', () => {
   it('official rules (freeChoice joker, also after a sacrificed box, +100, 63/35) = 254.5896 (Verhoeff 1999)', () => {
-    const sol = solveFiveDice({ ...penta, joker: 'freeChoice', jokerAfterSacrifice: true });
+    const sol = solvedOnce(OFFICIAL);
     expect(Math.abs(expectedScoreFromStart(sol) - 254.5896)).toBeLessThan(1e-4);
   });
 
@@ -26,7 +41,7 @@ describeOnce('exact optimal expected scores', () => {
     ['simple', '245.8708', simple],
     ['bonus', '253.9702', bonus],
   ])('%s = %s', (_name, pinned, options) => {
-    const sol = solveFiveDice(options);
+    const sol = solvedOnce(options);
     expect(expectedScoreFromStart(sol).toFixed(4)).toBe(pinned);
     expect(expectedFinalScore(sol, { boxes: {} })).toBe(expectedScoreFromStart(sol));
 
@@ -59,12 +74,6 @@ describeOnce('upper bonus chance under optimal play', () => {
     return out;
   };
   const ROLLS = [0, 1, 2, 3, 4, 5].map(ordered);
-  const tables = new Map<FiveDiceOptions, FiveDiceSolution>();
-  const solved = (options: FiveDiceOptions) => {
-    let sol = tables.get(options);
-    if (!sol) tables.set(options, (sol = withBonusChance(solveFiveDice(options))));
-    return sol;
-  };
 
   function enumerate(sol: FiveDiceSolution) {
     const T = sol.options.upperBonusThreshold;
@@ -149,7 +158,7 @@ describeOnce('upper bonus chance under optimal play', () => {
     ['simple', simple, sheetOpen(['sixes', 'fiveOfAKind'], { fives: 10 })],
     ['bonus', bonus, sheetOpen(['threes', 'fours', 'largeStraight'], { ones: 2, sixes: 24 })],
   ])('%s: %j', (_name, options, sheet) => {
-    const sol = solved(options);
+    const sol = solvedWithBonusChance(options);
     const exact = enumerate(sol);
     expect(upperBonusChance(sol, sheet)).toBeCloseTo(exact.atStart(sheet), 6);
     for (const dice of [
@@ -165,7 +174,7 @@ describeOnce('upper bonus chance under optimal play', () => {
   });
 
   it('an empty sheet reaches the bonus with probability 0.68 under optimal official play (Glenn: 68.15 %)', () => {
-    const sol = withBonusChance(solveFiveDice({ ...penta, joker: 'freeChoice', jokerAfterSacrifice: true }));
+    const sol = solvedWithBonusChance(OFFICIAL);
     expect(upperBonusChance(sol, { boxes: {} })).toBeCloseTo(0.68, 2);
   });
 });
