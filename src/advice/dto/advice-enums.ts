@@ -43,5 +43,5 @@ export const DecisionLabelEnum = enumOf(DECISION_LABELS);
 registerEnumType(DecisionLabelEnum, {
   name: 'DecisionLabel',
   description:
-    'By expected-value loss against optimal play (docs/advice.md): best 0 (a tie counts), good < 0.5, inaccuracy < 2, mistake < 6, blunder ≥ 6 points.',
+    'By expected-value loss against optimal play (docs/advice.md): best 0 (a tie counts), good < 0.5, inaccuracy < 2, mistake < 6, blunder ≥ 6 points. Decisions judged by win chance (winChanceLoss set): best ≤ 1e-9, good < 0.01, inaccuracy < 0.03, mistake < 0.08, else blunder.',
 });
