@@ -218,6 +218,12 @@ describeOnce('the web client (Chromium)', () => {
     await page.getByLabel('Seats', { exact: true }).fill('2');
     await page.getByLabel('Computer opponents').fill('1');
     expect(await page.getByLabel('Computer level').inputValue()).toBe('standard');
+    expect(
+      await page
+        .getByLabel('Computer level')
+        .locator('option')
+        .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)),
+    ).toEqual(['beginner', 'standard', 'optimal', 'expert']);
     await createGame(page, { ruleSet: 'penta' });
     await yourTurn(page).waitFor({ timeout: 60_000 });
     for (let turn = 1; turn <= 2; turn++) {

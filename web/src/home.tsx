@@ -162,7 +162,7 @@ function NewGame({ me }: { me: StoredPlayer }) {
   const [limit, setLimit] = useState(0);
   const [allowAdvice, setAllowAdvice] = useState(true);
   const [computers, setComputers] = useState(0);
-  const [level, setLevel] = useState<'beginner' | 'standard' | 'optimal'>('standard');
+  const [level, setLevel] = useState<'beginner' | 'standard' | 'optimal' | 'expert'>('standard');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
@@ -287,7 +287,9 @@ function NewGame({ me }: { me: StoredPlayer }) {
             <select value={level} onChange={(e) => setLevel(e.target.value as typeof level)}>
               <option value="beginner">Beginner</option>
               <option value="standard">Standard</option>
-              <option value="optimal">Optimal</option>
+              <option value="optimal">Optimal (best average)</option>
+              {/* Plays for the win: the five-dice endgame, and two-seat Farkle only (docs/advice.md). */}
+              <option value="expert">Expert (plays to win)</option>
             </select>
           </label>
         )}
