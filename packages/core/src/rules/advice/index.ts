@@ -3,3 +3,4 @@ export * from './five-dice-solver';
 export * from './five-dice-advice';
 export * from './five-dice-table-format';
 export * from './farkle-solver';
+export * from './farkle-two-player';
