@@ -37,7 +37,7 @@ import {
 import { decodeTable, encodeTable } from './table-bytes';
 
 /** The largest target solved (points): the build grows with the cube of the target (docs/advice.md). */
-export const FARKLE_TWO_PLAYER_MAX_TARGET = 20_000;
+export const FARKLE_TWO_PLAYER_MAX_TARGET = 10_000;
 /**
  * The player who reaches the target may keep rolling to build a lead over the opponent's last
  * turn. Banking is optimal once the lead d (units) has U(d, 6) ≤ P(farkle | 6) · W(o, b) (rolling
@@ -136,7 +136,13 @@ class TurnEvaluator {
   readonly slope: Float64Array;
   private readonly bank: Float64Array;
   /** The distinct (dice set aside, points) options of each n, and each candidate's option. */
-  private readonly options: ReadonlyArray<{ dice: Int32Array; points: Int32Array; left: Int32Array; cand: Int32Array }>;
+  private readonly options: ReadonlyArray<{
+    dice: Int32Array;
+    points: Int32Array;
+    left: Int32Array;
+    /** Per group: its number of candidates, then their options. */
+    groups: Int32Array;
+  }>;
   private readonly optValue: Float64Array;
   private readonly optSlope: Float64Array;
 
@@ -150,24 +156,28 @@ class TurnEvaluator {
       const index = new Map<string, number>();
       const dice: number[] = [];
       const points: number[] = [];
-      const cand = new Int32Array(table ? table.candDice.length : 0);
-      for (let c = 0; c < cand.length; c++) {
-        const key = `${table.candDice[c]}:${table.candPoints[c]}`;
-        let j = index.get(key);
-        if (j === undefined) {
-          j = dice.length;
-          index.set(key, j);
-          dice.push(table.candDice[c]);
-          points.push(table.candPoints[c]);
+      const groups: number[] = [];
+      const count = table ? table.groupProbability.length : 0;
+      for (let g = 0; g < count; g++) {
+        groups.push(table.candStart[g + 1] - table.candStart[g]);
+        for (let c = table.candStart[g]; c < table.candStart[g + 1]; c++) {
+          const key = `${table.candDice[c]}:${table.candPoints[c]}`;
+          let j = index.get(key);
+          if (j === undefined) {
+            j = dice.length;
+            index.set(key, j);
+            dice.push(table.candDice[c]);
+            points.push(table.candPoints[c]);
+          }
+          groups.push(j);
         }
-        cand[c] = j;
       }
       most = Math.max(most, dice.length);
       return {
         dice: Int32Array.from(dice),
         points: Int32Array.from(points),
         left: Int32Array.from(dice, (k) => diceAfter(n, k)),
-        cand,
+        groups: Int32Array.from(groups),
       };
     });
     this.optValue = new Float64Array(most);
@@ -224,15 +234,17 @@ class TurnEvaluator {
         let value = table.farkle * z;
         let d = table.farkle;
         const probs = table.groupProbability;
-        const cand = opt.cand;
-        for (let g = 0; g < probs.length; g++) {
-          let bj = cand[table.candStart[g]];
+        const flat = opt.groups;
+        for (let g = 0, c = 0; g < probs.length; g++) {
+          const end = c + 1 + flat[c];
+          let bj = flat[c + 1];
           let best = optValue[bj];
-          for (let c = table.candStart[g] + 1; c < table.candStart[g + 1]; c++) {
-            const v = optValue[cand[c]];
+          for (c += 2; c < end; c++) {
+            const j = flat[c];
+            const v = optValue[j];
             if (v > best) {
               best = v;
-              bj = cand[c];
+              bj = j;
             }
           }
           value += probs[g] * best;
@@ -283,6 +295,14 @@ function solvedParts(options: FarkleOptions, win: Float64Array): SolvedParts {
   return { goal, entry: options.entryThreshold / UNIT, maxLead, win, lastTurn, tables };
 }
 
+/** 2·W(i, j) − W(i + di, j + dj) within [0, 1] (W(i, j) alone at the edge; ½ outside). */
+function extrapolated(win: Float64Array, goal: number, i: number, j: number, di: number, dj: number): number {
+  if (i >= goal || j >= goal) return 0.5;
+  const one = win[i * goal + j];
+  if (i + di >= goal || j + dj >= goal) return one;
+  return Math.min(1, Math.max(0, 2 * one - win[(i + di) * goal + j + dj]));
+}
+
 /**
  * Solves the two-player game. Pairs of banked totals are solved by b + o descending: every
  * transition leads to a larger sum except a farkle, which hands (o, b) to the opponent, so each
@@ -290,8 +310,8 @@ function solvedParts(options: FarkleOptions, win: Float64Array): SolvedParts {
  * (default) is policy iteration: evaluate both turns at the current (x, y), keep their policies,
  * under which x = a − p·y and y = c − q·x are linear, solve that system, repeat until the step is
  * below FARKLE_TWO_PLAYER_TOLERANCE and the lead caps fit the values. `plain` iterates
- * x ← F(1 − y), y ← H(1 − x) to the same tolerance (the check method). Both start from the pair
- * (b, o + 1) (or (b + 1, o) when o + 1 = goal; ½ for the first pair).
+ * x ← F(1 − y), y ← H(1 − x) to the same tolerance (the check method). Both start from the
+ * pairs (b, o + 1) and (b, o + 2) extrapolated (along b when o + 1 = goal; ½ for the first pair).
  */
 export function solveFarkleTwoPlayer(options: FarkleOptions, method: FarkleMethod = 'newton'): FarkleTwoPlayerSolution {
   assertTwoPlayerSolvable(options);
@@ -306,10 +326,11 @@ export function solveFarkleTwoPlayer(options: FarkleOptions, method: FarkleMetho
       const o = sum - b;
       mine.prepare(b, o);
       if (b !== o) theirs.prepare(o, b);
-      // Start from a solved neighbour one sum up (½ for the first pair).
+      // Start from the solved neighbours one and two sums up, extrapolated (½ for the first pair).
       const [nb, no] = o + 1 < goal ? [b, o + 1] : [b + 1, o];
-      let x = nb < goal ? win[nb * goal + no] : 0.5;
-      let y = nb >= goal ? 0.5 : b === o ? x : win[no * goal + nb]; // on the diagonal x and y are one unknown
+      const [db, dob] = o + 1 < goal ? [0, 1] : [1, 0];
+      let x = extrapolated(win, goal, nb, no, db, dob);
+      let y = b === o ? x : extrapolated(win, goal, no, nb, dob, db); // on the diagonal, one unknown
       // Caps a little past what the start asks for, so that they rarely have to grow.
       let capX = leadCap(parts, y * CAP_MARGIN);
       let capY = leadCap(parts, x * CAP_MARGIN);
