@@ -44,9 +44,8 @@ export function checkOptions(input: CreateGameInput): void {
   }
   // Timeouts and auto-scores at level optimal would be the service playing a player's move optimally:
   // advice by another name, so a game that forbids advice cannot have it (decision 0041).
-  if (input.advice === 'forbidden' && input.computerLevel === 'optimal') {
-    const why =
-      'computerLevel optimal is not available in a game that forbids advice (its timeouts and auto-scores would play optimally for the player)';
+  if (input.advice === 'forbidden' && (input.computerLevel === 'optimal' || input.computerLevel === 'expert')) {
+    const why = `computerLevel ${input.computerLevel} is not available in a game that forbids advice (its timeouts and auto-scores would play optimally for the player)`;
     throw new DomainException('VALIDATION_FAILED', why, { errors: [{ field: 'computerLevel', problems: [why] }] });
   }
   if (input.computerSeats !== undefined && input.computerSeats !== null) {
