@@ -439,8 +439,24 @@ export interface TwoPlayerSetAside extends TwoPlayerBankOrRoll {
   readonly winChance: number;
 }
 
-/** Bank-or-roll values of one turn's positions (the turn is evaluated once per call). */
-function turnChoices(sol: FarkleTwoPlayerSolution, b: number, o: number, last: boolean) {
+type Choices = (t: number, n: number) => TwoPlayerBankOrRoll;
+
+/**
+ * The turn last evaluated for each solution: a turn's decisions share (b, o), so the decisions
+ * after the first reuse its evaluation (a memo: the answers are the same either way).
+ */
+const turnMemo = new WeakMap<FarkleTwoPlayerSolution, { b: number; o: number; choices: Choices }>();
+
+/** Bank-or-roll values of the positions of one turn of b against o. */
+function turnChoices(sol: FarkleTwoPlayerSolution, b: number, o: number, last: boolean): Choices {
+  const memo = turnMemo.get(sol);
+  if (memo && memo.b === b && memo.o === o) return memo.choices;
+  const choices = evaluateChoices(sol, b, o, last);
+  turnMemo.set(sol, { b, o, choices });
+  return choices;
+}
+
+function evaluateChoices(sol: FarkleTwoPlayerSolution, b: number, o: number, last: boolean): Choices {
   if (last) {
     // The opponent reached the target: this turn ends the game.
     return (t: number, n: number): TwoPlayerBankOrRoll => {
