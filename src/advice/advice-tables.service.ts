@@ -65,8 +65,8 @@ const IDLE_SAMPLE_MS = 1000;
 
 /** Seconds a build is assumed to take before one has been measured (a five-dice solve under load). */
 const DEFAULT_BUILD_SECONDS = 20;
-/** The same for the two-player Farkle table of the default options (farkle-core measured 22 s of CPU). */
-const DEFAULT_TWO_PLAYER_SECONDS = 30;
+/** The same for the two-player Farkle table of the default options (44 s measured in a worker under load, docs/advice.md "Tables"). */
+const DEFAULT_TWO_PLAYER_SECONDS = 45;
 /** The cache files' extensions: five-dice tables, two-player Farkle tables. */
 const FILE_EXTENSION: Record<'five-dice' | 'farkle-2p', string> = { 'five-dice': 'fdot', 'farkle-2p': 'f2pt' };
 /** Seconds assumed for reading a cached table back (measured: 0.05–0.25 s). */
