@@ -213,14 +213,15 @@ export class AdviceService {
     if (state.family === 'farkle') {
       if (state.seats.length !== 2)
         throw unsupported('Post-game analysis of Farkle covers two-seat games only (docs/advice.md)');
-      if (state.status !== 'finished')
-        throw new DomainException('GAME_NOT_FINISHED', 'Post-game analysis is for finished games');
-      const options = startedPlay(state).options;
+      // Rules it will never cover are refused before the game ends (nothing to wait for).
+      const options = state.options;
       try {
         assertTwoPlayerSolvable(options);
       } catch (error) {
         throw unsupported(`Post-game analysis does not model these Farkle rules: ${(error as Error).message}`);
       }
+      if (state.status !== 'finished')
+        throw new DomainException('GAME_NOT_FINISHED', 'Post-game analysis is for finished games');
       return analyseFarkleTwoPlayer(this.tables.farkleTwoPlayer(options), state, events!);
     }
     if (state.status !== 'finished')

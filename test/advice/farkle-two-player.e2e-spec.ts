@@ -254,10 +254,15 @@ describe('advice: two-player Farkle win probabilities', () => {
       expect(g.errors?.[0].message).toMatch(/AdviceObjective/);
     });
 
-    it('analysis: Farkle games that are not two-seat stay 422 ADVICE_UNSUPPORTED', async () => {
-      const view = await startHotSeat(3);
-      const res = await t.http().get(`/v1/games/${view.id}/analysis`);
-      expect({ status: res.status, code: res.body.code }).toEqual({ status: 422, code: 'ADVICE_UNSUPPORTED' });
+    it('analysis: Farkle games that are not two-seat, or with rules the two-player solver does not model, stay 422 ADVICE_UNSUPPORTED', async () => {
+      for (const view of [await startHotSeat(3), await startHotSeat(2, { ...SMALL, exactTarget: true })]) {
+        const res = await t.http().get(`/v1/games/${view.id}/analysis`);
+        expect({ status: res.status, code: res.body.code }).toEqual({ status: 422, code: 'ADVICE_UNSUPPORTED' });
+      }
+      // A two-seat game it covers, not finished yet.
+      const playing = await startHotSeat(2);
+      const early = await t.http().get(`/v1/games/${playing.id}/analysis`);
+      expect({ status: early.status, code: early.body.code }).toEqual({ status: 409, code: 'GAME_NOT_FINISHED' });
     });
   });
 
