@@ -4,6 +4,7 @@
  * caps checked on every pair of the default options, the first player's chance to win, and the
  * latency of a win-probability decision.
  *   npx tsc -p tsconfig.build.json && nice -n 10 node dist/bench/farkle-two-player.bench.js [decisions] [target] [entry]
+ * Also importable: `runFarkleTwoPlayerMicroBenchmarks()` (npm run bench, suite "two-player Farkle").
  */
 import { performance } from 'node:perf_hooks';
 import {
@@ -135,4 +136,20 @@ if (require.main === module) {
     `decision latency (${decisions} random positions, adviseTwoPlayerSetAside): new turn p50 ${us(lat.cold.p50)} ` +
       `p99 ${us(lat.cold.p99)} max ${us(lat.cold.max)}; same turn p50 ${us(lat.warm.p50)} p99 ${us(lat.warm.p99)} max ${us(lat.warm.max)}`,
   );
+}
+
+/**
+ * `npm run bench`, suite "two-player Farkle": the table of a 5,000 target (entry 750; a few seconds,
+ * the default 10,000 takes about 22 s of CPU: run this file for it) and decision latencies.
+ */
+export function runFarkleTwoPlayerMicroBenchmarks(): Array<{ name: string; opsPerSec: number; usPerOp: number }> {
+  const built = buildTable({ ...farkle, target: 5000 });
+  const lat = decisionLatency(built.sol, 5000, 20261203);
+  const row = (name: string, us: number) => ({ name, opsPerSec: Math.round(1e6 / us), usPerOp: Number(us.toFixed(3)) });
+  return [
+    row(`two-player Farkle table build, target 5,000 (${built.cpuS.toFixed(1)} s CPU)`, built.wallS * 1e6),
+    row('two-player Farkle decision p50, new turn (adviseTwoPlayerSetAside)', lat.cold.p50),
+    row('two-player Farkle decision p99, new turn', lat.cold.p99),
+    row('two-player Farkle decision p99, same turn', lat.warm.p99),
+  ];
 }
