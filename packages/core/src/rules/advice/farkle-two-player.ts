@@ -12,7 +12,7 @@
  *   R(b, o, t, n)  rolling n dice with t turn points:
  *                  P(farkle | n) · (1 − W(o, b)) + Σ_outcomes p · max_k C(b, o, t + points_k, n'_k)
  *   C(b, o, t, n') max(bank value if banking is allowed (b > 0 or t ≥ E), R(b, o, t, n'));
- *                  only the bank value once b + t − o reaches the pair's lead cap (see below)
+ *                  only the bank value once b + t ≥ G and b + t − o reaches the pair's lead cap
  *   bank value     1 − W(o, b + t)      if b + t < G
  *                  1 − U(b + t − o, 6)  otherwise: the opponent's last turn
  *   U(r, n)        the last-turn player's best chance rolling n dice, needing more than r units to
