@@ -114,7 +114,10 @@ type SolvedParts = Omit<FarkleTwoPlayerSolution, 'iterations' | 'options'>;
  * is never easier), so a binary search finds it.
  */
 function leadCap(sol: SolvedParts, y: number): number {
-  const bound = sol.tables[MAX_DICE].farkle * y;
+  // P(farkle | 6) is the smallest farkle chance; the minimum over n keeps the bound safe for any scoring.
+  let farkle = 1;
+  for (let n = 1; n <= MAX_DICE; n++) farkle = Math.min(farkle, sol.tables[n].farkle);
+  const bound = farkle * y;
   let lo = 1;
   let hi = sol.maxLead;
   while (lo < hi) {
