@@ -449,6 +449,7 @@ type Choices = (t: number, n: number) => TwoPlayerBankOrRoll;
  * after the first reuse its evaluation (a memo: the answers are the same either way).
  */
 const turnMemo = new WeakMap<FarkleTwoPlayerSolution, { b: number; o: number; choices: Choices }>();
+const evaluators = new WeakMap<FarkleTwoPlayerSolution, TurnEvaluator>();
 
 /** Bank-or-roll values of the positions of one turn of b against o. */
 function turnChoices(sol: FarkleTwoPlayerSolution, b: number, o: number, last: boolean): Choices {
@@ -470,7 +471,9 @@ function evaluateChoices(sol: FarkleTwoPlayerSolution, b: number, o: number, las
       return { best: bank !== null && bank >= roll - FARKLE_TIE_EPSILON ? 'bank' : 'roll', bank, roll };
     };
   }
-  const evaluator = new TurnEvaluator(sol);
+  // One evaluator per table, reused: only the memoised turn's values live in it at a time.
+  let evaluator = evaluators.get(sol);
+  if (!evaluator) evaluators.set(sol, (evaluator = new TurnEvaluator(sol)));
   const y = sol.win[o * sol.goal + b];
   const cap = leadCap(sol, y);
   evaluator.prepare(b, o);
