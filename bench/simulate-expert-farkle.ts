@@ -83,6 +83,6 @@ if (require.main === module) {
   console.log(line('  expert second:', shareWithInterval(expertSecond)));
   console.log(line('starter win share:', shareWithInterval(starter)));
   console.log(
-    `exact chance of the player to move first against an expert opponent, both expert: W(0, 0) = ${winChanceAtTurnStart(tables.farkleTwoPlayer!, 0, 0).toFixed(6)}`,
+    `exact chance to win of the first player when both play expert: W(0, 0) = ${winChanceAtTurnStart(tables.farkleTwoPlayer!, 0, 0).toFixed(6)}`,
   );
 }

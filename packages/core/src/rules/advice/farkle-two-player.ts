@@ -12,7 +12,7 @@
  *   R(b, o, t, n)  rolling n dice with t turn points:
  *                  P(farkle | n) · (1 − W(o, b)) + Σ_outcomes p · max_k C(b, o, t + points_k, n'_k)
  *   C(b, o, t, n') max(bank value if banking is allowed (b > 0 or t ≥ E), R(b, o, t, n'));
- *                  only the bank value once b + t − o reaches the pair's lead cap (see below)
+ *                  only the bank value once b + t ≥ G and b + t − o reaches the pair's lead cap
  *   bank value     1 − W(o, b + t)      if b + t < G
  *                  1 − U(b + t − o, 6)  otherwise: the opponent's last turn
  *   U(r, n)        the last-turn player's best chance rolling n dice, needing more than r units to
@@ -114,7 +114,10 @@ type SolvedParts = Omit<FarkleTwoPlayerSolution, 'iterations' | 'options'>;
  * is never easier), so a binary search finds it.
  */
 function leadCap(sol: SolvedParts, y: number): number {
-  const bound = sol.tables[MAX_DICE].farkle * y;
+  // P(farkle | 6) is the smallest farkle chance; the minimum over n keeps the bound safe for any scoring.
+  let farkle = 1;
+  for (let n = 1; n <= MAX_DICE; n++) farkle = Math.min(farkle, sol.tables[n].farkle);
+  const bound = farkle * y;
   let lo = 1;
   let hi = sol.maxLead;
   while (lo < hi) {
@@ -446,6 +449,7 @@ type Choices = (t: number, n: number) => TwoPlayerBankOrRoll;
  * after the first reuse its evaluation (a memo: the answers are the same either way).
  */
 const turnMemo = new WeakMap<FarkleTwoPlayerSolution, { b: number; o: number; choices: Choices }>();
+const evaluators = new WeakMap<FarkleTwoPlayerSolution, TurnEvaluator>();
 
 /** Bank-or-roll values of the positions of one turn of b against o. */
 function turnChoices(sol: FarkleTwoPlayerSolution, b: number, o: number, last: boolean): Choices {
@@ -467,7 +471,9 @@ function evaluateChoices(sol: FarkleTwoPlayerSolution, b: number, o: number, las
       return { best: bank !== null && bank >= roll - FARKLE_TIE_EPSILON ? 'bank' : 'roll', bank, roll };
     };
   }
-  const evaluator = new TurnEvaluator(sol);
+  // One evaluator per table, reused: only the memoised turn's values live in it at a time.
+  let evaluator = evaluators.get(sol);
+  if (!evaluator) evaluators.set(sol, (evaluator = new TurnEvaluator(sol)));
   const y = sol.win[o * sol.goal + b];
   const cap = leadCap(sol, y);
   evaluator.prepare(b, o);
