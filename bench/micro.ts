@@ -1,6 +1,7 @@
 /** The micro-benchmark suites, run in the bench process before any server starts. */
 import { runAdviceMicroBenchmarks } from './advice.bench';
 import { runFairnessMicroBenchmarks } from './fairness.bench';
+import { runFarkleTwoPlayerMicroBenchmarks } from './farkle-two-player.bench';
 import { log } from './format';
 import { runGameAggregateMicroBenchmarks } from './game-aggregate.bench';
 import { runGraphqlValidationMicroBenchmarks } from './graphql-validation.bench';
@@ -27,6 +28,7 @@ export function runMicro(opts: Options): { rows: MicroRow[]; failures: string[] 
     ['game aggregate', () => runGameAggregateMicroBenchmarks({ durationMs: opts.microMs })],
     ['graphql validation', () => runGraphqlValidationMicroBenchmarks({ durationMs: opts.microMs })],
     ['advice', () => runAdviceMicroBenchmarks()],
+    ['two-player Farkle', () => runFarkleTwoPlayerMicroBenchmarks()],
     ['ratings', () => runRatingsMicroBenchmarks({ durationMs: opts.microMs })],
     ['matchmaker', () => runMatchmakerMicroBenchmarks()],
   ];

@@ -1,9 +1,10 @@
 /**
  * The advice API's input checks (docs/advice.md): a rule set's options with the caller's
  * overrides, the Farkle rules the solver models, and a five-dice sheet a game could have produced.
- * Each refusal is a DomainException with a stable code (INVALID_SHEET, UNKNOWN_BOX, ADVICE_UNSUPPORTED).
+ * Each refusal is a DomainException with a stable code (INVALID_SHEET, UNKNOWN_BOX, ADVICE_UNSUPPORTED,
+ * WIN_PROBABILITY_UNSUPPORTED).
  */
-import { assertFarkleSolvable } from '@fairdice/core/rules/advice';
+import { assertFarkleSolvable, assertTwoPlayerSolvable } from '@fairdice/core/rules/advice';
 import { RuleError } from '@fairdice/core/rules/core/errors';
 import type { FamilyId } from '@fairdice/core/rules/core/family';
 import type { FamilyTypes } from '@fairdice/core/rules/families';
@@ -24,6 +25,8 @@ const invalidSheet = (message: string, details: Record<string, unknown> = {}) =>
 export const invalidPosition = (message: string, field: string) =>
   new DomainException('INVALID_POSITION', message, { field });
 export const unsupported = (message: string) => new DomainException('ADVICE_UNSUPPORTED', message);
+export const winProbabilityUnsupported = (message: string) =>
+  new DomainException('WIN_PROBABILITY_UNSUPPORTED', message);
 
 export function resolveOptions<F extends FamilyId>(
   preset: RuleSetPresetOf<F>,
@@ -39,6 +42,17 @@ export function supportedFarkle(options: FarkleOptions): void {
     assertFarkleSolvable(options);
   } catch (error) {
     throw unsupported(`Farkle advice does not model these rules: ${(error as Error).message}`);
+  }
+}
+
+/** Options the two-player Farkle solver models (else 422 WIN_PROBABILITY_UNSUPPORTED with its reason). */
+export function supportedTwoPlayer(options: FarkleOptions): void {
+  try {
+    assertTwoPlayerSolvable(options);
+  } catch (error) {
+    throw winProbabilityUnsupported(
+      `Win-probability advice does not model these Farkle rules: ${(error as Error).message}`,
+    );
   }
 }
 

@@ -1,7 +1,15 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deserializeSolution, expectedScoreFromStart, expectedTurns, solveFiveDice } from '@fairdice/core/rules/advice';
+import {
+  deserializeFarkleTwoPlayer,
+  deserializeSolution,
+  expectedScoreFromStart,
+  expectedTurns,
+  solveFarkleTwoPlayer,
+  solveFiveDice,
+  winChanceAtTurnStart,
+} from '@fairdice/core/rules/advice';
 import type { FiveDiceOptions } from '@fairdice/core/rules/five-dice';
 import { farkle } from '@fairdice/core/rules/farkle/options';
 import { simple } from '@fairdice/core/rules/five-dice/options';
@@ -131,7 +139,8 @@ describe('AdviceTablesService', () => {
     expect(off.status()).toMatchObject({ queued: 0, building: 0, ready: 0 });
     const on = service({ ADVICE_WARM_PRESETS: 'true', ADVICE_WORKERS: '1', ADVICE_WARM_IDLE_UTILIZATION: '1' });
     on.onApplicationBootstrap(); // returns at once
-    expect(on.status()).toMatchObject({ queued: 4 });
+    // Three five-dice presets, solo Farkle and the default options' two-player Farkle table.
+    expect(on.status()).toMatchObject({ queued: 5 });
   });
 
   describe('warm-up without theft (decision 0141)', () => {
@@ -153,10 +162,10 @@ describe('AdviceTablesService', () => {
       // Never idle (utilization is never below 0): the warm-up's tables wait.
       const busy = service({ ADVICE_WARM_PRESETS: 'true', ADVICE_WORKERS: '1', ADVICE_WARM_IDLE_UTILIZATION: '0' });
       busy.onApplicationBootstrap();
-      expect(busy.status()).toMatchObject({ queued: 4, building: 0, workers: 0 });
+      expect(busy.status()).toMatchObject({ queued: 5, building: 0, workers: 0 });
       // A game asks for one: it is wanted now.
       expect(thrown(() => busy.fiveDice(simple)).code).toBe('TABLE_BUILDING');
-      expect(busy.status()).toMatchObject({ queued: 3, building: 1, workers: 1 });
+      expect(busy.status()).toMatchObject({ queued: 4, building: 1, workers: 1 });
 
       // Always idle (utilization below 1): the warm-up starts on the first sample.
       const idle = service({ ADVICE_WARM_PRESETS: 'true', ADVICE_WORKERS: '1', ADVICE_WARM_IDLE_UTILIZATION: '1' });
@@ -173,7 +182,7 @@ describe('AdviceTablesService', () => {
       const end = Date.now() + 1500;
       while (Date.now() < end) Math.sqrt(Math.random());
       await until(() => tables.status().building === 0);
-      expect(tables.status()).toMatchObject({ queued: 4, workers: 0 });
+      expect(tables.status()).toMatchObject({ queued: 5, workers: 0 });
       await until(() => tables.status().building === 1);
     }, 30_000);
 
@@ -181,7 +190,14 @@ describe('AdviceTablesService', () => {
       const tables = service({ ADVICE_WARM_PRESETS: 'true', ADVICE_WORKERS: '1', ADVICE_WARM_IDLE_UTILIZATION: '0' });
       writeFileSync(tables.cacheFile(simple), 'a cached table');
       tables.onApplicationBootstrap();
-      expect(tables.status()).toMatchObject({ building: 1, queued: 3 });
+      expect(tables.status()).toMatchObject({ building: 1, queued: 4 });
+    });
+
+    it('loads the default two-player Farkle table cached on disk at once, too', () => {
+      const tables = service({ ADVICE_WARM_PRESETS: 'true', ADVICE_WORKERS: '1', ADVICE_WARM_IDLE_UTILIZATION: '0' });
+      writeFileSync(tables.twoPlayerCacheFile(farkle), 'a cached table');
+      tables.onApplicationBootstrap();
+      expect(tables.status()).toMatchObject({ building: 1, queued: 4 });
     });
 
     it('runs a warm-up build at ADVICE_WORKER_NICE, a wanted table at normal priority', async () => {
@@ -213,6 +229,86 @@ describe('AdviceTablesService', () => {
       await expect(tables.whenReady(small(5))).resolves.toBeDefined();
       expect(tables.fiveDice(options)).toBe(table);
     }, 30_000);
+  });
+
+  describe('the two-player Farkle table (issue 31)', () => {
+    const small = farkleTo(1500);
+
+    it('is built in a worker (TABLE_BUILDING first), cached on disk, read back after a restart, rebuilt when corrupt', async () => {
+      const tables = service();
+      const building = thrown(() => tables.farkleTwoPlayer(small));
+      expect(building.code).toBe('TABLE_BUILDING');
+      expect(building.headers?.['retry-after']).toBe(String(building.details?.retryAfterSeconds));
+      const table = await tables.whenReady(small, 'farkle-2p');
+      expect(tables.farkleTwoPlayer(small)).toBe(table);
+      const expected = solveFarkleTwoPlayer(small);
+      expect(winChanceAtTurnStart(table, 0, 0)).toBe(winChanceAtTurnStart(expected, 0, 0));
+      const file = tables.twoPlayerCacheFile(small);
+      expect(file.endsWith('.f2pt')).toBe(true);
+      expect(deserializeFarkleTwoPlayer(readFileSync(file), small).ok).toBe(true);
+      expect(tables.status().diskBytes).toBe(statSync(file).size);
+
+      const written = statSync(file).mtimeMs;
+      const restarted = service();
+      expect(thrown(() => restarted.farkleTwoPlayer(small)).details?.retryAfterSeconds).toBe(1); // only a read
+      const again = await restarted.whenReady(small, 'farkle-2p');
+      expect(Array.from(again.win)).toEqual(Array.from(expected.win));
+      expect(statSync(file).mtimeMs).toBe(written);
+
+      const bytes = readFileSync(file);
+      bytes[bytes.length - 1] ^= 0xff;
+      writeFileSync(file, bytes);
+      const rebuilt = await service().whenReady(small, 'farkle-2p');
+      expect(winChanceAtTurnStart(rebuilt, 0, 0)).toBe(winChanceAtTurnStart(expected, 0, 0));
+      expect(deserializeFarkleTwoPlayer(readFileSync(file), small).ok).toBe(true);
+    });
+
+    it('keeps solo and two-player tables of the same options apart', async () => {
+      const tables = service();
+      const [solo, duel] = await Promise.all([tables.whenReady(small, 'farkle'), tables.whenReady(small, 'farkle-2p')]);
+      expect(expectedTurns(solo, 0)).toBeGreaterThan(1);
+      expect(winChanceAtTurnStart(duel, 0, 0)).toBeGreaterThan(0.5);
+      expect(tables.farkle(small)).toBe(solo);
+      expect(tables.farkleTwoPlayer(small)).toBe(duel);
+    });
+
+    it('counts its files within ADVICE_CACHE_MAX_BYTES with the five-dice ones, never the default options’ file', async () => {
+      await service().whenReady(farkleTo(1000), 'farkle-2p');
+      const one = statSync(service().twoPlayerCacheFile(farkleTo(1000))).size;
+      // The default options' file (pinned, like the five-dice presets') is neither counted nor deleted.
+      writeFileSync(service().twoPlayerCacheFile(farkle), 'the preset');
+      const bounded = service({ ADVICE_CACHE_MAX_BYTES: String(one + 10) });
+      expect(bounded.status().diskBytes).toBe(one);
+      await bounded.whenReady(farkleTo(950), 'farkle-2p');
+      // Only the newer custom file fits: the older one was deleted, the preset's kept.
+      expect(existsSync(bounded.twoPlayerCacheFile(farkleTo(1000)))).toBe(false);
+      expect(existsSync(bounded.twoPlayerCacheFile(farkleTo(950)))).toBe(true);
+      expect(existsSync(bounded.twoPlayerCacheFile(farkle))).toBe(true);
+      expect(bounded.status().diskBytes).toBe(statSync(bounded.twoPlayerCacheFile(farkleTo(950))).size);
+    });
+
+    it('needs a signed-in caller and a budget for a new table, as the other kinds', async () => {
+      const tables = service({ ADVICE_CUSTOM_BUILDS_PER_HOUR: '1' });
+      expect(thrown(() => tables.forAdvisor('farkle-2p', farkleTo(1200), { playerId: null })).code).toBe(
+        'UNAUTHENTICATED',
+      );
+      expect(tables.status()).toMatchObject({ queued: 0, building: 0 });
+      expect(thrown(() => tables.forAdvisor('farkle-2p', farkleTo(1200), { playerId: 'ada' })).code).toBe(
+        'TABLE_BUILDING',
+      );
+      await tables.whenReady(farkleTo(1200), 'farkle-2p');
+      expect(thrown(() => tables.forAdvisor('farkle-2p', farkleTo(1250), { playerId: 'ada' })).code).toBe(
+        'ADVICE_BUILD_LIMITED',
+      );
+      // Built (and on disk): served to anyone, also after a restart.
+      expect(tables.forAdvisor('farkle-2p', farkleTo(1200), { playerId: null })).toBe(
+        await tables.whenReady(farkleTo(1200), 'farkle-2p'),
+      );
+      const restarted = service();
+      expect(thrown(() => restarted.forAdvisor('farkle-2p', farkleTo(1200), { playerId: null })).code).toBe(
+        'TABLE_BUILDING',
+      );
+    });
   });
 
   describe('bounds (issue 24, item 6)', () => {

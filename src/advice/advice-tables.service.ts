@@ -5,7 +5,13 @@ import { join, resolve } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { optionsFingerprint, type FarkleSolution, type FiveDiceSolution } from '@fairdice/core/rules/advice';
+import {
+  optionsFingerprint,
+  twoPlayerFingerprint,
+  type FarkleSolution,
+  type FarkleTwoPlayerSolution,
+  type FiveDiceSolution,
+} from '@fairdice/core/rules/advice';
 import type { FiveDiceOptions } from '@fairdice/core/rules/five-dice';
 import type { FarkleOptions } from '@fairdice/core/rules/farkle';
 import { bonus, penta, simple } from '@fairdice/core/rules/five-dice/options';
@@ -13,7 +19,7 @@ import { farkle } from '@fairdice/core/rules/farkle/options';
 import { type AppConfig, APP_CONFIG } from '../config/config';
 import { DomainException } from '../common/errors';
 import type { TableJob, TableJobResult } from './table-worker';
-import type { AdviceCaller, AdviceTablesStatus, Kind, OptionsOf, Solution } from './advice-tables.types';
+import type { AdviceCaller, AdviceTablesStatus, AnySolution, Kind, OptionsOf, Solution } from './advice-tables.types';
 import { TableDiskCache } from './table-disk-cache';
 import { startTableWorker } from './worker-entry';
 
@@ -24,15 +30,15 @@ interface Entry {
   key: string;
   options: FiveDiceOptions | FarkleOptions;
   status: 'queued' | 'building' | 'ready';
-  solution?: FiveDiceSolution | FarkleSolution;
-  ready: Promise<FiveDiceSolution | FarkleSolution>;
-  settle: { resolve(s: FiveDiceSolution | FarkleSolution): void; reject(e: unknown): void };
+  solution?: AnySolution;
+  ready: Promise<AnySolution>;
+  settle: { resolve(s: AnySolution): void; reject(e: unknown): void };
   startedAt?: number;
   /** A cached file existed when the entry was made: loading takes about a second, not a solve. */
   cached: boolean;
   /** A preset's table (pinned in memory and on disk) or one a game in progress needs: served before custom builds. */
   priority: boolean;
-  /** The five-dice table's cache file (null for Farkle). */
+  /** The table's cache file (five-dice and two-player Farkle; null for solo Farkle, kept in memory only). */
   file: string | null;
   /** The player whose budget paid for this custom build (null: a preset's, a game's, or already cached). */
   paidBy: string | null;
@@ -59,6 +65,10 @@ const IDLE_SAMPLE_MS = 1000;
 
 /** Seconds a build is assumed to take before one has been measured (a five-dice solve under load). */
 const DEFAULT_BUILD_SECONDS = 20;
+/** The same for the two-player Farkle table of the default options (44 s measured in a worker under load, docs/advice.md "Tables"). */
+const DEFAULT_TWO_PLAYER_SECONDS = 45;
+/** The cache files' extensions: five-dice tables, two-player Farkle tables. */
+const FILE_EXTENSION: Record<'five-dice' | 'farkle-2p', string> = { 'five-dice': 'fdot', 'farkle-2p': 'f2pt' };
 /** Seconds assumed for reading a cached table back (measured: 0.05–0.25 s). */
 const LOAD_SECONDS = 1;
 /** The window of ADVICE_CUSTOM_BUILDS_PER_HOUR. */
@@ -81,12 +91,12 @@ const canonical = (value: unknown): string =>
 export const PRESET_TABLE_OPTIONS: readonly FiveDiceOptions[] = [penta, simple, bonus];
 /** @deprecated The first name of PRESET_TABLE_OPTIONS (kept for code written against it). */
 export const FIVE_DICE_PRESETS = PRESET_TABLE_OPTIONS;
-/** The Farkle preset's options: its table is pinned like the five-dice presets'. */
+/** The Farkle preset's options: its tables (solo and two-player) are pinned like the five-dice presets'. */
 export const FARKLE_PRESET_OPTIONS: FarkleOptions = farkle;
 
 /**
- * The solved advice tables (docs/advice.md "Tables"): five-dice tables per option set and the
- * Farkle table, built in worker threads with a bounded queue, cached on disk and in memory.
+ * The solved advice tables (docs/advice.md "Tables"): five-dice tables per option set, the solo
+ * Farkle table and the two-player Farkle table per Farkle option set, built in worker threads with a bounded queue, cached on disk and in memory.
  * Nothing here blocks the event loop: `get` answers at once with the table or TABLE_BUILDING
  * (503 + Retry-After); background jobs await `whenReady`.
  */
@@ -114,7 +124,11 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
   private nextJobId = 1;
   private closed = false;
   /** Last measured seconds per kind and source, for Retry-After. */
-  private buildSeconds: Record<Kind, number> = { 'five-dice': DEFAULT_BUILD_SECONDS, farkle: 2 };
+  private buildSeconds: Record<Kind, number> = {
+    'five-dice': DEFAULT_BUILD_SECONDS,
+    farkle: 2,
+    'farkle-2p': DEFAULT_TWO_PLAYER_SECONDS,
+  };
   /** Whether the event loop was idle over the last sample (speculative tables may start). */
   private idle = false;
   private idleSampler: NodeJS.Timeout | null = null;
@@ -128,13 +142,15 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
     this.presetKeys = new Set([
       ...PRESET_TABLE_OPTIONS.map((o) => this.key('five-dice', o)),
       this.key('farkle', FARKLE_PRESET_OPTIONS),
+      this.key('farkle-2p', FARKLE_PRESET_OPTIONS),
     ]);
     this.memory = new LRUCache<string, Entry>({ max: config.ADVICE_MEMORY_TABLES });
     this.disk = new TableDiskCache(
       this.cacheDir,
       config.ADVICE_CACHE_MAX_BYTES,
-      new Set(PRESET_TABLE_OPTIONS.map((o) => this.cacheFile(o))),
+      new Set([...PRESET_TABLE_OPTIONS.map((o) => this.cacheFile(o)), this.twoPlayerCacheFile(FARKLE_PRESET_OPTIONS)]),
       this.logger,
+      Object.values(FILE_EXTENSION),
     );
     this.disk.index();
   }
@@ -142,13 +158,15 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
   /**
    * Start-up: the presets are queued in the background; start-up and requests never wait for them.
    * A preset cached on disk is loaded at once (a fraction of a second, in a low-priority worker);
-   * one that must be solved, and Farkle, wait until the event loop is idle (decision 0141).
+   * one that must be solved, and solo Farkle, wait until the event loop is idle (decision 0141).
+   * The default options' two-player Farkle table is a preset too (decision 0144).
    */
   onApplicationBootstrap(): void {
     if (!this.config.ADVICE_WARM_PRESETS) return;
     for (const options of PRESET_TABLE_OPTIONS)
       this.ensure('five-dice', options, true, !existsSync(this.cacheFile(options)));
     this.ensure('farkle', FARKLE_PRESET_OPTIONS, true, true);
+    this.ensure('farkle-2p', FARKLE_PRESET_OPTIONS, true, !existsSync(this.twoPlayerCacheFile(FARKLE_PRESET_OPTIONS)));
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -173,6 +191,14 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
   /** The Farkle table for `options` for a game, or throws TABLE_BUILDING (it is then queued) or ADVICE_BUSY. */
   farkle(options: FarkleOptions): FarkleSolution {
     return this.get('farkle', options);
+  }
+
+  /**
+   * The two-player Farkle table (win chances) for `options` for a game, or throws TABLE_BUILDING
+   * (it is then queued) or ADVICE_BUSY. The options must pass assertTwoPlayerSolvable first.
+   */
+  farkleTwoPlayer(options: FarkleOptions): FarkleTwoPlayerSolution {
+    return this.get('farkle-2p', options);
   }
 
   /**
@@ -222,10 +248,8 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
   /** The table once built: for background jobs (computer seats) that may wait. Rejects with ADVICE_BUSY when the queue is full. */
   whenReady(options: FiveDiceOptions): Promise<FiveDiceSolution>;
   whenReady(options: FarkleOptions, kind: 'farkle'): Promise<FarkleSolution>;
-  async whenReady(
-    options: FiveDiceOptions | FarkleOptions,
-    kind: Kind = 'five-dice',
-  ): Promise<FiveDiceSolution | FarkleSolution> {
+  whenReady(options: FarkleOptions, kind: 'farkle-2p'): Promise<FarkleTwoPlayerSolution>;
+  async whenReady(options: FiveDiceOptions | FarkleOptions, kind: Kind = 'five-dice'): Promise<AnySolution> {
     // Waiting does not move a queued custom build up (only a game's or a preset's request does).
     const entry = this.lookup(this.key(kind, options)) ?? this.ensure(kind, options, true);
     this.touch(entry);
@@ -234,7 +258,23 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
 
   /** Where the five-dice table for `options` is cached: <ADVICE_CACHE_DIR>/<sha256(fingerprint)>.fdot. */
   cacheFile(options: FiveDiceOptions): string {
-    return join(this.cacheDir, `${createHash('sha256').update(optionsFingerprint(options)).digest('hex')}.fdot`);
+    return this.fileFor(optionsFingerprint(options), 'five-dice');
+  }
+
+  /** Where the two-player Farkle table for `options` is cached: <ADVICE_CACHE_DIR>/<sha256(fingerprint)>.f2pt. */
+  twoPlayerCacheFile(options: FarkleOptions): string {
+    return this.fileFor(twoPlayerFingerprint(options), 'farkle-2p');
+  }
+
+  private fileFor(fingerprint: string, kind: 'five-dice' | 'farkle-2p'): string {
+    return join(this.cacheDir, `${createHash('sha256').update(fingerprint).digest('hex')}.${FILE_EXTENSION[kind]}`);
+  }
+
+  /** The table's cache file, or null for solo Farkle (kept in memory only). */
+  private cacheFileOf(kind: Kind, options: FiveDiceOptions | FarkleOptions): string | null {
+    if (kind === 'five-dice') return this.cacheFile(options as FiveDiceOptions);
+    if (kind === 'farkle-2p') return this.twoPlayerCacheFile(options as FarkleOptions);
+    return null;
   }
 
   status(): AdviceTablesStatus {
@@ -263,7 +303,9 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
   }
 
   private key(kind: Kind, options: FiveDiceOptions | FarkleOptions): string {
-    return kind === 'five-dice' ? optionsFingerprint(options as FiveDiceOptions) : `farkle ${canonical(options)}`;
+    if (kind === 'five-dice') return optionsFingerprint(options as FiveDiceOptions);
+    if (kind === 'farkle-2p') return `farkle-2p ${twoPlayerFingerprint(options as FarkleOptions)}`;
+    return `farkle ${canonical(options)}`;
   }
 
   private lookup(key: string): Entry | undefined {
@@ -271,7 +313,8 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
   }
 
   private onDisk(kind: Kind, options: FiveDiceOptions | FarkleOptions): boolean {
-    return kind === 'five-dice' && existsSync(this.cacheFile(options as FiveDiceOptions));
+    const file = this.cacheFileOf(kind, options);
+    return file !== null && existsSync(file);
   }
 
   /** A use: the table's file becomes the most recently used on disk (memory's LRU is bumped by lookup). */
@@ -312,10 +355,10 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
       );
     }
     let settle!: Entry['settle'];
-    const ready = new Promise<FiveDiceSolution | FarkleSolution>((resolve, reject) => (settle = { resolve, reject }));
+    const ready = new Promise<AnySolution>((resolve, reject) => (settle = { resolve, reject }));
     // A rejection nobody awaits is not an error: `get` callers see the state, not the promise.
     ready.catch(() => undefined);
-    const file = kind === 'five-dice' ? this.cacheFile(options as FiveDiceOptions) : null;
+    const file = this.cacheFileOf(kind, options);
     const cached = file !== null && existsSync(file);
     const entry: Entry = {
       kind,
@@ -376,7 +419,9 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
               nice,
               bonusChance: this.presetKeys.has(entry.key),
             }
-          : { id, kind: 'farkle', options: entry.options as FarkleOptions, nice };
+          : entry.kind === 'farkle-2p'
+            ? { id, kind: 'farkle-2p', options: entry.options as FarkleOptions, file: entry.file, nice }
+            : { id, kind: 'farkle', options: entry.options as FarkleOptions, nice };
       slot.worker.postMessage(job);
     }
   }
@@ -444,8 +489,8 @@ export class AdviceTablesService implements OnApplicationBootstrap, OnModuleDest
       entry.status = 'ready';
       entry.solution = result.solution;
       entry.settle.resolve(result.solution);
-      if (result.kind === 'five-dice') {
-        if (result.source === 'solved') this.buildSeconds['five-dice'] = result.ms / 1000;
+      if (result.kind === 'five-dice' || result.kind === 'farkle-2p') {
+        if (result.source === 'solved') this.buildSeconds[result.kind] = result.ms / 1000;
         if (result.writeError) this.logger.warn(`advice table not cached (${entry.key}): ${result.writeError}`);
         else if (entry.file) this.disk.cached(entry.file, result.bytes);
         this.logger.log(

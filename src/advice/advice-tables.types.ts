@@ -1,10 +1,16 @@
 /** The advice tables service's types: table kinds, its callers and its status view. */
-import type { FarkleSolution, FiveDiceSolution } from '@fairdice/core/rules/advice';
+import type { FarkleSolution, FarkleTwoPlayerSolution, FiveDiceSolution } from '@fairdice/core/rules/advice';
 import type { FiveDiceOptions } from '@fairdice/core/rules/five-dice';
 import type { FarkleOptions } from '@fairdice/core/rules/farkle';
 
-export type Kind = 'five-dice' | 'farkle';
-export type Solution<K extends Kind> = K extends 'five-dice' ? FiveDiceSolution : FarkleSolution;
+/** five-dice: solitaire five dice; farkle: solo Farkle (fewest turns); farkle-2p: two-player Farkle (win chance). */
+export type Kind = 'five-dice' | 'farkle' | 'farkle-2p';
+export type Solution<K extends Kind> = K extends 'five-dice'
+  ? FiveDiceSolution
+  : K extends 'farkle'
+    ? FarkleSolution
+    : FarkleTwoPlayerSolution;
+export type AnySolution = FiveDiceSolution | FarkleSolution | FarkleTwoPlayerSolution;
 export type OptionsOf<K extends Kind> = K extends 'five-dice' ? FiveDiceOptions : FarkleOptions;
 
 /** Who asks the stateless advisers for a table: the player, or null when anonymous. */
@@ -18,6 +24,6 @@ export interface AdviceTablesStatus {
   queued: number;
   building: number;
   ready: number;
-  /** Bytes of custom tables' files in the cache directory (the presets' files are not counted). */
+  /** Bytes of custom tables' files in the cache directory (five-dice and two-player Farkle; the presets' files are not counted). */
   diskBytes: number;
 }

@@ -1,5 +1,5 @@
 import { RequireScope } from '../players/require-scope';
-import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
 import type { AuthenticatedPlayer } from '../players/players.types';
@@ -11,6 +11,7 @@ import {
   FarkleAdviceView,
   FiveDiceAdviceInput,
   FiveDiceAdviceView,
+  GameAdviceQuery,
   GameAdviceView,
   GameAnalysisView,
 } from './dto/advice.dto';
@@ -27,7 +28,7 @@ export class AdviceController {
   @ApiOperation({
     summary: 'Optimal advice for the player to move',
     description:
-      'For the current state of the game, for the player to move (the creator for hot seats), in a game that allows advice. Five dice: every hold and box with its expected final score; Farkle: every set-aside with bank-or-roll values (last round, trailing: chances to beat the leader). 503 TABLE_BUILDING with Retry-After while the table for the game’s rules is computed.',
+      'For the current state of the game, for the player to move (the creator for hot seats), in a game that allows advice. Five dice: every hold and box with its expected final score; Farkle: every set-aside with bank-or-roll values (last round, trailing: chances to beat the leader), and the chance to get on the board this turn. objective=winProbability (two-seat Farkle games): every set-aside with its chance to win the game against the other player (a tie counts half); other games 422 WIN_PROBABILITY_UNSUPPORTED. 503 TABLE_BUILDING with Retry-After while the table for the game’s rules is computed.',
   })
   @ApiOkResponse({ type: GameAdviceView })
   @ApiProblems(
@@ -39,22 +40,28 @@ export class AdviceController {
     'GAME_NOT_STARTED',
     'GAME_FINISHED',
     'NOT_YOUR_TURN',
+    'VALIDATION_FAILED',
     'ADVICE_UNSUPPORTED',
+    'WIN_PROBABILITY_UNSUPPORTED',
     'TABLE_BUILDING',
     'ADVICE_BUSY',
     'DATABASE_UNAVAILABLE',
   )
   @RequireScope('advice:read')
-  gameAdvice(@CurrentPlayer() me: AuthenticatedPlayer, @Param('id', UuidPipe) id: string): Promise<GameAdviceView> {
-    return this.advice.gameAdvice(me, id);
+  gameAdvice(
+    @CurrentPlayer() me: AuthenticatedPlayer,
+    @Param('id', UuidPipe) id: string,
+    @Query() query: GameAdviceQuery,
+  ): Promise<GameAdviceView> {
+    return this.advice.gameAdvice(me, id, query.objective);
   }
 
   @Get('games/:id/analysis')
   @OptionalAuth()
   @ApiOperation({
-    summary: 'Post-game analysis of a finished five-dice game',
+    summary: 'Post-game analysis of a finished five-dice or two-seat Farkle game',
     description:
-      'Every decision of every seat (holds after each roll with rolls left, and the box) with its expected-value loss against optimal play, labels, and each seat’s total loss and accuracy. Computed from the event log alone. Who may read the game may read its analysis.',
+      'Every decision of every seat (five dice: holds after each roll with rolls left, and the box, by expected-value loss; two-seat Farkle: each set-aside with its bank-or-roll, by win-chance loss) against optimal play, labels, and each seat’s total loss and accuracy. Computed from the event log alone. Who may read the game may read its analysis. Farkle games with other seat counts or rules: 422 ADVICE_UNSUPPORTED.',
   })
   @ApiOkResponse({ type: GameAnalysisView })
   @ApiProblems(
@@ -102,7 +109,7 @@ export class AdviceController {
   @ApiOperation({
     summary: 'Farkle advice for a banked total, turn points and a roll or the dice left (no game)',
     description:
-      'With dice: which scoring dice to set aside, then bank or roll. Without dice (after a set-aside): bank or roll the dice left. With lastRound: the end-game adjustment (maximise the chance to finish above the leader). Custom options whose table is not built yet: as POST /v1/advice/five-dice (token required, per-player budget).',
+      'With dice: which scoring dice to set aside, then bank or roll. Without dice (after a set-aside): bank or roll the dice left. With lastRound: the end-game adjustment (maximise the chance to finish above the leader). With objective winProbability and opponent: the chance to win a two-player game (options the two-player solver does not model: 422 WIN_PROBABILITY_UNSUPPORTED). Custom options whose table is not built yet: as POST /v1/advice/five-dice (token required, per-player budget).',
   })
   @ApiOkResponse({ type: FarkleAdviceView })
   @ApiProblems(
@@ -111,6 +118,7 @@ export class AdviceController {
     'INVALID_OPTIONS',
     'INVALID_POSITION',
     'ADVICE_UNSUPPORTED',
+    'WIN_PROBABILITY_UNSUPPORTED',
     'ADVICE_BUILD_LIMITED',
     'TABLE_BUILDING',
     'ADVICE_BUSY',

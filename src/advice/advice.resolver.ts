@@ -1,6 +1,7 @@
 import { RequireScope } from '../players/require-scope';
 import { UseGuards } from '@nestjs/common';
 import { Args, ID, Query, Resolver } from '@nestjs/graphql';
+import { AdviceObjectiveEnum, type AdviceObjective } from './dto/advice-enums';
 import { AuthGuard, CurrentPlayer, OptionalAuth } from '../players/auth.guard';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { AdviceService } from './advice.service';
@@ -21,15 +22,25 @@ export class AdviceResolver {
 
   @Query(() => GameAdviceView, {
     description:
-      'Optimal advice for the player to move in a game that allows advice (TABLE_BUILDING with extensions.retryAfter while the table is computed). Same as GET /v1/games/{id}/advice.',
+      'Optimal advice for the player to move in a game that allows advice (TABLE_BUILDING with extensions.retryAfter while the table is computed); objective winProbability: chances to win a two-seat Farkle game. Same as GET /v1/games/{id}/advice.',
   })
   @RequireScope('advice:read')
-  gameAdvice(@CurrentPlayer() me: AuthenticatedPlayer, @Args('gameId', { type: () => ID }) gameId: string) {
-    return this.advice.gameAdvice(me, gameId);
+  gameAdvice(
+    @CurrentPlayer() me: AuthenticatedPlayer,
+    @Args('gameId', { type: () => ID }) gameId: string,
+    @Args('objective', {
+      type: () => AdviceObjectiveEnum,
+      nullable: true,
+      description: 'expected (default) or winProbability (two-seat Farkle games).',
+    })
+    objective?: AdviceObjective | null,
+  ) {
+    return this.advice.gameAdvice(me, gameId, objective ?? undefined);
   }
 
   @Query(() => GameAnalysisView, {
-    description: 'Post-game analysis of a finished five-dice game. Same as GET /v1/games/{id}/analysis.',
+    description:
+      'Post-game analysis of a finished five-dice or two-seat Farkle game. Same as GET /v1/games/{id}/analysis.',
   })
   @OptionalAuth()
   @RequireScope('advice:read')

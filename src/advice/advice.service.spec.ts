@@ -1,6 +1,6 @@
 import { penta, simple } from '@fairdice/core/rules/five-dice/options';
 import { DomainException } from '../common/errors';
-import { checkedSheet, labelOf } from './advice.service';
+import { checkedSheet, labelOf, labelOfWinLoss } from './advice.service';
 
 const codeOf = (fn: () => unknown): string => {
   try {
@@ -82,6 +82,20 @@ describe('advice input checks and labels', () => {
 
   it('labels losses by the documented thresholds', () => {
     expect([0, 1e-10, 0.49, 0.5, 1.99, 2, 5.99, 6, 40].map(labelOf)).toEqual([
+      'best',
+      'best',
+      'good',
+      'inaccuracy',
+      'inaccuracy',
+      'mistake',
+      'mistake',
+      'blunder',
+      'blunder',
+    ]);
+  });
+
+  it('labels win-chance losses by the thresholds of the plan (probability units)', () => {
+    expect([0, 1e-10, 0.0099, 0.01, 0.0299, 0.03, 0.0799, 0.08, 0.5].map(labelOfWinLoss)).toEqual([
       'best',
       'best',
       'good',

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  assertTwoPlayerSolvable,
   adviseBankOrRoll,
   adviseBox,
   adviseEndgameBox,
@@ -35,11 +36,22 @@ import type {
   GameAdviceView,
   GameAnalysisView,
 } from './dto/advice.dto';
-import { checkedSheet, invalidPosition, resolveOptions, supportedFarkle, unsupported } from './advice-input';
+import {
+  checkedSheet,
+  invalidPosition,
+  resolveOptions,
+  supportedFarkle,
+  supportedTwoPlayer,
+  unsupported,
+  winProbabilityUnsupported,
+} from './advice-input';
+import type { AdviceObjective } from './dto/advice-enums';
+import { analyseFarkleTwoPlayer } from './farkle-analysis';
+import { onBoardChanceOf, winProbabilityView } from './farkle-win-advice';
 import { analyseFiveDice } from './game-analysis';
 
 export { checkedSheet } from './advice-input';
-export { labelOf } from './game-analysis';
+export { labelOf, labelOfWinLoss } from './game-analysis';
 
 const UNIT = 50;
 
@@ -80,7 +92,9 @@ export class AdviceService {
 
   farkleAdvice(input: FarkleAdviceInput, caller: AdviceCaller): FarkleAdviceView {
     const options = resolveOptions(RULE_SETS.farkle, input.options);
-    supportedFarkle(options);
+    const winProbability = input.objective === 'winProbability';
+    if (winProbability) supportedTwoPlayer(options);
+    else supportedFarkle(options);
     for (const field of ['banked', 'turnPoints'] as const)
       if (input[field] % UNIT !== 0) throw invalidPosition(`${field} must be a multiple of 50`, field);
     if (input.banked >= options.target)
@@ -100,20 +114,55 @@ export class AdviceService {
       throw invalidPosition('leader must be a multiple of 50', 'lastRound.leader');
     if (input.dice === undefined && input.turnPoints === 0)
       throw invalidPosition('bank-or-roll advice follows a set-aside: turnPoints must be above 0', 'turnPoints');
-    return this.farkleFor(
-      options,
-      input.banked,
-      input.turnPoints,
-      (input.dice as Die[] | undefined) ?? null,
-      input.diceLeft ?? null,
-      leader,
-      caller,
-    );
+    if (!winProbability && input.opponent !== undefined)
+      throw new DomainException('VALIDATION_FAILED', 'opponent is for objective winProbability', {
+        errors: [{ field: 'opponent', problems: ['opponent needs objective winProbability'] }],
+      });
+    if (winProbability) {
+      if (input.lastRound !== undefined)
+        throw new DomainException(
+          'VALIDATION_FAILED',
+          'lastRound is not combined with winProbability: the last turn is an opponent total at or above the target',
+          {
+            errors: [{ field: 'lastRound', problems: ['lastRound cannot be combined with objective winProbability'] }],
+          },
+        );
+      if (input.opponent === undefined)
+        throw new DomainException('VALIDATION_FAILED', 'objective winProbability needs the opponent’s total', {
+          errors: [{ field: 'opponent', problems: ['opponent is required with objective winProbability'] }],
+        });
+      const opponent = input.opponent.banked;
+      if (opponent % UNIT !== 0) throw invalidPosition('opponent.banked must be a multiple of 50', 'opponent.banked');
+      if (opponent > 0 && opponent < options.entryThreshold)
+        throw invalidPosition(
+          `a banked total is 0 or at least the entry threshold ${options.entryThreshold}`,
+          'opponent.banked',
+        );
+      const roll = (input.dice as Die[] | undefined) ?? null;
+      const diceLeft = input.diceLeft ?? null;
+      const position = { banked: input.banked, opponent, turnPoints: input.turnPoints };
+      return winProbabilityView(
+        this.tables.forAdvisor('farkle-2p', options, caller),
+        position,
+        roll,
+        diceLeft,
+        onBoardChanceOf(options, input.banked > 0, input.turnPoints, roll, diceLeft),
+      );
+    }
+    const roll = (input.dice as Die[] | undefined) ?? null;
+    const diceLeft = input.diceLeft ?? null;
+    const view = this.farkleFor(options, input.banked, input.turnPoints, roll, diceLeft, leader, caller);
+    return { ...view, onBoardChance: onBoardChanceOf(options, input.banked > 0, input.turnPoints, roll, diceLeft) };
   }
 
   // ------------------------------------------------------------------ a game's player to move
 
-  async gameAdvice(player: AuthenticatedPlayer, gameId: string): Promise<GameAdviceView> {
+  /** `objective`: expected (the solo objective, the default) or winProbability (two-seat Farkle games). */
+  async gameAdvice(
+    player: AuthenticatedPlayer,
+    gameId: string,
+    objective: AdviceObjective = 'expected',
+  ): Promise<GameAdviceView> {
     const { state } = await this.games.replayed(player, gameId);
     if (!state.seats.some((s) => s.playerId === player.id))
       throw new DomainException('NOT_SEATED', 'You do not hold a seat in this game');
@@ -125,6 +174,10 @@ export class AdviceService {
     if (seat === null || state.seats[seat]?.playerId !== player.id)
       throw new DomainException('NOT_YOUR_TURN', 'Advice is for the player to move', { currentSeat: seat });
     const base = { gameId: state.id, version: state.version, family: state.family, seat };
+    if (objective === 'winProbability' && (state.family !== 'farkle' || state.seats.length !== 2))
+      throw winProbabilityUnsupported(
+        `Win-probability advice covers Farkle games with exactly two seats (this is a ${state.family} game with ${state.seats.length})`,
+      );
     if (state.family === 'five-dice') {
       const play = startedPlay(state);
       const turn = play.turn!;
@@ -141,9 +194,21 @@ export class AdviceService {
       return { ...base, fiveDice: advice, farkle: null };
     }
     const play = startedPlay(state);
-    supportedFarkle(play.options);
+    if (objective === 'winProbability') supportedTwoPlayer(play.options);
+    else supportedFarkle(play.options);
     const turn = play.turn!;
     const banked = play.totals[seat];
+    const roll = turn.roll !== null && turn.setAside === null ? turn.roll : null;
+    const diceLeft = turn.roll === null || roll !== null ? null : turn.diceLeft === 0 ? 6 : turn.diceLeft;
+    if (objective === 'winProbability') {
+      const position = { banked, opponent: play.totals[1 - seat], turnPoints: turn.points };
+      const onBoard = onBoardChanceOf(play.options, play.onBoard[seat], turn.points, roll, diceLeft);
+      return {
+        ...base,
+        fiveDice: null,
+        farkle: winProbabilityView(this.tables.farkleTwoPlayer(play.options), position, roll, diceLeft, onBoard),
+      };
+    }
     const others = play.totals.filter((_, s) => s !== seat && !play.quit[s]);
     const leader =
       play.lastRound !== null &&
@@ -152,26 +217,29 @@ export class AdviceService {
       Math.max(...others) >= banked
         ? Math.max(...others)
         : null;
-    if (turn.roll !== null && turn.setAside === null)
-      return {
-        ...base,
-        fiveDice: null,
-        farkle: this.farkleFor(play.options, banked, turn.points, turn.roll, null, leader),
-      };
-    const diceLeft = turn.roll === null ? 6 : turn.diceLeft === 0 ? 6 : turn.diceLeft;
-    return {
-      ...base,
-      fiveDice: null,
-      farkle: this.farkleFor(play.options, banked, turn.points, null, turn.roll === null ? null : diceLeft, leader),
-    };
+    const view = this.farkleFor(play.options, banked, turn.points, roll, diceLeft, leader);
+    const onBoardChance = onBoardChanceOf(play.options, play.onBoard[seat], turn.points, roll, diceLeft);
+    return { ...base, fiveDice: null, farkle: { ...view, onBoardChance } };
   }
 
   // ------------------------------------------------------------------ post-game analysis
 
   async analysis(player: AuthenticatedPlayer | null, gameId: string): Promise<GameAnalysisView> {
     const { state, events } = await this.games.replayed(player, gameId, true);
-    if (state.family !== 'five-dice')
-      throw unsupported('Post-game analysis covers five-dice games only (docs/advice.md)');
+    if (state.family === 'farkle') {
+      if (state.seats.length !== 2)
+        throw unsupported('Post-game analysis of Farkle covers two-seat games only (docs/advice.md)');
+      // Rules it will never cover are refused before the game ends (nothing to wait for).
+      const options = state.options;
+      try {
+        assertTwoPlayerSolvable(options);
+      } catch (error) {
+        throw unsupported(`Post-game analysis does not model these Farkle rules: ${(error as Error).message}`);
+      }
+      if (state.status !== 'finished')
+        throw new DomainException('GAME_NOT_FINISHED', 'Post-game analysis is for finished games');
+      return analyseFarkleTwoPlayer(this.tables.farkleTwoPlayer(options), state, events!);
+    }
     if (state.status !== 'finished')
       throw new DomainException('GAME_NOT_FINISHED', 'Post-game analysis is for finished games');
     const options = startedPlay(state).options;
@@ -277,6 +345,8 @@ export class AdviceService {
           ...base,
           objective: 'beatLeader',
           leader,
+          opponent: null,
+          onBoardChance: null,
           value: best ? best.value : 0,
           best: best ? { action: 'setAside', dice: best.dice, then: best.then, value: best.value } : null,
           setAsides: list,
@@ -291,6 +361,8 @@ export class AdviceService {
         ...base,
         objective: 'beatLeader',
         leader,
+        opponent: null,
+        onBoardChance: null,
         value,
         best: { action: wins ? 'bank' : 'roll', dice: null, then: null, value },
         setAsides: [],
@@ -317,6 +389,8 @@ export class AdviceService {
         ...base,
         objective: 'fewestTurns',
         leader: null,
+        opponent: null,
+        onBoardChance: null,
         value: expectedTurns(solution, banked),
         best: best ? { action: 'setAside', dice: best.dice, then: best.then, value: best.value } : null,
         setAsides: list,
@@ -331,6 +405,8 @@ export class AdviceService {
         ...base,
         objective: 'fewestTurns',
         leader: null,
+        opponent: null,
+        onBoardChance: null,
         value,
         best: { action: 'roll', dice: null, then: null, value },
         setAsides: [],
@@ -344,6 +420,8 @@ export class AdviceService {
       ...base,
       objective: 'fewestTurns',
       leader: null,
+      opponent: null,
+      onBoardChance: null,
       value,
       best: { action: choice.best, dice: null, then: null, value },
       setAsides: [],

@@ -30,12 +30,14 @@ import type { DecisionView, GameAnalysisView, SeatAnalysisView } from './dto/adv
 /** Labels by expected-value loss in points (docs/advice.md "Post-game analysis"). */
 export const LOSS_THRESHOLDS = { good: 0.5, inaccuracy: 2, mistake: 6 } as const;
 
-/** Labels by win-chance loss in probability units (issue 31; shared by the five-dice endgame and two-player Farkle). */
+/** Labels by win-chance loss in probability units (two-player Farkle; docs/advice.md "Post-game analysis"). */
+export const WIN_LOSS_THRESHOLDS = { best: 1e-9, good: 0.01, inaccuracy: 0.03, mistake: 0.08 } as const;
+
 export function labelOfWinLoss(loss: number): DecisionView['label'] {
-  if (loss <= 1e-9) return 'best';
-  if (loss < 0.01) return 'good';
-  if (loss < 0.03) return 'inaccuracy';
-  if (loss < 0.08) return 'mistake';
+  if (loss <= WIN_LOSS_THRESHOLDS.best) return 'best';
+  if (loss < WIN_LOSS_THRESHOLDS.good) return 'good';
+  if (loss < WIN_LOSS_THRESHOLDS.inaccuracy) return 'inaccuracy';
+  if (loss < WIN_LOSS_THRESHOLDS.mistake) return 'mistake';
   return 'blunder';
 }
 
@@ -46,6 +48,16 @@ export function labelOf(loss: number): DecisionView['label'] {
   if (loss < LOSS_THRESHOLDS.mistake) return 'mistake';
   return 'blunder';
 }
+
+/** The fields of a decision judged by expected score only. */
+const NOT_BY_WIN_CHANCE = {
+  turnPoints: null,
+  then: null,
+  bestThen: null,
+  winChance: null,
+  bestWinChance: null,
+  winChanceLoss: null,
+} as const;
 
 /** Replays a finished five-dice game's events and scores every decision against the table. */
 export function analyseFiveDice(table: FiveDiceSolution, finalState: GameState, events: GameEvent[]): GameAnalysisView {
@@ -108,6 +120,7 @@ export function analyseFiveDice(table: FiveDiceSolution, finalState: GameState, 
         expected: chosen.expected,
         bestExpected: holds[0].expected,
         loss,
+        ...NOT_BY_WIN_CHANCE,
         ...win,
         label: win.winChanceLoss === null ? labelOf(loss) : labelOfWinLoss(win.winChanceLoss),
         reason,
@@ -147,6 +160,7 @@ export function analyseFiveDice(table: FiveDiceSolution, finalState: GameState, 
         expected: chosen.expected,
         bestExpected: boxes[0].expected,
         loss,
+        ...NOT_BY_WIN_CHANCE,
         ...win,
         label: win.winChanceLoss === null ? labelOf(loss) : labelOfWinLoss(win.winChanceLoss),
         reason,
@@ -157,7 +171,23 @@ export function analyseFiveDice(table: FiveDiceSolution, finalState: GameState, 
   const optimalExpectedScore = expectedScoreFromStart(table);
   const finalPlay = fiveDicePlay(finalState);
   if (finalPlay === null) throw new Error('analysis: not a started five-dice game');
-  const seats: SeatAnalysisView[] = finalState.seats.map(({ seat, playerId }) => {
+  const seats = summariseSeats(
+    finalState,
+    decisions,
+    (totalLoss) => (100 * Math.max(0, optimalExpectedScore - totalLoss)) / optimalExpectedScore,
+    (seat) => (finalPlay.sheets[seat] ? totals(finalPlay.sheets[seat], finalPlay.options).total : null),
+  );
+  return { gameId: finalState.id, optimalExpectedScore, seats, decisions };
+}
+
+/** Each seat's counts of its decisions by label, total loss, accuracy (from the total loss) and final score. */
+export function summariseSeats(
+  finalState: GameState,
+  decisions: readonly DecisionView[],
+  accuracy: (totalLoss: number) => number,
+  score: (seat: number) => number | null,
+): SeatAnalysisView[] {
+  return finalState.seats.map(({ seat, playerId }) => {
     const mine = decisions.filter((d) => d.seat === seat);
     const totalLoss = mine.reduce((sum, d) => sum + d.loss, 0);
     const count = (label: string) => mine.filter((d) => d.label === label).length;
@@ -170,9 +200,8 @@ export function analyseFiveDice(table: FiveDiceSolution, finalState: GameState, 
       mistakes: count('mistake'),
       blunders: count('blunder'),
       totalLoss,
-      accuracy: (100 * Math.max(0, optimalExpectedScore - totalLoss)) / optimalExpectedScore,
-      score: finalPlay.sheets[seat] ? totals(finalPlay.sheets[seat], finalPlay.options).total : null,
+      accuracy: accuracy(totalLoss),
+      score: score(seat),
     };
   });
-  return { gameId: finalState.id, optimalExpectedScore, seats, decisions };
 }

@@ -1,6 +1,6 @@
 /**
  * The advice tables' disk cache bound (ADVICE_CACHE_MAX_BYTES, docs/advice.md "Tables"): custom
- * five-dice tables' files in ADVICE_CACHE_DIR by size, the least recently used deleted first; the
+ * tables' files (five-dice and two-player Farkle) in ADVICE_CACHE_DIR by size, the least recently used deleted first; the
  * presets' files are never counted nor deleted. AdviceTablesService reads and writes the files
  * (in its workers); this only keeps the account and removes files.
  */
@@ -18,6 +18,8 @@ export class TableDiskCache {
     maxBytes: number,
     private readonly presetFiles: ReadonlySet<string>,
     private readonly logger: Logger,
+    /** The tables' file extensions (without the dot): other files in the directory are not counted. */
+    private readonly extensions: readonly string[] = ['fdot'],
   ) {
     this.lru = new LRUCache<string, number>({
       maxSize: maxBytes,
@@ -76,7 +78,7 @@ export class TableDiskCache {
           if (Date.now() - statSync(file).mtimeMs > 3_600_000) rmSync(file, { force: true });
           continue;
         }
-        if (!name.endsWith('.fdot') || this.presetFiles.has(file)) continue;
+        if (!this.extensions.some((ext) => name.endsWith(`.${ext}`)) || this.presetFiles.has(file)) continue;
         const stat = statSync(file);
         files.push({ file, bytes: stat.size, mtime: stat.mtimeMs });
       } catch {

@@ -1,20 +1,25 @@
 /**
  * The advice tables' worker thread (node:worker_threads). It does every heavy step off the
- * event loop: reading and checking a cached five-dice table, or solving it (seconds of CPU) and
- * writing it to the cache (temp file, then rename, so a crash never leaves half a table); and
- * solving Farkle. The solved arrays go back to the service as transferred buffers (no copy).
+ * event loop: reading and checking a cached five-dice or two-player Farkle table, or solving it
+ * (seconds of CPU) and writing it to the cache (temp file, then rename, so a crash never leaves
+ * half a table); and solving solo Farkle (kept in memory only). The solved arrays go back to the
+ * service as transferred buffers (no copy).
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import {
+  deserializeFarkleTwoPlayer,
   deserializeSolution,
+  serializeFarkleTwoPlayer,
   serializeSolution,
   solveFarkle,
+  solveFarkleTwoPlayer,
   solveFiveDice,
   withBonusChance,
   type FarkleSolution,
+  type FarkleTwoPlayerSolution,
   type FiveDiceSolution,
 } from '@fairdice/core/rules/advice';
 import type { FiveDiceOptions } from '@fairdice/core/rules/five-dice';
@@ -29,13 +34,28 @@ export type TableJob = (
       /** Also build the upper-bonus chance table (the presets only: decision 0148). */
       bonusChance?: boolean;
     }
+  | { id: number; kind: 'farkle-2p'; options: FarkleOptions; file: string | null }
   | { id: number; kind: 'farkle'; options: FarkleOptions }
 ) & {
   /** The worker thread's nice value for this job. */
   nice?: number;
 };
 
+/** A table cached on disk: read back, or solved and written. */
+interface CachedResult {
+  id: number;
+  ok: true;
+  /** disk: read from the cache; solved: computed here (and written unless writeError). */
+  source: 'disk' | 'solved';
+  /** Why the cached file was not used (absent, corrupt, other options), when solved. */
+  cacheMiss?: string;
+  writeError?: string;
+  bytes: number;
+  ms: number;
+}
+
 export type TableJobResult =
+  | (CachedResult & { kind: 'farkle-2p'; solution: FarkleTwoPlayerSolution })
   | {
       id: number;
       ok: true;
@@ -52,18 +72,45 @@ export type TableJobResult =
   | { id: number; ok: true; kind: 'farkle'; solution: FarkleSolution; ms: number }
   | { id: number; ok: false; error: string };
 
-function fiveDice(job: Extract<TableJob, { kind: 'five-dice' }>): TableJobResult {
+/** How a cached kind of table is solved, written and read back. */
+interface CachedKind<S> {
+  solve(options: FarkleOptions | FiveDiceOptions, job: { bonusChance?: boolean }): S;
+  serialize(solution: S): Uint8Array;
+  deserialize(
+    bytes: Uint8Array,
+    options: FarkleOptions | FiveDiceOptions,
+  ): { ok: true; solution: S } | { ok: false; reason: string };
+}
+
+const FIVE_DICE: CachedKind<FiveDiceSolution> = {
+  solve: (options, job) => {
+    const solved = solveFiveDice(options as FiveDiceOptions);
+    return job.bonusChance === true ? withBonusChance(solved) : solved;
+  },
+  serialize: serializeSolution,
+  deserialize: (bytes, options) => deserializeSolution(bytes, options as FiveDiceOptions),
+};
+const FARKLE_TWO_PLAYER: CachedKind<FarkleTwoPlayerSolution> = {
+  solve: (options) => solveFarkleTwoPlayer(options as FarkleOptions),
+  serialize: serializeFarkleTwoPlayer,
+  deserialize: (bytes, options) => deserializeFarkleTwoPlayer(bytes, options as FarkleOptions),
+};
+
+/** The cached file if it checks, else the table solved and written (temp file, then rename). */
+function cached<S>(
+  job: { id: number; options: FarkleOptions | FiveDiceOptions; file: string | null; bonusChance?: boolean },
+  kind: CachedKind<S>,
+): CachedResult & { solution: S } {
   const started = performance.now();
   let cacheMiss: string | undefined;
   if (job.file) {
     try {
       const bytes = readFileSync(job.file);
-      const read = deserializeSolution(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), job.options);
+      const read = kind.deserialize(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), job.options);
       if (read.ok)
         return {
           id: job.id,
           ok: true,
-          kind: 'five-dice',
           solution: read.solution,
           source: 'disk',
           bytes: bytes.byteLength,
@@ -74,9 +121,8 @@ function fiveDice(job: Extract<TableJob, { kind: 'five-dice' }>): TableJobResult
       cacheMiss = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'not cached' : String(error);
     }
   }
-  const solved = solveFiveDice(job.options);
-  const solution = job.bonusChance === true ? withBonusChance(solved) : solved;
-  const bytes = serializeSolution(solution);
+  const solution = kind.solve(job.options, job);
+  const bytes = kind.serialize(solution);
   let writeError: string | undefined;
   if (job.file) {
     const tmp = `${job.file}.${process.pid}.${job.id}.tmp`;
@@ -92,7 +138,6 @@ function fiveDice(job: Extract<TableJob, { kind: 'five-dice' }>): TableJobResult
   return {
     id: job.id,
     ok: true,
-    kind: 'five-dice',
     solution,
     source: 'solved',
     cacheMiss,
@@ -104,7 +149,8 @@ function fiveDice(job: Extract<TableJob, { kind: 'five-dice' }>): TableJobResult
 
 function run(job: TableJob): TableJobResult {
   try {
-    if (job.kind === 'five-dice') return fiveDice(job);
+    if (job.kind === 'five-dice') return { ...cached(job, FIVE_DICE), kind: 'five-dice' };
+    if (job.kind === 'farkle-2p') return { ...cached(job, FARKLE_TWO_PLAYER), kind: 'farkle-2p' };
     const started = performance.now();
     return {
       id: job.id,
@@ -124,7 +170,13 @@ const transferables = (result: TableJobResult): ArrayBuffer[] => {
     const { values, bonusChance } = result.solution;
     return [values.buffer as ArrayBuffer, ...(bonusChance ? [bonusChance.buffer as ArrayBuffer] : [])];
   }
-  return [result.solution.turns.buffer as ArrayBuffer, result.solution.rollValue.buffer as ArrayBuffer];
+  if (result.kind === 'farkle')
+    return [result.solution.turns.buffer as ArrayBuffer, result.solution.rollValue.buffer as ArrayBuffer];
+  // The two-player table: its own typed arrays, each buffer once (a buffer listed twice cannot be transferred).
+  const buffers = new Set<ArrayBuffer>();
+  for (const value of Object.values(result.solution))
+    if (ArrayBuffer.isView(value) && value.buffer instanceof ArrayBuffer) buffers.add(value.buffer);
+  return [...buffers];
 };
 
 // Linux's nice value is per thread: this sets this worker thread's only, per job (a speculative

@@ -41,8 +41,12 @@ export function main(
 ): Promise<number> {
   // `fairdice consistency …`: the organizer's fork check of archived tree heads (consistency-cli.ts).
   if (argv[0] === 'consistency') return consistencyMain(argv.slice(1), out, err);
-  // Level optimal's moves are always re-derived: its tables are solved here when a bundle needs them.
-  const tables = solvedTables((family) => err(`fairdice: solving the ${family} table of level optimal (seconds)…`));
+  // Levels optimal and expert are always re-derived: their tables are solved here when a bundle needs them.
+  const tables = solvedTables((table) =>
+    err(
+      `fairdice: solving the ${table} table of level optimal or expert (${table === 'two-player Farkle' ? 'about half a minute' : 'seconds'})…`,
+    ),
+  );
   return runVerifyCommand(argv, { load: loadSource, out, err, tables }, 'fairdice');
 }
 

@@ -1,5 +1,5 @@
 /** A new game's options, checked by their rule family before anything is hashed or stored. */
-import { assertFarkleSolvable } from '@fairdice/core/rules/advice';
+import { assertFarkleSolvable, assertTwoPlayerSolvable } from '@fairdice/core/rules/advice';
 import { isRuleError } from '@fairdice/core/rules/core/errors';
 import type { FarkleOptions } from '@fairdice/core/rules/farkle';
 import { AUTO_SCORE_DEFAULTS } from '@fairdice/core/rules/five-dice/options';
@@ -42,11 +42,10 @@ export function checkOptions(input: CreateGameInput): void {
     if (problem !== null)
       throw new DomainException('VALIDATION_FAILED', problem, { errors: [{ field: 'rated', problems: [problem] }] });
   }
-  // Timeouts and auto-scores at level optimal would be the service playing a player's move optimally:
-  // advice by another name, so a game that forbids advice cannot have it (decision 0041).
-  if (input.advice === 'forbidden' && input.computerLevel === 'optimal') {
-    const why =
-      'computerLevel optimal is not available in a game that forbids advice (its timeouts and auto-scores would play optimally for the player)';
+  // Timeouts and auto-scores at level optimal (or expert) would be the service playing a player's move
+  // optimally: advice by another name, so a game that forbids advice cannot have it (decisions 0041, 0146).
+  if (input.advice === 'forbidden' && (input.computerLevel === 'optimal' || input.computerLevel === 'expert')) {
+    const why = `computerLevel ${input.computerLevel} is not available in a game that forbids advice (its timeouts and auto-scores would play optimally for the player)`;
     throw new DomainException('VALIDATION_FAILED', why, { errors: [{ field: 'computerLevel', problems: [why] }] });
   }
   if (input.computerSeats !== undefined && input.computerSeats !== null) {
@@ -63,6 +62,19 @@ export function checkOptions(input: CreateGameInput): void {
         const why = `level optimal is not available for these Farkle options: ${(err as Error).message}`;
         throw new DomainException('VALIDATION_FAILED', why, { errors: [{ field: 'computerSeats', problems: [why] }] });
       }
+    }
+    // Farkle's expert plays from the two-player table: exactly two seats, rules it models (decision 0146).
+    if (preset.family === 'farkle' && input.computerSeats.some((c) => c.level === 'expert')) {
+      let why: string | null =
+        input.seats === 2 ? null : `level expert plays Farkle against one opponent: the game needs exactly two seats`;
+      if (why === null)
+        try {
+          assertTwoPlayerSolvable(resolved as FarkleOptions);
+        } catch (err) {
+          why = `level expert is not available for these Farkle options: ${(err as Error).message}`;
+        }
+      if (why !== null)
+        throw new DomainException('VALIDATION_FAILED', why, { errors: [{ field: 'computerSeats', problems: [why] }] });
     }
   }
 }

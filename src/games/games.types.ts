@@ -2,7 +2,7 @@
 import { UUID_PATTERN_ANY_CASE as UUID } from '@fairdice/core/fairness/ids';
 import type { OptimalTables } from '@fairdice/core/rules/computer';
 import type { FamilyId } from '@fairdice/core/rules/core/family';
-import type { GameState, TournamentRef } from '@fairdice/core/rules/game';
+import type { ComputerLevel, GameState, TournamentRef } from '@fairdice/core/rules/game';
 import type { RuleSetName } from '@fairdice/core/rules/registry';
 import type { CommandOptions as AnyCommandOptions } from '../commands/command-handler';
 import { DomainException } from '../common/errors';
@@ -12,10 +12,11 @@ import type { CommandEventsView, GameEventView, GameSummaryView, GameView } from
 import { toEventView } from './game-view';
 
 /**
- * Loads the solved tables level `optimal` needs for a game's options (src/async/computer binds it
- * to the advice tables); null while they are still being built.
+ * Loads the solved tables `level` plays with for a game's options (src/async/computer binds it to
+ * the advice tables: optimal the solo tables, expert in a two-seat Farkle game the two-player
+ * table); null while they are still being built.
  */
-export type OptimalTablesLoader = (state: GameState) => Promise<OptimalTables | null>;
+export type OptimalTablesLoader = (state: GameState, level?: ComputerLevel) => Promise<OptimalTables | null>;
 
 /** The outcome of a service move: applied (new version), skipped (the game moved on), or waiting for a table. */
 export type ServiceMoveResult = { version: number; events: number } | null | 'table-building';

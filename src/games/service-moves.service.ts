@@ -6,7 +6,13 @@
  * won the race. Idempotent: a retried job cannot apply twice.
  */
 import { Injectable } from '@nestjs/common';
-import { MissingTableError, type OptimalTables, planTurn, fiveDiceBox } from '@fairdice/core/rules/computer';
+import {
+  MissingTableError,
+  type OptimalTables,
+  planTurn,
+  playsFromTables,
+  fiveDiceBox,
+} from '@fairdice/core/rules/computer';
 import { isRuleError } from '@fairdice/core/rules/core/errors';
 import { fiveDicePlay, type ComputerLevel, type GameCommand } from '@fairdice/core/rules/game';
 import { familyById } from '@fairdice/core/rules/registry';
@@ -67,7 +73,7 @@ export class ServiceMoves {
       const turn = play?.turn;
       if (!play || !turn || turn.rollInTurn !== 3) return null;
       const level = g.state.computerLevel;
-      const loaded = level === 'optimal' ? await this.loadTables(g, tables) : {};
+      const loaded = playsFromTables(level) ? await this.loadTables(g, level, tables) : {};
       if (loaded === null) return 'later';
       const box = fiveDiceBox(play.sheets[turn.seat], turn.dice, play.options, level, loaded);
       return { type: 'autoScore', seat: turn.seat, box };
@@ -110,14 +116,19 @@ export class ServiceMoves {
     return familyById(g.state.family).currentSeat(g.state.play);
   }
 
-  private async loadTables(g: LoadedGame, tables?: OptimalTablesLoader): Promise<OptimalTables | null> {
-    if (!tables) throw new Error('level optimal needs the advice tables, and none were given');
-    return tables(g.state);
+  private async loadTables(
+    g: LoadedGame,
+    level: ComputerLevel,
+    tables?: OptimalTablesLoader,
+  ): Promise<OptimalTables | null> {
+    if (!tables) throw new Error(`level ${level} needs the advice tables, and none were given`);
+    // The level decides which: Farkle's expert plays a two-seat game from the two-player table.
+    return tables(g.state, level);
   }
 
   /** The rest of `seat`'s turn at `level`, decided on the game's own dice (the command re-derives the same). */
   private async planMoves(g: LoadedGame, seat: number, level: ComputerLevel, tables?: OptimalTablesLoader) {
-    const loaded = level === 'optimal' ? await this.loadTables(g, tables) : {};
+    const loaded = playsFromTables(level) ? await this.loadTables(g, level, tables) : {};
     if (loaded === null) return 'later' as const;
     let moves;
     try {

@@ -15,7 +15,7 @@ const CHEAP_OPTIONS = { ...simple, ...CHEAP };
 const FIVE_DICE_ADVICE = `expectedAtTurnStart dice rollsLeft best { action hold box expected winChance }
   holds { hold kept expected winChance } boxes { box points bonus expected winChance }
   toBeat winChanceStatus winChanceAtTurnStart upperBonusChance bestWin { action hold box expected winChance }`;
-const FARKLE_ADVICE = `objective banked turnPoints dice leader value best { action dice then value }
+const FARKLE_ADVICE = `objective banked turnPoints dice leader opponent onBoardChance value best { action dice then value }
   setAsides { dice faces points diceLeft then bank roll value } bank roll`;
 
 describe('advice: game option, game advice, stateless advisers, post-game analysis', () => {
@@ -297,7 +297,7 @@ describe('advice: game option, game advice, stateless advisers, post-game analys
       expect(bankOrRoll.turnPoints).toBe(after.farkle.turnPoints);
       expect(bankOrRoll.setAsides).toEqual([]);
       expect(['bank', 'roll']).toContain(bankOrRoll.best.action);
-      // Post-game analysis covers five-dice games only.
+      // Post-game analysis covers five-dice and two-seat Farkle games only.
       expect((await t.http().get(`/v1/games/${game.id}/analysis`).expect(422)).body.code).toBe('ADVICE_UNSUPPORTED');
     });
   });

@@ -301,6 +301,10 @@ describe('computer seats', () => {
         'computerLevel optimal in a game that forbids advice',
         { seats: 1, advice: 'forbidden', computerLevel: 'optimal' },
       ],
+      [
+        'computerLevel expert in a game that forbids advice',
+        { seats: 1, advice: 'forbidden', computerLevel: 'expert' },
+      ],
     ];
     it.each(cases)('REST: %s is VALIDATION_FAILED (400)', async (_what, input) => {
       const before = await storedRows();

@@ -24,24 +24,33 @@ registerEnumType(FarkleActionEnum, {
 export const BANK_OR_ROLL = ['bank', 'roll'] as const;
 export const BankOrRollEnum = enumOf(BANK_OR_ROLL);
 registerEnumType(BankOrRollEnum, { name: 'BankOrRoll', description: 'Bank the turn points, or roll the dice left.' });
-export const FARKLE_OBJECTIVES = ['fewestTurns', 'beatLeader'] as const;
+export const FARKLE_OBJECTIVES = ['fewestTurns', 'beatLeader', 'winProbability'] as const;
 export const FarkleObjectiveEnum = enumOf(FARKLE_OBJECTIVES);
 registerEnumType(FarkleObjectiveEnum, {
   name: 'FarkleObjective',
   description:
-    'fewestTurns: values are expected turns to reach the target (lower is better); beatLeader: the last-round adjustment, values are chances to finish above the leader (higher is better).',
+    'fewestTurns: values are expected turns to reach the target (lower is better); beatLeader: the last-round adjustment, values are chances to finish above the leader (higher is better); winProbability: two players, values are chances to win the game against `opponent` (a tie counts half; higher is better).',
 });
-export const DECISION_KINDS = ['hold', 'box'] as const;
+/** What the advice maximises, asked for by the caller (a game's advice, the stateless Farkle advisor). */
+export const ADVICE_OBJECTIVES = ['expected', 'winProbability'] as const;
+export type AdviceObjective = (typeof ADVICE_OBJECTIVES)[number];
+export const AdviceObjectiveEnum = enumOf(ADVICE_OBJECTIVES);
+registerEnumType(AdviceObjectiveEnum, {
+  name: 'AdviceObjective',
+  description:
+    'expected (the default): the solo objective, the expected final score (five dice) or the fewest expected turns (Farkle, with the last-round adjustment); winProbability: the chance to win a two-player Farkle game, a tie counting half (docs/advice.md).',
+});
+export const DECISION_KINDS = ['hold', 'box', 'setAside'] as const;
 export const DecisionKindEnum = enumOf(DECISION_KINDS);
 registerEnumType(DecisionKindEnum, {
   name: 'DecisionKind',
   description:
-    'hold: which dice to keep after a roll with rolls left (keeping all five = scoring now); box: where to score.',
+    'hold: which dice to keep after a roll with rolls left (keeping all five = scoring now); box: where to score; setAside (Farkle): which scoring dice to set aside from a roll, then bank or roll.',
 });
 export const DECISION_LABELS = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'] as const;
 export const DecisionLabelEnum = enumOf(DECISION_LABELS);
 registerEnumType(DecisionLabelEnum, {
   name: 'DecisionLabel',
   description:
-    'By expected-value loss against optimal play (docs/advice.md): best 0 (a tie counts), good < 0.5, inaccuracy < 2, mistake < 6, blunder ≥ 6 points. Decisions judged by win chance (winChanceLoss set): best ≤ 1e-9, good < 0.01, inaccuracy < 0.03, mistake < 0.08, else blunder.',
+    'By loss against optimal play (docs/advice.md). Expected points (five dice): best 0 (a tie counts), good < 0.5, inaccuracy < 2, mistake < 6, blunder ≥ 6. Win chance (two-player Farkle, and five-dice endgame decisions once every other seat finished): best ≤ 1e-9, good < 0.01, inaccuracy < 0.03, mistake < 0.08, blunder ≥ 0.08.',
 });

@@ -6,6 +6,7 @@ import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
+  IsIn,
   IsInt,
   IsObject,
   IsOptional,
@@ -23,6 +24,8 @@ import {
   BankOrRollEnum,
   FARKLE_OBJECTIVES,
   FarkleObjectiveEnum,
+  ADVICE_OBJECTIVES,
+  AdviceObjectiveEnum,
 } from './advice-enums';
 
 @ObjectType({ description: 'One scoring set-aside of the roll and its value.' })
@@ -41,16 +44,20 @@ export class FarkleSetAsideAdviceView {
   @Field(() => Float, {
     nullable: true,
     description:
-      'fewestTurns: expected turns (counting this one) if banking after it; null when banking is not allowed.',
+      'fewestTurns: expected turns (counting this one) if banking after it; winProbability: the chance to win if banking after it; null when banking is not allowed (and with beatLeader).',
   })
   @ApiProperty({ type: 'number', format: 'double', nullable: true })
   bank: number | null;
-  @Field(() => Float, { nullable: true, description: 'fewestTurns: expected turns if rolling on after it.' })
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      'fewestTurns: expected turns if rolling on after it; winProbability: the chance to win if rolling on (null with beatLeader).',
+  })
   @ApiProperty({ type: 'number', format: 'double', nullable: true })
   roll: number | null;
   @Field(() => Float, {
     description:
-      'The value of this set-aside with the better follow-up: expected turns (fewestTurns) or chance to win (beatLeader).',
+      'The value of this set-aside with the better follow-up: expected turns (fewestTurns), chance to beat the leader (beatLeader) or chance to win the game, a tie counting half (winProbability: its winChance).',
   })
   @ApiProperty({ type: 'number', format: 'double' })
   value: number;
@@ -84,12 +91,26 @@ export class FarkleAdviceView {
   })
   @ApiProperty({ type: Number, nullable: true })
   leader: number | null;
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'winProbability: the other player’s total (at or above the target: it reached the target and this is the player’s last turn).',
+  })
+  @ApiProperty({ type: Number, nullable: true })
+  opponent: number | null;
   @Field(() => Float, {
     description:
-      'Value of the position: expected turns to the target from the start of this turn (fewestTurns) or the chance to beat the leader from here (beatLeader).',
+      'Value of the position: expected turns to the target from the start of this turn (fewestTurns), the chance to beat the leader from here (beatLeader), or the chance to win the game from here (winProbability; at the start of a turn, from the start of the turn).',
   })
   @ApiProperty({ type: 'number', format: 'double' })
   value: number;
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      'For a player not on the board yet (rules with an entry threshold): the best chance to bank at least the entry threshold this turn, from here. Null when already on the board or without an entry threshold.',
+  })
+  @ApiProperty({ type: 'number', format: 'double', nullable: true })
+  onBoardChance: number | null;
   @Field(() => FarkleMoveView, { nullable: true, description: 'The optimal move; null on a farkle.' })
   @ApiProperty({ type: FarkleMoveView, nullable: true })
   best: FarkleMoveView | null;
@@ -98,7 +119,8 @@ export class FarkleAdviceView {
   setAsides: FarkleSetAsideAdviceView[];
   @Field(() => Float, {
     nullable: true,
-    description: 'Without a roll, after a set-aside: expected turns if banking now (null: not allowed).',
+    description:
+      'Without a roll, after a set-aside: the value of banking now, expected turns or chance to win (null: not allowed).',
   })
   @ApiProperty({ type: 'number', format: 'double', nullable: true })
   bank: number | null;
@@ -115,6 +137,19 @@ export class FarkleLastRoundInput {
   @Min(0)
   @Max(1_000_000)
   leader: number;
+}
+
+@InputType({ description: 'The other player of a two-player game, for win-probability advice.' })
+export class FarkleOpponentInput {
+  @Field(() => Int, {
+    description:
+      'The opponent’s banked total (a multiple of 50; 0 or at least the entry threshold; at or above the target: the opponent reached it and this is the player’s last turn).',
+  })
+  @ApiProperty({ minimum: 0, maximum: 1000000 })
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  banked: number;
 }
 
 @InputType({ description: 'A Farkle position to advise on, without a game.' })
@@ -173,4 +208,25 @@ export class FarkleAdviceInput {
   @ValidateNested()
   @Type(() => FarkleLastRoundInput)
   lastRound?: FarkleLastRoundInput;
+
+  @Field(() => AdviceObjectiveEnum, {
+    nullable: true,
+    description:
+      'expected (default): fewest expected turns (with lastRound: beat the leader); winProbability: the chance to win a two-player game against `opponent` (needs opponent, not with lastRound).',
+  })
+  @ApiPropertyOptional({ enum: ADVICE_OBJECTIVES, default: 'expected' })
+  @OmitOrGive()
+  @IsIn(ADVICE_OBJECTIVES)
+  objective?: string;
+
+  @Field(() => FarkleOpponentInput, {
+    nullable: true,
+    description: 'winProbability: the other player of the two-player game.',
+  })
+  @ApiPropertyOptional({ type: FarkleOpponentInput })
+  @OmitOrGive()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => FarkleOpponentInput)
+  opponent?: FarkleOpponentInput;
 }

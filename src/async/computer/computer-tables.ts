@@ -5,8 +5,8 @@
  * loader answers null and the job runs again TABLE_RETRY_MS later.
  */
 import { Injectable } from '@nestjs/common';
-import type { OptimalTables } from '@fairdice/core/rules/computer';
-import type { GameState } from '@fairdice/core/rules/game';
+import { farkleExpertTwoPlayer, type OptimalTables } from '@fairdice/core/rules/computer';
+import type { ComputerLevel, GameState } from '@fairdice/core/rules/game';
 import { DomainException } from '../../common/errors';
 import { AdviceTablesService } from '../../advice/advice-tables.service';
 import type { OptimalTablesLoader } from '../../games/games.types';
@@ -19,12 +19,15 @@ export class ComputerTables {
   constructor(private readonly advice: AdviceTablesService) {}
 
   /** The tables for the game's options, or null while they are still being built. */
-  readonly loader: OptimalTablesLoader = (state: GameState) => Promise.resolve(this.tablesFor(state));
+  readonly loader: OptimalTablesLoader = (state: GameState, level?: ComputerLevel) =>
+    Promise.resolve(this.tablesFor(state, level));
 
-  private tablesFor(state: GameState): OptimalTables | null {
+  private tablesFor(state: GameState, level?: ComputerLevel): OptimalTables | null {
     try {
-      return state.family === 'five-dice'
-        ? { fiveDice: this.advice.fiveDice(state.options) }
+      if (state.family === 'five-dice') return { fiveDice: this.advice.fiveDice(state.options) };
+      // Farkle's expert plays a two-seat game from the two-player table alone (decision 0146).
+      return level === 'expert' && farkleExpertTwoPlayer(state.seats.length)
+        ? { farkleTwoPlayer: this.advice.farkleTwoPlayer(state.options) }
         : { farkle: this.advice.farkle(state.options) };
     } catch (err) {
       // Queued or building (the get above queued it), or the build queue is full: try again later.

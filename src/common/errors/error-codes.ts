@@ -42,6 +42,7 @@ export const SERVICE_ERROR_CODES = [
   'ADVICE_BUILD_LIMITED',
   'ADVICE_FORBIDDEN',
   'ADVICE_UNSUPPORTED',
+  'WIN_PROBABILITY_UNSUPPORTED',
   'INVALID_SHEET',
   'INVALID_POSITION',
   'GAME_NOT_FINISHED',
@@ -224,6 +225,10 @@ export const ERROR_MAP: Record<ErrorCode, ErrorMapping> = {
   },
   ADVICE_FORBIDDEN: { status: 403, title: 'This game forbids advice' },
   ADVICE_UNSUPPORTED: { status: 422, title: 'The advisor does not cover these rules' },
+  WIN_PROBABILITY_UNSUPPORTED: {
+    status: 422,
+    title: 'Win-probability advice covers two-seat Farkle games with rules the two-player solver models',
+  },
   INVALID_SHEET: { status: 400, title: 'No game can produce this score sheet' },
   INVALID_POSITION: { status: 400, title: 'No game can reach this position' },
   GAME_NOT_FINISHED: { status: 409, title: 'The game is not finished yet' },

@@ -113,5 +113,5 @@ registerEnumType(EventReasonEnum, {
 registerEnumType(ComputerLevelEnum, {
   name: 'ComputerLevel',
   description:
-    'How the computer plays (docs/advice.md, Computer players): optimal (the solvers), standard (the heuristic), beginner (a weak fixed policy).',
+    'How the computer plays (docs/advice.md, Computer players): expert (the highest chance to win: two-player Farkle; otherwise as optimal), optimal (the solvers), standard (the heuristic), beginner (a weak fixed policy).',
 });

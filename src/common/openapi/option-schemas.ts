@@ -33,7 +33,7 @@ export const ENUMS: Record<string, JsonSchema> = {
   JokerRule: enumOf(JOKER_RULES, 'How a further five of a kind may be entered (docs/rules.md).'),
   ComputerLevel: enumOf(
     COMPUTER_LEVELS,
-    'How the computer plays (docs/advice.md, Computer players): optimal (the solvers), standard (the heuristic), beginner (a weak fixed policy).',
+    'How the computer plays (docs/advice.md, Computer players): expert (the highest chance to win: two-player Farkle; otherwise as optimal), optimal (the solvers), standard (the heuristic), beginner (a weak fixed policy).',
   ),
 };
 

@@ -54,7 +54,7 @@ export class ComputerSeatInput {
   @Max(7)
   seat: number;
 
-  @Field(() => ComputerLevelEnum, { description: 'optimal, standard or beginner (docs/advice.md).' })
+  @Field(() => ComputerLevelEnum, { description: 'expert, optimal, standard or beginner (docs/advice.md).' })
   @ApiProperty({ ...apiRef('ComputerLevel'), example: 'standard' })
   @IsString()
   @IsIn(COMPUTER_LEVELS)

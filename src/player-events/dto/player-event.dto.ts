@@ -25,7 +25,7 @@ export class SeatHolder {
   @Field(() => ID, { nullable: true }) @ApiProperty({ type: String, format: 'uuid', nullable: true }) playerId:
     string | null;
   @Field(() => String, { nullable: true, description: "A computer seat's level; null for a player's seat." })
-  @ApiProperty({ type: String, nullable: true, enum: ['optimal', 'standard', 'beginner'] })
+  @ApiProperty({ type: String, nullable: true, enum: ['expert', 'optimal', 'standard', 'beginner'] })
   computer: string | null;
 }
 

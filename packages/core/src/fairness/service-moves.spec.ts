@@ -3,12 +3,12 @@
  * service plays them verify; the same games with the boxes of the last two service-made turns
  * swapped (legal, re-scored, the chain re-hashed by the forger) fail at the first differing move.
  */
-import { solveFarkle, solveFiveDice } from '../rules/advice';
+import { solveFarkle, solveFarkleTwoPlayer, solveFiveDice } from '../rules/advice';
 import type { OptimalTables } from '../rules/computer';
 import { COMPUTER_LEVELS, type GameCommand } from '../rules/game';
 import { RULE_SETS } from '../rules/registry';
 import type { AuditBundle } from './audit-bundle';
-import type { OptimalTablesFor } from './service-moves';
+import { type OptimalTablesFor, solvedTables } from './service-moves';
 import {
   bundleOf,
   lastBoxOf,
@@ -31,9 +31,8 @@ const tables: OptimalTablesFor = (state) => (state.family === 'five-dice' ? five
 
 beforeAll(() => {
   fiveDice = { fiveDice: solveFiveDice(RULE_SETS.simple.options) };
-  farkle = {
-    farkle: solveFarkle({ ...RULE_SETS.farkle.options, ...FARKLE_SHORT }),
-  };
+  const options = { ...RULE_SETS.farkle.options, ...FARKLE_SHORT };
+  farkle = { farkle: solveFarkle(options), farkleTwoPlayer: solveFarkleTwoPlayer(options) };
 });
 
 const check = (r: VerifyReport) => r.checks.find((c) => c.name === 'service-moves');
@@ -174,5 +173,42 @@ describe('without the solved tables', () => {
     const game = simulateServiceGame({ ruleSet: 'simple' });
     const r = verifyBundle(game.bundle);
     expect(check(r)).toMatchObject({ status: 'pass', detail: 'the service made no move of its own choosing' });
+  });
+});
+
+describe('level expert in two-seat Farkle', () => {
+  let game: ServiceGame;
+  beforeAll(() => {
+    game = simulateServiceGame({ ruleSet: 'farkle', options: FARKLE_SHORT, computerSeat: 'expert', tables: farkle });
+  });
+
+  it('plays from the two-player table, which the verifier needs: without it the moves are not checked, with the reason', () => {
+    const withoutTwoPlayer = verifyBundle(game.bundle, { optimalTables: () => ({ farkle: farkle.farkle }) });
+    expect(withoutTwoPlayer.ok).toBe(true);
+    expect(check(withoutTwoPlayer)).toMatchObject({ status: 'skipped' });
+    expect(check(withoutTwoPlayer)!.detail).toContain('not checked: level expert needs the two-player Farkle table');
+    expect(check(verifyBundle(game.bundle))!.detail).toContain(
+      'not checked: level expert plays from the solved tables, which were not given',
+    );
+  });
+
+  it('plays differently from optimal: the same game replayed at level optimal is named', () => {
+    let forged: GameCommand[] | null = null;
+    for (let at = game.commands.length - 1; at >= 0 && !forged; at--) {
+      const c = game.commands[at];
+      if (c.type !== 'computer') continue;
+      const moves = planAt(stateAfter(game.commands.slice(0, at)), 'optimal', farkle);
+      if (JSON.stringify(moves) !== JSON.stringify(c.moves)) forged = [...game.commands.slice(0, at), { ...c, moves }];
+    }
+    expect(forged).not.toBeNull();
+    const bad = verifyBundle(bundleOf(forged!), { optimalTables: tables });
+    expect(bad.failure!.detail).toMatch(/^move \d+ of the turn: level expert plays/);
+  });
+
+  it('solvedTables (fairdice verify) solves the two-player table when a bundle needs it, once', () => {
+    const built: string[] = [];
+    const r = verifyBundle(game.bundle, { optimalTables: solvedTables((t) => built.push(t)) });
+    expect(check(r)).toMatchObject({ status: 'pass' });
+    expect(built).toEqual(['farkle', 'two-player Farkle']);
   });
 });

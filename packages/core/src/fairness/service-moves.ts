@@ -5,19 +5,27 @@
  * moves are legal; every level is deterministic, so the verifier also re-derives each move from the
  * state before it and the same dice, and names the first one that differs.
  *
- * Level `optimal` plays from solved tables that take seconds to build: they are injected
- * (`OptimalTablesFor`), never built here on their own. Without them those moves are "not checked".
+ * Levels `optimal` and `expert` play from solved tables that take seconds to build: they are
+ * injected (`OptimalTablesFor`), never built here on their own. Without them those moves are "not
+ * checked".
  */
 import type { RollDice } from '../rules/core/dice';
 import { RuleError } from '../rules/core/errors';
-import { computerMove, fiveDiceBox, MissingTableError, type OptimalTables } from '../rules/computer';
-import { solveFarkle, solveFiveDice } from '../rules/advice';
+import {
+  computerMove,
+  farkleExpertTwoPlayer,
+  fiveDiceBox,
+  MissingTableError,
+  type OptimalTables,
+  playsFromTables,
+} from '../rules/computer';
+import { assertTwoPlayerSolvable, solveFarkle, solveFarkleTwoPlayer, solveFiveDice } from '../rules/advice';
 import type { ComputerLevel, GameCommand, GameState, SeatMove } from '../rules/game';
 import { asFamilyCommand, fiveDicePlay, withPlay } from '../rules/game/play';
 import { familyById } from '../rules/registry';
 import { canonicalJson } from './canonical';
 
-/** The solved tables level `optimal` plays with, for a game's options (null: not available). */
+/** The solved tables levels `optimal` and `expert` play with, for a game's options (null: not available). */
 export type OptimalTablesFor = (state: GameState) => OptimalTables | null;
 
 /** The outcome of re-deriving one service-made command. */
@@ -44,14 +52,14 @@ const canon = (v: unknown): string => {
   }
 };
 
-const NO_TABLES =
-  'level optimal plays from the solved tables, which were not given (`fairdice verify` solves them, seconds per rule set)';
+const noTables = (level: ComputerLevel) =>
+  `level ${level} plays from the solved tables, which were not given (\`fairdice verify\` solves them, seconds per rule set)`;
 
-/** The tables for level `optimal`, or the reason they are missing. */
+/** The tables for levels `optimal` and `expert`, or the reason they are missing. */
 function optimalTables(level: ComputerLevel, state: GameState, tables?: OptimalTablesFor): OptimalTables | string {
-  if (level !== 'optimal' && level !== 'expert') return {};
+  if (!playsFromTables(level)) return {};
   const t = tables?.(state) ?? null;
-  return t ?? NO_TABLES;
+  return t ?? noTables(level);
 }
 
 /**
@@ -194,24 +202,44 @@ export function checkServiceMove(
   return null;
 }
 
+/** Whether a game's moves at level `expert` need the two-player Farkle table. */
+const needsTwoPlayer = (state: GameState) =>
+  state.family === 'farkle' &&
+  farkleExpertTwoPlayer(state.seats.length) &&
+  state.seats.some((s) => s.computer === 'expert');
+
 /**
  * Tables built on demand with the solvers of @fairdice/core, one per rule set options (what
- * `fairdice verify` injects; a few seconds each). `onBuild` is told before each build.
+ * `fairdice verify` injects; a few seconds each, the two-player Farkle table about half a minute,
+ * built only for a two-seat Farkle game with a computer seat at `expert` and options it covers).
+ * `onBuild` is told before each build.
  */
-export function solvedTables(onBuild?: (family: string) => void): OptimalTablesFor {
+export function solvedTables(onBuild?: (table: string) => void): OptimalTablesFor {
   const cache = new Map<string, OptimalTables>();
-  return (state) => {
-    const key = `${state.family} ${canon(state.options)}`;
+  const get = (key: string, table: string, solve: () => OptimalTables) => {
     let t = cache.get(key);
     if (!t) {
-      onBuild?.(state.family);
-      t =
-        state.family === 'five-dice'
-          ? { fiveDice: solveFiveDice(state.options) }
-          : { farkle: solveFarkle(state.options) };
+      onBuild?.(table);
+      t = solve();
       cache.set(key, t);
     }
     return t;
+  };
+  return (state) => {
+    const options = canon(state.options);
+    if (state.family === 'five-dice')
+      return get(`five-dice ${options}`, 'five-dice', () => ({ fiveDice: solveFiveDice(state.options) }));
+    const farkle = get(`farkle ${options}`, 'farkle', () => ({ farkle: solveFarkle(state.options) }));
+    if (!needsTwoPlayer(state)) return farkle;
+    try {
+      assertTwoPlayerSolvable(state.options);
+    } catch {
+      return farkle; // the expert seat's moves are then "not checked" (MissingTableError), with the reason
+    }
+    const two = get(`farkle two-player ${options}`, 'two-player Farkle', () => ({
+      farkleTwoPlayer: solveFarkleTwoPlayer(state.options),
+    }));
+    return { ...farkle, ...two };
   };
 }
 

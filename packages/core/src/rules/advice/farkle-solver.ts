@@ -8,87 +8,18 @@
  */
 import type { Die } from '../core/dice';
 import { type FarkleOptions, farkle } from '../farkle/options';
-import { scoreFaces, scoringSelections } from '../farkle/scoring';
-
-const UNIT = 50;
-const MAX_DICE = 6;
-
-/** Roll outcomes of n dice, grouped by what they offer: for each group, the best points per number of dice set aside. */
-interface RollTable {
-  /** Probability of a farkle (nothing scores). */
-  readonly farkle: number;
-  readonly groupProbability: Float64Array;
-  /** Candidates of group g: candStart[g] .. candStart[g + 1]. */
-  readonly candStart: Int32Array;
-  /** Dice set aside and their best points (units of 50) for that count. */
-  readonly candDice: Int8Array;
-  readonly candPoints: Int32Array;
-}
-
-const factorial = [1, 1, 2, 6, 24, 120, 720];
-
-function rollTable(n: number, options: FarkleOptions): RollTable {
-  const groups = new Map<string, { p: number; cands: Array<[number, number]> }>();
-  let farkleP = 0;
-  const counts = [0, 0, 0, 0, 0, 0, 0];
-  const visitOutcome = () => {
-    let ways = factorial[n];
-    for (let f = 1; f <= 6; f++) ways /= factorial[counts[f]];
-    const p = ways / 6 ** n;
-    const best = new Array<number>(n + 1).fill(-1);
-    const take = [0, 0, 0, 0, 0, 0, 0];
-    const walk = (face: number) => {
-      if (face > 6) {
-        const faces: number[] = [];
-        for (let f = 1; f <= 6; f++) for (let i = 0; i < take[f]; i++) faces.push(f);
-        if (faces.length === 0) return;
-        const points = scoreFaces(faces, options);
-        if (points !== null && points > best[faces.length]) best[faces.length] = points;
-        return;
-      }
-      for (let c = 0; c <= counts[face]; c++) {
-        take[face] = c;
-        walk(face + 1);
-      }
-      take[face] = 0;
-    };
-    walk(1);
-    const cands: Array<[number, number]> = [];
-    for (let k = 1; k <= n; k++) if (best[k] > 0) cands.push([k, best[k] / UNIT]);
-    if (cands.length === 0) {
-      farkleP += p;
-      return;
-    }
-    const key = cands.map(([k, pts]) => `${k}:${pts}`).join(',');
-    const group = groups.get(key);
-    if (group) group.p += p;
-    else groups.set(key, { p, cands });
-  };
-  const enumerate = (face: number, left: number) => {
-    if (face === 6) {
-      counts[6] = left;
-      visitOutcome();
-      return;
-    }
-    for (let c = left; c >= 0; c--) {
-      counts[face] = c;
-      enumerate(face + 1, left - c);
-    }
-    counts[face] = 0;
-  };
-  enumerate(1, n);
-  const list = [...groups.values()];
-  const candStart = new Int32Array(list.length + 1);
-  const all = list.flatMap((g) => g.cands);
-  list.reduce((start, g, i) => ((candStart[i + 1] = start + g.cands.length), start + g.cands.length), 0);
-  return {
-    farkle: farkleP,
-    groupProbability: Float64Array.from(list.map((g) => g.p)),
-    candStart,
-    candDice: Int8Array.from(all.map(([k]) => k)),
-    candPoints: Int32Array.from(all.map(([, pts]) => pts)),
-  };
-}
+import { scoringSelections } from '../farkle/scoring';
+import {
+  assertDiceLeft,
+  bestFirst,
+  diceAfter,
+  MAX_DICE,
+  reachChance,
+  type RollTable,
+  rollTables,
+  toUnits,
+  UNIT,
+} from './farkle-turn';
 
 /** Throws a RangeError unless the solver supports `options` (docs/advice.md). */
 export function assertFarkleSolvable(options: FarkleOptions): void {
@@ -136,7 +67,7 @@ export function solveFarkle(options: FarkleOptions = farkle, method: FarkleMetho
   assertFarkleSolvable(options);
   const goal = options.target / UNIT;
   const entry = options.entryThreshold / UNIT;
-  const tables = [null, 1, 2, 3, 4, 5, 6].map((n) => (n === null ? null : rollTable(n, options))) as RollTable[];
+  const tables = rollTables(options);
   const turns = new Float64Array(goal);
   const rollValue = new Float64Array(goal * goal * 7).fill(NaN);
   const slope = new Float64Array(goal * 7);
@@ -179,7 +110,7 @@ export function solveFarkle(options: FarkleOptions = farkle, method: FarkleMetho
               bestSlope = 0;
               break;
             }
-            const left = table.candDice[c] === n ? MAX_DICE : n - table.candDice[c];
+            const left = diceAfter(n, table.candDice[c]);
             const roll = rollValue[base + t2 * 7 + left];
             const bank = b > 0 || t2 >= entry ? turns[b + t2] : Infinity;
             if (bank <= roll) {
@@ -218,12 +149,6 @@ export interface FarklePosition {
 /** Two values closer than this are a tie (then the documented order decides). */
 export const FARKLE_TIE_EPSILON = 1e-9;
 
-const toUnits = (points: number, what: string) => {
-  if (!Number.isSafeInteger(points) || points < 0 || points % UNIT !== 0)
-    throw new RangeError(`${what} must be a non-negative multiple of ${UNIT}, got ${String(points)}`);
-  return points / UNIT;
-};
-
 /** Expected number of turns to reach the target from the start of a turn (0 once reached). */
 export function expectedTurns(sol: FarkleSolution, banked: number): number {
   const b = toUnits(banked, 'banked');
@@ -246,8 +171,7 @@ export interface BankOrRoll {
 export function adviseBankOrRoll(sol: FarkleSolution, position: FarklePosition, diceLeft: number): BankOrRoll {
   const b = toUnits(position.banked, 'banked');
   const t = toUnits(position.turnPoints, 'turnPoints');
-  if (!Number.isInteger(diceLeft) || diceLeft < 1 || diceLeft > MAX_DICE)
-    throw new RangeError(`diceLeft must be 1 to 6, got ${String(diceLeft)}`);
+  assertDiceLeft(diceLeft);
   if (b >= sol.goal) throw new RangeError('the target is already reached');
   const bankAllowed = t > 0 && (b > 0 || t >= sol.entry);
   if (b + t >= sol.goal) return { bank: bankAllowed ? 1 : null, roll: 1, best: bankAllowed ? 'bank' : 'roll' };
@@ -274,20 +198,12 @@ export interface SetAsideAdvice extends BankOrRoll {
  */
 export function adviseSetAside(sol: FarkleSolution, position: FarklePosition, roll: readonly Die[]): SetAsideAdvice[] {
   const list = scoringSelections(roll, sol.options).map((s, order) => {
-    const diceLeft = s.dice.length === roll.length ? MAX_DICE : roll.length - s.dice.length;
+    const diceLeft = diceAfter(roll.length, s.dice.length);
     const choice = adviseBankOrRoll(sol, { ...position, turnPoints: position.turnPoints + s.points }, diceLeft);
     const expected = choice.best === 'bank' ? choice.bank! : choice.roll;
-    return { order, advice: { ...s, diceLeft, ...choice, expected } };
+    return { order, score: -expected, advice: { ...s, diceLeft, ...choice, expected } };
   });
-  list.sort((a, b) => a.advice.expected - b.advice.expected || a.order - b.order);
-  if (list.length > 1) {
-    const best = list[0].advice.expected;
-    let chosen = 0;
-    for (let i = 1; i < list.length && list[i].advice.expected <= best + FARKLE_TIE_EPSILON; i++)
-      if (list[i].order < list[chosen].order) chosen = i;
-    if (chosen !== 0) list.unshift(...list.splice(chosen, 1));
-  }
-  return list.map((x) => x.advice);
+  return bestFirst(list, FARKLE_TIE_EPSILON);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -317,25 +233,7 @@ export function solveLastTurn(options: FarkleOptions, banked: number, leader: nu
   if (b > l) throw new RangeError('the player is not trailing: banked exceeds the leader');
   const entry = options.entryThreshold / UNIT;
   const need = Math.max(l - b + 1, b > 0 ? 1 : Math.max(entry, 1));
-  const tables = [1, 2, 3, 4, 5, 6].map((n) => rollTable(n, options));
-  const winChance = new Float64Array(need * 7);
-  for (let t = need - 1; t >= 0; t--) {
-    for (let n = 1; n <= MAX_DICE; n++) {
-      const table = tables[n - 1];
-      let p = 0;
-      for (let g = 0; g < table.groupProbability.length; g++) {
-        let best = 0;
-        for (let c = table.candStart[g]; c < table.candStart[g + 1]; c++) {
-          const t2 = t + table.candPoints[c];
-          const left = table.candDice[c] === n ? MAX_DICE : n - table.candDice[c];
-          const v = t2 >= need ? 1 : winChance[t2 * 7 + left];
-          if (v > best) best = v;
-        }
-        p += table.groupProbability[g] * best;
-      }
-      winChance[t * 7 + n] = p;
-    }
-  }
+  const winChance = reachChance(rollTables(options), need);
   return { options, banked, leader, need, winChance };
 }
 
@@ -364,26 +262,15 @@ export function adviseLastTurnSetAside(
 ): LastTurnSetAside[] {
   const t = toUnits(turnPoints, 'turnPoints');
   const list = scoringSelections(roll, table.options).map((s, order) => {
-    const diceLeft = s.dice.length === roll.length ? MAX_DICE : roll.length - s.dice.length;
+    const diceLeft = diceAfter(roll.length, s.dice.length);
     const t2 = t + s.points / UNIT;
     const wins = t2 >= table.need;
+    const winChance = wins ? 1 : table.winChance[t2 * 7 + diceLeft];
     return {
       order,
-      advice: {
-        ...s,
-        diceLeft,
-        winChance: wins ? 1 : table.winChance[t2 * 7 + diceLeft],
-        best: wins ? ('bank' as const) : ('roll' as const),
-      },
+      score: winChance,
+      advice: { ...s, diceLeft, winChance, best: wins ? ('bank' as const) : ('roll' as const) },
     };
   });
-  list.sort((a, b) => b.advice.winChance - a.advice.winChance || a.order - b.order);
-  if (list.length > 1) {
-    const best = list[0].advice.winChance;
-    let chosen = 0;
-    for (let i = 1; i < list.length && list[i].advice.winChance >= best - FARKLE_TIE_EPSILON; i++)
-      if (list[i].order < list[chosen].order) chosen = i;
-    if (chosen !== 0) list.unshift(...list.splice(chosen, 1));
-  }
-  return list.map((x) => x.advice);
+  return bestFirst(list, FARKLE_TIE_EPSILON);
 }

@@ -1,6 +1,6 @@
 /**
- * Byte encoding of a solved five-dice table, for a disk cache (docs/advice.md, "Table format").
- * Only the values of reachable states are stored (the reader recomputes which states those are
+ * Byte encoding of a solved five-dice table, for a disk cache (docs/advice.md, "Table format"),
+ * in the layout of table-bytes.ts. Only the values of reachable states are stored (the reader recomputes which states those are
  * from the threshold), as little-endian IEEE-754 float64, so a loaded table decides exactly as
  * the solve that wrote it.
  *
@@ -18,9 +18,10 @@
  */
 import type { FiveDiceOptions } from '../five-dice/types';
 import { type FiveDiceSolution, reachability, stateIndex } from './five-dice-solver';
+import { decodeTable, encodeTable } from './table-bytes';
 
 export const FORMAT_VERSION = 2;
-const MAGIC = [0x46, 0x44, 0x4f, 0x54]; // "FDOT"
+const KIND = { magic: 'FDOT', version: FORMAT_VERSION, name: 'five-dice table', float32Section: true };
 
 /**
  * The options a table was solved for, as one ASCII line. Two option sets with the same
@@ -45,34 +46,14 @@ function reachableIndices(threshold: number, reachable: Uint8Array): Int32Array 
   return Int32Array.from(out);
 }
 
-function fnv1a(bytes: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193) >>> 0;
-  return h >>> 0;
-}
-
 export function serializeSolution(sol: FiveDiceSolution): Uint8Array {
-  const fingerprint = optionsFingerprint(sol.options);
   const indices = reachableIndices(sol.threshold, sol.reachable);
-  const header = Math.ceil((12 + fingerprint.length) / 8) * 8;
-  const chances = sol.bonusChance ? indices.length : 0;
-  const bytes = new Uint8Array(header + 8 + indices.length * 8 + 4 + chances * 4);
-  const view = new DataView(bytes.buffer);
-  MAGIC.forEach((b, i) => (bytes[i] = b));
-  view.setUint32(4, FORMAT_VERSION, true);
-  view.setUint32(8, fingerprint.length, true);
-  for (let i = 0; i < fingerprint.length; i++) bytes[12 + i] = fingerprint.charCodeAt(i) & 0x7f;
-  view.setUint32(header, indices.length, true);
-  const first = header + 8;
-  indices.forEach((index, i) => view.setFloat64(first + i * 8, sol.values[index], true));
-  const after = first + indices.length * 8;
-  view.setUint32(after, chances, true);
-  if (sol.bonusChance) {
-    const bonusChance = sol.bonusChance;
-    indices.forEach((index, i) => view.setFloat32(after + 4 + i * 4, bonusChance[index], true));
-  }
-  view.setUint32(header + 4, fnv1a(bytes, first, bytes.length), true);
-  return bytes;
+  return encodeTable(
+    KIND,
+    optionsFingerprint(sol.options),
+    Float64Array.from(indices, (index) => sol.values[index]),
+    sol.bonusChance ? Float32Array.from(indices, (index) => sol.bonusChance![index]) : null,
+  );
 }
 
 export type TableReadResult = { ok: true; solution: FiveDiceSolution } | { ok: false; reason: string };
@@ -82,31 +63,17 @@ export type TableReadResult = { ok: true; solution: FiveDiceSolution } | { ok: f
  * size or hash gives `{ ok: false, reason }` (the caller then solves again and rewrites the file).
  */
 export function deserializeSolution(bytes: Uint8Array, options: FiveDiceOptions): TableReadResult {
-  const bad = (why: string): TableReadResult => ({ ok: false, reason: `five-dice table: ${why}` });
-  if (bytes.length < 16 || MAGIC.some((b, i) => bytes[i] !== b)) return bad('not a table (magic)');
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const version = view.getUint32(4, true);
-  if (version !== FORMAT_VERSION) return bad(`format version ${version}, expected ${FORMAT_VERSION}`);
-  const length = view.getUint32(8, true);
-  const want = optionsFingerprint(options);
-  if (length !== want.length || 12 + length > bytes.length) return bad('options fingerprint differs');
-  for (let i = 0; i < length; i++) if (bytes[12 + i] !== want.charCodeAt(i)) return bad('options fingerprint differs');
-  const header = Math.ceil((12 + length) / 8) * 8;
   const threshold = options.upperBonusThreshold;
   const reachable = reachability(threshold);
   const indices = reachableIndices(threshold, reachable);
-  const first = header + 8;
-  const after = first + indices.length * 8;
-  if (bytes.length < after + 4 || view.getUint32(header, true) !== indices.length) return bad('size differs');
-  if (view.getUint32(header + 4, true) !== fnv1a(bytes, first, bytes.length)) return bad('hash differs (corrupt)');
-  const chances = view.getUint32(after, true);
-  if ((chances !== 0 && chances !== indices.length) || bytes.length !== after + 4 + chances * 4)
-    return bad('size differs');
+  const read = decodeTable(KIND, bytes, optionsFingerprint(options), indices.length);
+  if (!read.ok) return read;
   const values = new Float64Array(4096 * 3 * (threshold + 1)).fill(NaN);
-  indices.forEach((index, i) => (values[index] = view.getFloat64(first + i * 8, true)));
+  indices.forEach((index, i) => (values[index] = read.values[i]));
   const solution: FiveDiceSolution = { options, threshold, values, reachable, widgets: 0 };
-  if (chances === 0) return { ok: true, solution };
+  if (read.float32s === null) return { ok: true, solution };
+  const chances = read.float32s;
   const bonusChance = new Float32Array(values.length).fill(NaN);
-  indices.forEach((index, i) => (bonusChance[index] = view.getFloat32(after + 4 + i * 4, true)));
+  indices.forEach((index, i) => (bonusChance[index] = chances[i]));
   return { ok: true, solution: { ...solution, bonusChance } };
 }

@@ -5,3 +5,4 @@ export * from './five-dice-endgame';
 export * from './five-dice-bonus-chance';
 export * from './five-dice-table-format';
 export * from './farkle-solver';
+export * from './farkle-two-player';

@@ -3,7 +3,17 @@ import { RuleError } from '../core/errors';
 import { decideGame, emptyGame, evolveGame, computerSeatsProblem, startedPlay } from '../game';
 import type { ComputerLevel, GameCommand, GameEvent, GameState } from '../game/types';
 import { familyById } from '../registry';
-import { adviseBox, adviseEndgameHolds, adviseHolds, createEndgame, solveFarkle, solveFiveDice } from '../advice';
+import {
+  adviseBox,
+  adviseEndgameHolds,
+  adviseHolds,
+  adviseSetAside,
+  adviseTwoPlayerSetAside,
+  createEndgame,
+  solveFarkle,
+  solveFarkleTwoPlayer,
+  solveFiveDice,
+} from '../advice';
 import { penta } from '../five-dice/options';
 import { farkle as farklePreset } from '../farkle/options';
 import { type FiveDiceSheet, type FiveDiceState, timeoutMove } from '../five-dice';
@@ -378,5 +388,57 @@ describe('five-dice expert', () => {
     expect(() => fiveDiceMove(state([6, 6, 5, 2, 1], 1, [false, false], open), 'expert')).toThrow(MissingTableError);
     // Every other seat quit: nobody to beat, so optimal play.
     expect(fiveDiceEndgameTarget(state([6, 6, 5, 2, 1], 1, [true, false]), 1)).toBeNull();
+  });
+});
+
+describe('level expert, Farkle', () => {
+  const options = { ...farklePreset, target: 2000, entryThreshold: 300 };
+  const two = solveFarkleTwoPlayer(options);
+  const solo = solveFarkle(options);
+  const family = familyById('farkle');
+  const at = (seats: number, totals: number[], roll: Die[], points: number): FarkleState => {
+    const base = family.initialState(options, seats);
+    return {
+      ...base,
+      phase: 'playing',
+      totals,
+      onBoard: totals.map((t) => t > 0),
+      turn: { seat: 0, roll, setAside: null, points, diceLeft: roll.length },
+    };
+  };
+
+  it('two seats: the first entry of adviseTwoPlayerSetAside, against the other seat’s total', () => {
+    const tables = { farkle: solo, farkleTwoPlayer: two };
+    // Far behind, the chance to win asks for more risk than the fewest expected turns.
+    let differs = 0;
+    for (const [mine, theirs, points] of [
+      [400, 1800, 300],
+      [1500, 300, 300],
+      [600, 1900, 500],
+      [1700, 1850, 250],
+    ]) {
+      const roll: Die[] = [1, 5, 2, 3, 4, 6];
+      const best = adviseTwoPlayerSetAside(two, { banked: mine, opponent: theirs, turnPoints: points }, roll)[0];
+      const move = farkleMove(at(2, [mine, theirs], roll, points), 'expert', tables);
+      expect(move).toEqual({ type: best.best, setAside: best.dice });
+      const optimal = adviseSetAside(solo, { banked: mine, turnPoints: points }, roll)[0];
+      if (optimal.best !== best.best || optimal.dice.join() !== best.dice.join()) differs++;
+    }
+    expect(differs).toBeGreaterThan(0);
+    // The opponent reached the target: the last turn. Setting the 5 aside ties at 2,100 (worth ½):
+    // with one die left banking beats rolling on (1/3), with two rolling on wins (5/9).
+    expect(farkleMove(at(2, [1500, 2100], [5, 2], 550), 'expert', tables)).toEqual({ type: 'bank', setAside: [0] });
+    expect(farkleMove(at(2, [1500, 2100], [5, 2, 3], 550), 'expert', tables)).toEqual({
+      type: 'roll',
+      setAside: [0],
+    });
+  });
+
+  it('needs the two-player table with two seats; plays as optimal with three', () => {
+    expect(() => farkleMove(at(2, [0, 0], [1, 2, 3, 4, 6, 6], 0), 'expert', { farkle: solo })).toThrow(
+      /two-player Farkle table/,
+    );
+    const three = at(3, [0, 500, 700], [1, 5, 2, 3, 4, 6], 300);
+    expect(farkleMove(three, 'expert', { farkle: solo })).toEqual(farkleMove(three, 'optimal', { farkle: solo }));
   });
 });

@@ -34,19 +34,31 @@ import {
   type FiveDiceEndgame,
   adviseLastTurnSetAside,
   adviseSetAside,
+  adviseTwoPlayerSetAside,
   type FarkleSolution,
+  type FarkleTwoPlayerSolution,
   type FiveDiceSolution,
   solveLastTurn,
 } from '../advice';
 
-/** The solved tables level `optimal` needs (for the game's options); absent for the other levels. */
+/**
+ * The solved tables levels `optimal` and `expert` need (for the game's options); absent for the
+ * other levels. `farkleTwoPlayer` is for `expert` in a two-seat Farkle game.
+ */
 export interface OptimalTables {
   readonly fiveDice?: FiveDiceSolution;
   readonly farkle?: FarkleSolution;
+  readonly farkleTwoPlayer?: FarkleTwoPlayerSolution;
 }
 
-/** Thrown when level `optimal` is asked to move without its table (the caller loads it first). */
+/** Thrown when level `optimal` or `expert` is asked to move without its table (the caller loads it first). */
 export class MissingTableError extends Error {}
+
+/** Levels that play from solved tables (the others need none). */
+export const playsFromTables = (level: ComputerLevel) => level === 'optimal' || level === 'expert';
+
+/** Whether level `expert` plays this Farkle game from the two-player table: exactly two seats. */
+export const farkleExpertTwoPlayer = (seats: number) => seats === 2;
 
 // ---------------------------------------------------------------- five dice
 
@@ -84,7 +96,7 @@ export function fiveDiceBox(
 ): BoxId {
   if (level === 'beginner') return beginnerBox(sheet, dice, options);
   if (level === 'standard') return computerChoice(sheet, dice, options);
-  if (!tables.fiveDice) throw new MissingTableError('level optimal needs the five-dice table');
+  if (!tables.fiveDice) throw new MissingTableError(`level ${level} needs the five-dice table`);
   return adviseBox(tables.fiveDice, sheet, dice)[0].box;
 }
 
@@ -157,7 +169,7 @@ export function fiveDiceMove(
   let hold: number[];
   if (level === 'beginner') hold = beginnerHold(turn.dice);
   else {
-    if (!tables.fiveDice) throw new MissingTableError('level optimal needs the five-dice table');
+    if (!tables.fiveDice) throw new MissingTableError(`level ${level} needs the five-dice table`);
     hold = adviseHolds(tables.fiveDice, sheet, turn.dice, (3 - turn.rollInTurn) as 1 | 2)[0].hold;
   }
   return hold.length === DICE_COUNT ? score() : { type: 'roll', hold };
@@ -183,6 +195,9 @@ export const FARKLE_STANDARD_BANK_ANY = 550;
  * - `optimal`: the first entry of `adviseSetAside` (fewest expected turns; its bank-or-roll); in
  *   the last round, a seat whose total does not exceed the leader's (the highest other total)
  *   follows `adviseLastTurnSetAside` instead (bank exactly when the total would beat the leader).
+ * - `expert`: with two seats, the first entry of `adviseTwoPlayerSetAside` (the highest chance to
+ *   win, a tie counting half; the opponent's total at or above the target is the last turn); with
+ *   any other number of seats, as `optimal`.
  */
 export function farkleMove(state: FarkleState, level: ComputerLevel, tables: OptimalTables = {}): FarkleMove | null {
   const turn = state.turn;
@@ -192,8 +207,14 @@ export function farkleMove(state: FarkleState, level: ComputerLevel, tables: Opt
   const roll = turn.roll;
   const banked = state.totals[seat];
   const canBank = (points: number) => state.onBoard[seat] || points >= state.options.entryThreshold;
-  if (level === 'optimal') {
-    if (!tables.farkle) throw new MissingTableError('level optimal needs the Farkle table');
+  if (level === 'expert' && farkleExpertTwoPlayer(state.totals.length)) {
+    if (!tables.farkleTwoPlayer) throw new MissingTableError('level expert needs the two-player Farkle table');
+    const position = { banked, opponent: state.totals[1 - seat], turnPoints: turn.points };
+    const best = adviseTwoPlayerSetAside(tables.farkleTwoPlayer, position, roll)[0];
+    return { type: best.best, setAside: best.dice };
+  }
+  if (playsFromTables(level)) {
+    if (!tables.farkle) throw new MissingTableError(`level ${level} needs the Farkle table`);
     const leader = Math.max(-1, ...state.totals.filter((_, s) => s !== seat && !state.quit[s]));
     if (state.lastRound !== null && leader >= banked) {
       const best = adviseLastTurnSetAside(solveLastTurn(state.options, banked, leader), turn.points, roll)[0];

@@ -27,7 +27,7 @@ export function decideCreate(state: GameState, c: CreateCommand): GameEvent[] | 
   if (c.clientSeeds !== undefined && (!Array.isArray(c.clientSeeds) || c.clientSeeds.length !== 1 + c.hotSeats))
     return ruleError('INVALID_COMMAND', 'one client seed per seat held by the creator');
   if (c.computerLevel !== undefined && !isComputerLevel(c.computerLevel))
-    return ruleError('INVALID_OPTIONS', 'computerLevel must be optimal, standard or beginner', {
+    return ruleError('INVALID_OPTIONS', 'computerLevel must be expert, optimal, standard or beginner', {
       option: 'computerLevel',
     });
   if (c.computerSeats !== undefined) {
@@ -143,7 +143,7 @@ export function computerSeatsProblem(seatCount: number, hotSeats: number, list: 
     if (seen.has(seat)) return `computer seat ${seat} is named twice`;
     seen.add(seat);
     if (!isComputerLevel(item.level))
-      return `computer seat ${seat}: level must be optimal, standard or beginner, not ${String(item.level)}`;
+      return `computer seat ${seat}: level must be expert, optimal, standard or beginner, not ${String(item.level)}`;
   }
   return null;
 }

@@ -5,8 +5,9 @@ import type { RuleSetName } from '../registry';
 export type GameStatus = 'open' | 'playing' | 'finished' | 'abandoned';
 
 /**
- * How the computer plays (docs/advice.md, "Computer players"): `optimal` the solvers' policy,
- * `standard` the service's heuristic, `beginner` a deliberately weak fixed policy.
+ * How the computer plays (docs/advice.md, "Computer players"): `expert` maximises the chance to
+ * win (two-player Farkle; otherwise as `optimal`), `optimal` the solvers' policy, `standard` the
+ * service's heuristic, `beginner` a deliberately weak fixed policy.
  */
 export const COMPUTER_LEVELS = ['expert', 'optimal', 'standard', 'beginner'] as const;
 export type ComputerLevel = (typeof COMPUTER_LEVELS)[number];
