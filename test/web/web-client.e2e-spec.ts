@@ -222,7 +222,7 @@ describeOnce('the web client (Chromium)', () => {
       await page
         .getByLabel('Computer level')
         .locator('option')
-        .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)),
+        .evaluateAll((os) => os.map((o) => o.getAttribute('value'))),
     ).toEqual(['beginner', 'standard', 'optimal', 'expert']);
     await createGame(page, { ruleSet: 'penta' });
     await yourTurn(page).waitFor({ timeout: 60_000 });
