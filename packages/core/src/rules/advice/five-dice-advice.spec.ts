@@ -304,9 +304,14 @@ describe('table format', () => {
       ok: false,
       reason: expect.stringContaining('version'),
     });
+    // A flipped bit in the last value (before the bonus-chance count, 0 here) fails the hash; in
+    // the count itself, the size.
     const corrupt = bytes.slice();
-    corrupt[corrupt.length - 3] ^= 1;
+    corrupt[corrupt.length - 7] ^= 1;
     expect(deserializeSolution(corrupt, options)).toMatchObject({ ok: false, reason: expect.stringContaining('hash') });
+    const count = bytes.slice();
+    count[count.length - 3] ^= 1;
+    expect(deserializeSolution(count, options)).toMatchObject({ ok: false, reason: expect.stringContaining('size') });
     expect(deserializeSolution(bytes.slice(0, bytes.length - 8), options)).toMatchObject({ ok: false });
     expect(deserializeSolution(new Uint8Array(3), options)).toMatchObject({ ok: false });
   });
