@@ -28,7 +28,7 @@ export class AdviceController {
   @ApiOperation({
     summary: 'Optimal advice for the player to move',
     description:
-      'For the current state of the game, for the player to move (the creator for hot seats), in a game that allows advice. Five dice: every hold and box with its expected final score; Farkle: every set-aside with bank-or-roll values (last round, trailing: chances to beat the leader), and the chance to get on the board this turn. objective=winProbability (two-seat Farkle games): every set-aside with its chance to win the game against the other player (a tie counts half); other games 422 WIN_PROBABILITY_UNSUPPORTED. 503 TABLE_BUILDING with Retry-After while the table for the game’s rules is computed.',
+      'For the current state of the game, for the player to move (the creator for hot seats), in a game that allows advice. Five dice: every hold and box with its expected final score; Farkle: every set-aside with bank-or-roll values (last round, trailing: chances to beat the leader), and the chance to get on the board this turn. Five dice, once every other seat has finished: each hold and box also with its chance to win (a tie counts half), whatever the objective. objective=winProbability (two-seat Farkle games): every set-aside with its chance to win the game against the other player (a tie counts half); other Farkle games 422 WIN_PROBABILITY_UNSUPPORTED. 503 TABLE_BUILDING with Retry-After while the table for the game’s rules is computed.',
   })
   @ApiOkResponse({ type: GameAdviceView })
   @ApiProblems(

@@ -31,7 +31,8 @@ export class AdviceResolver {
     @Args('objective', {
       type: () => AdviceObjectiveEnum,
       nullable: true,
-      description: 'expected (default) or winProbability (two-seat Farkle games).',
+      description:
+        'expected (default) or winProbability (two-seat Farkle games; a five-dice game answers its one view, whose endgame fields carry the win chances).',
     })
     objective?: AdviceObjective | null,
   ) {

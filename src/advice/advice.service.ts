@@ -157,7 +157,7 @@ export class AdviceService {
 
   // ------------------------------------------------------------------ a game's player to move
 
-  /** `objective`: expected (the solo objective, the default) or winProbability (two-seat Farkle games). */
+  /** `objective`: expected (the solo objective, the default) or winProbability (two-seat Farkle games; five dice: the same view, whose endgame fields carry the win chances). */
   async gameAdvice(
     player: AuthenticatedPlayer,
     gameId: string,
@@ -174,9 +174,10 @@ export class AdviceService {
     if (seat === null || state.seats[seat]?.playerId !== player.id)
       throw new DomainException('NOT_YOUR_TURN', 'Advice is for the player to move', { currentSeat: seat });
     const base = { gameId: state.id, version: state.version, family: state.family, seat };
-    if (objective === 'winProbability' && (state.family !== 'farkle' || state.seats.length !== 2))
+    // Five dice: the one view carries the endgame's win chances whenever they apply, whatever the objective.
+    if (objective === 'winProbability' && state.family === 'farkle' && state.seats.length !== 2)
       throw winProbabilityUnsupported(
-        `Win-probability advice covers Farkle games with exactly two seats (this is a ${state.family} game with ${state.seats.length})`,
+        `Win-probability advice covers Farkle games with exactly two seats (this game has ${state.seats.length})`,
       );
     if (state.family === 'five-dice') {
       const play = startedPlay(state);

@@ -235,12 +235,14 @@ describe('advice: two-player Farkle win probabilities', () => {
       expect(tables.status()).toMatchObject({ queued: before.queued, building: before.building });
     });
 
-    it('refuses a five-dice game with 422 WIN_PROBABILITY_UNSUPPORTED, and a bad objective with 400', async () => {
+    it('answers a five-dice game with its one view (the endgame fields carry win chances), and a bad objective with 400', async () => {
       const game = (
         await t.http().post('/v1/games').set(ada.auth).send({ ruleSet: 'simple', seats: 2, hotSeats: 1 }).expect(201)
       ).body;
       await post(`/v1/games/${game.id}/start`);
-      expect((await winAdvice(game.id).expect(422)).body.code).toBe('WIN_PROBABILITY_UNSUPPORTED');
+      const view = (await winAdvice(game.id).expect(200)).body;
+      expect(view.fiveDice).toMatchObject({ winChanceStatus: 'noTarget', winChanceAtTurnStart: null });
+      expect(view.farkle).toBeNull();
       const bad = await t.http().get(`/v1/games/${game.id}/advice?objective=winning`).set(ada.auth);
       expect({ status: bad.status, code: bad.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
       const g = await gql(

@@ -38,7 +38,7 @@ export const AdviceObjectiveEnum = enumOf(ADVICE_OBJECTIVES);
 registerEnumType(AdviceObjectiveEnum, {
   name: 'AdviceObjective',
   description:
-    'expected (the default): the solo objective, the expected final score (five dice) or the fewest expected turns (Farkle, with the last-round adjustment); winProbability: the chance to win a two-player Farkle game, a tie counting half (docs/advice.md).',
+    'expected (the default): the solo objective, the expected final score (five dice) or the fewest expected turns (Farkle, with the last-round adjustment); winProbability: the chance to win a two-player Farkle game, a tie counting half (five dice: the same view as expected, whose endgame fields carry the win chances; docs/advice.md).',
 });
 export const DECISION_KINDS = ['hold', 'box', 'setAside'] as const;
 export const DecisionKindEnum = enumOf(DECISION_KINDS);
