@@ -18,6 +18,7 @@ import {
 } from '@fairdice/core/rules/advice';
 import type { Die } from '@fairdice/core/rules/core/dice';
 import { farkle } from '@fairdice/core/rules/farkle/options';
+import { simple } from '@fairdice/core/rules/five-dice/options';
 import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { AdviceTablesService } from '../../src/advice/advice-tables.service';
 
@@ -237,9 +238,15 @@ describe('advice: two-player Farkle win probabilities', () => {
 
     it('answers a five-dice game with its one view (the endgame fields carry win chances), and a bad objective with 400', async () => {
       const game = (
-        await t.http().post('/v1/games').set(ada.auth).send({ ruleSet: 'simple', seats: 2, hotSeats: 1 }).expect(201)
+        await t
+          .http()
+          .post('/v1/games')
+          .set(ada.auth)
+          .send({ ruleSet: 'simple', options: { upperBonusPoints: 0 }, seats: 2, hotSeats: 1 })
+          .expect(201)
       ).body;
       await post(`/v1/games/${game.id}/start`);
+      await tables.whenReady({ ...simple, upperBonusPoints: 0 }); // a table solved in a fraction of a second
       const view = (await winAdvice(game.id).expect(200)).body;
       expect(view.fiveDice).toMatchObject({ winChanceStatus: 'noTarget', winChanceAtTurnStart: null });
       expect(view.farkle).toBeNull();
