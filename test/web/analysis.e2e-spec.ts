@@ -3,14 +3,16 @@
  * `simple` game played to the end (one move a deliberate blunder-sized sacrifice), its analysis
  * opened from the finished page while the advice table is still being computed (the page waits and
  * asks again by itself), and what the page shows compared with the analysis the server gives the
- * same player. Runs once per CI run (describeOnce), against PostgreSQL.
+ * same player. Then a two-seat Farkle game (hot seat, played through the API by the page's player,
+ * some moves on purpose against the advice) and its analysis by chance to win, as the page shows it.
+ * Runs once per CI run (describeOnce), against PostgreSQL.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describeOnce } from '../helpers/suites';
-import { browserSuite, createGame, gameIdOf, register, tabTo, yourTurn } from './browser';
+import { browserSuite, createGame, gameIdOf, register, tabTo, tokenOf, yourTurn } from './browser';
 
 jest.setTimeout(300_000);
 
@@ -33,10 +35,14 @@ interface SeatAnalysis {
 interface Decision {
   version: number;
   turn: number;
-  kind: 'hold' | 'box';
+  kind: 'hold' | 'box' | 'setAside';
   box: string | null;
   loss: number;
   label: string;
+  kept: number[] | null;
+  then: 'bank' | 'roll' | null;
+  turnPoints: number | null;
+  winChanceLoss: number | null;
 }
 
 /** Scores the box the page offers under `name` (e.g. /^Chance: score/) and confirms. */
@@ -176,5 +182,66 @@ describeOnce('the web client: post-game analysis (Chromium)', () => {
     await page.getByRole('link', { name: 'Profile' }).click();
     await page.getByRole('link', { name: 'analysis', exact: true }).click();
     await players.getByRole('row', { name: /^Lea/ }).waitFor();
+  });
+  it('a finished two-seat Farkle game: the analysis by chance to win, as the server gives it', async () => {
+    const page = await web.newPage();
+    await register(page, 'Noa');
+    const auth = { Authorization: `Bearer ${await tokenOf(page)}` };
+    const http = () => web.t.http();
+    const options = { target: 1000, entryThreshold: 0 }; // a two-player table solved in well under a second
+    const created = (
+      await http().post('/v1/games').set(auth).send({ ruleSet: 'farkle', seats: 2, hotSeats: 1, options }).expect(201)
+    ).body;
+    let view = (await http().post(`/v1/games/${created.id}/start`).set(auth).send({}).expect(200)).body;
+    web.expecting.preparingAdvice = true;
+    for (let step = 0; view.status === 'playing'; step++) {
+      if (step > 2000) throw new Error('the game did not end');
+      const res = await http().get(`/v1/games/${view.id}/advice?objective=winProbability`).set(auth);
+      if (res.status === 503) {
+        await new Promise((resolve) => setTimeout(resolve, 200)); // the table is being solved (Retry-After ≥ 1 s)
+        continue;
+      }
+      expect(res.status).toBe(200);
+      const advice = res.body.farkle;
+      if (advice.dice === null) {
+        view = (await http().post(`/v1/games/${view.id}/roll`).set(auth).send({}).expect(200)).body;
+        continue;
+      }
+      // Every third decision against the advice: the last set-aside listed, then its other choice.
+      const against = step % 3 === 0 && advice.setAsides.length > 1;
+      const chosen = against ? advice.setAsides[advice.setAsides.length - 1] : advice.setAsides[0];
+      const then = against && chosen.bank !== null && chosen.then === 'roll' ? 'bank' : chosen.then;
+      view = (await http().post(`/v1/games/${view.id}/set-aside`).set(auth).send({ dice: chosen.dice }).expect(200))
+        .body;
+      view = (await http().post(`/v1/games/${view.id}/${then}`).set(auth).send({}).expect(200)).body;
+    }
+    web.expecting.preparingAdvice = false;
+
+    await page.goto(`${web.base}/#/analysis/${view.id}`);
+    const players = page.getByRole('table', { name: 'Accuracy per player' });
+    await players.waitFor({ timeout: 120_000 });
+    const server = (await web.read(page, `/v1/games/${view.id}/analysis`)) as {
+      seats: SeatAnalysis[];
+      decisions: Decision[];
+    };
+    expect(server.decisions.length).toBeGreaterThan(0);
+    expect(server.decisions.every((d) => d.kind === 'setAside' && d.winChanceLoss !== null)).toBe(true);
+    await page.getByText(/the chance to win it gave up, in percentage points/).waitFor();
+    const first = players.getByRole('row').nth(1);
+    const seat = server.seats[0];
+    expect((await first.getByRole('cell').allInnerTexts()).slice(0, 2)).toEqual([
+      `${seat.accuracy.toFixed(1)} %`,
+      `${(100 * seat.totalLoss).toFixed(2)} pts`,
+    ]);
+    const rows = page.getByRole('table', { name: /^Decisions/ }).locator('tbody tr');
+    expect(await rows.count()).toBe(server.decisions.length);
+    // The worst decision's row: its label, its loss in points of chance, what was played.
+    const worst = server.decisions.reduce((a, b, i) => (b.loss > server.decisions[a].loss ? i : a), 0);
+    const d = server.decisions[worst];
+    const cells = await rows.nth(worst).getByRole('cell').allInnerTexts();
+    expect(cells[2].toLowerCase()).toBe(d.label);
+    expect(cells[3]).toBe(`${(100 * d.winChanceLoss!).toFixed(2)} pts`);
+    expect(cells[4]).toBe(`Set aside (${d.turnPoints} in the turn)`);
+    expect(cells[6]).toBe(`Set aside ${d.kept!.join(', ')}, then ${d.then === 'bank' ? 'banked' : 'rolled on'}`);
   });
 });

@@ -1,9 +1,11 @@
 /**
- * The post-game analysis of a finished five-dice game (#/analysis/<id>): the service's
- * GET /v1/games/{id}/analysis, every seat's accuracy and expected-value loss, and every decision
- * (a hold after a roll, or a box) against the best move, with its label. A table still being
- * computed (503 TABLE_BUILDING) is a sentence, and the page asks again by itself after the wait the
- * service gives. Farkle games have no analysis, and an unfinished game none yet: both are said, not asked.
+ * The post-game analysis of a finished five-dice game or two-player Farkle game (#/analysis/<id>):
+ * the service's GET /v1/games/{id}/analysis, every seat's accuracy and loss, and every decision (a
+ * hold after a roll, a box, or a Farkle set-aside with its bank or roll) against the best move, with
+ * its label. Five dice is judged by expected points, two-player Farkle by the chance to win. A table
+ * still being computed (503 TABLE_BUILDING) is a sentence, and the page asks again by itself after the
+ * wait the service gives. Other Farkle games have no analysis, and an unfinished game none yet: both
+ * are said, not asked.
  */
 import { useEffect, useState } from 'react';
 import {
@@ -42,6 +44,10 @@ const FILTERS = {
 type Filter = keyof typeof FILTERS;
 
 const loss = (x: number) => x.toFixed(2);
+/** A loss in chance to win, in percentage points. */
+const winLoss = (x: number) => `${(100 * x).toFixed(2)} pts`;
+const lossOf = (d: Decision) =>
+  d.kind === 'setAside' && d.winChanceLoss !== null ? winLoss(d.winChanceLoss) : loss(d.loss);
 const percent = (x: number) => `${x.toFixed(1)} %`;
 
 const faces = (dice: number[]) => dice.join(', ');
@@ -50,14 +56,38 @@ function holdWords(kept: number[], verb: 'Kept' | 'Keep'): string {
   if (kept.length === 0) return verb === 'Kept' ? 'Rolled all five again' : 'Roll all five again';
   return `${verb} ${faces(kept)}`;
 }
+/** A Farkle set-aside and what followed: played (past: banked, rolled on) or best (bank, roll on). */
+const setAsideWords = (kept: number[], then: string | null, tense: 'past' | 'advice') =>
+  `Set aside ${faces(kept)}, then ${then === 'bank' ? (tense === 'past' ? 'banked' : 'bank') : tense === 'past' ? 'rolled on' : 'roll on'}`;
 const played = (d: Decision) =>
-  d.kind === 'hold' ? holdWords(d.kept ?? [], 'Kept') : `Scored ${boxName(d.box ?? '')}`;
+  d.kind === 'hold'
+    ? holdWords(d.kept ?? [], 'Kept')
+    : d.kind === 'setAside'
+      ? setAsideWords(d.kept ?? [], d.then, 'past')
+      : `Scored ${boxName(d.box ?? '')}`;
 const best = (d: Decision) =>
-  d.kind === 'hold' ? holdWords(d.bestKept ?? [], 'Keep') : `Score ${boxName(d.bestBox ?? '')}`;
+  d.kind === 'hold'
+    ? holdWords(d.bestKept ?? [], 'Keep')
+    : d.kind === 'setAside'
+      ? setAsideWords(d.bestKept ?? [], d.bestThen, 'advice')
+      : `Score ${boxName(d.bestBox ?? '')}`;
+const decisionWords = (d: Decision) =>
+  d.kind === 'hold'
+    ? `Hold (${d.rollsLeft} ${d.rollsLeft === 1 ? 'roll' : 'rolls'} left)`
+    : d.kind === 'setAside'
+      ? `Set aside (${d.turnPoints ?? 0} in the turn)`
+      : 'Box';
 
-/** Analysis is for finished five-dice games only: otherwise, why not (a sentence), without asking the service. */
-export function noAnalysis(game: Pick<GameView, 'family' | 'status'>): string | null {
-  if (game.family !== 'five-dice') return 'Post-game analysis covers five-dice games only; Farkle games have none.';
+/**
+ * Analysis is for finished five-dice games and two-player Farkle games: otherwise, why not (a
+ * sentence), without asking the service.
+ */
+export function noAnalysis(
+  game: Pick<GameView, 'family' | 'status'> & ({ seats: unknown[] } | { seatCount: number }),
+): string | null {
+  const seats = 'seats' in game ? game.seats.length : game.seatCount;
+  if (game.family !== 'five-dice' && seats !== 2)
+    return 'Post-game analysis covers five-dice games and two-player Farkle games; this Farkle game has none.';
   if (game.status !== 'finished') return 'The analysis is there once the game is finished.';
   return null;
 }
@@ -129,12 +159,22 @@ export function AnalysisPage({ gameId }: { gameId: string }) {
       {game && !why && !analysis && !waiting && !error && <p>Loading the analysis…</p>}
       {game && analysis && (
         <>
-          <p>
-            Every decision is compared with optimal play: its loss is the expected final score it gave up, in points.
-            Optimal play from an empty sheet expects {analysis.optimalExpectedScore.toFixed(1)} points; accuracy is the
-            share of that a player’s decisions kept. A loss of 0 is <em>best</em>, under 0.5 <em>good</em>, under 2 an{' '}
-            <em>inaccuracy</em>, under 6 a <em>mistake</em>, 6 or more a <em>blunder</em>.
-          </p>
+          {game.family === 'five-dice' ? (
+            <p>
+              Every decision is compared with optimal play: its loss is the expected final score it gave up, in points.
+              Optimal play from an empty sheet expects {analysis.optimalExpectedScore.toFixed(1)} points; accuracy is
+              the share of that a player’s decisions kept. A loss of 0 is <em>best</em>, under 0.5 <em>good</em>, under
+              2 an <em>inaccuracy</em>, under 6 a <em>mistake</em>, 6 or more a <em>blunder</em>.
+            </p>
+          ) : (
+            <p>
+              Every decision is compared with the play that gives the best chance to win (a tie counts half): its loss
+              is the chance to win it gave up, in percentage points (pts). The first player wins{' '}
+              {percent(100 * analysis.optimalExpectedScore)} of games when both play that way; accuracy is 100 % less
+              the player’s total loss. A loss of 0 is <em>best</em>, under 1 <em>good</em>, under 3 an{' '}
+              <em>inaccuracy</em>, under 8 a <em>mistake</em>, 8 or more a <em>blunder</em>.
+            </p>
+          )}
           <div className="table-scroll" role="region" aria-labelledby="players-caption" tabIndex={0}>
             <table className="stats analysis-table">
               <caption id="players-caption">Accuracy per player</caption>
@@ -156,7 +196,7 @@ export function AnalysisPage({ gameId }: { gameId: string }) {
                   <tr key={s.seat}>
                     <th scope="row">{seatName(game, s.seat)}</th>
                     <td>{percent(s.accuracy)}</td>
-                    <td>{loss(s.totalLoss)}</td>
+                    <td>{game.family === 'five-dice' ? loss(s.totalLoss) : winLoss(s.totalLoss)}</td>
                     <td>{s.decisions}</td>
                     <td>{s.optimal}</td>
                     <td>{s.inaccuracies}</td>
@@ -227,10 +267,8 @@ export function AnalysisPage({ gameId }: { gameId: string }) {
                     <td>{seatName(game, d.seat)}</td>
                     <td>{d.turn}</td>
                     <td className="move-label">{LABEL_WORDS[d.label]}</td>
-                    <td>{loss(d.loss)}</td>
-                    <td>
-                      {d.kind === 'hold' ? `Hold (${d.rollsLeft} ${d.rollsLeft === 1 ? 'roll' : 'rolls'} left)` : 'Box'}
-                    </td>
+                    <td>{lossOf(d)}</td>
+                    <td>{decisionWords(d)}</td>
                     <td>{d.dice.join(' ')}</td>
                     <td>
                       {played(d)}
