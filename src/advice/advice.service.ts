@@ -47,7 +47,7 @@ import {
 } from './advice-input';
 import type { AdviceObjective } from './dto/advice-enums';
 import { analyseFarkleTwoPlayer } from './farkle-analysis';
-import { onBoardChanceOf, winProbabilityView } from './farkle-win-advice';
+import { onBoardChanceOf, setAsideView, winProbabilityView } from './farkle-win-advice';
 import { analyseFiveDice } from './game-analysis';
 
 export { checkedSheet } from './advice-input';
@@ -331,16 +331,9 @@ export class AdviceService {
       const table = solveLastTurn(options, banked, leader);
       const need = table.need * UNIT;
       if (roll !== null) {
-        const list = adviseLastTurnSetAside(table, turnPoints, roll).map((a) => ({
-          dice: a.dice,
-          faces: a.faces,
-          points: a.points,
-          diceLeft: a.diceLeft,
-          then: a.best,
-          bank: null,
-          roll: null,
-          value: a.winChance,
-        }));
+        const list = adviseLastTurnSetAside(table, turnPoints, roll).map((a) =>
+          setAsideView(a, { bank: null, roll: null, value: a.winChance }),
+        );
         const best = list[0];
         return {
           ...base,
@@ -375,16 +368,9 @@ export class AdviceService {
       ? this.tables.forAdvisor('farkle', options, caller)
       : this.tables.farkle(options);
     if (roll !== null) {
-      const list = adviseSetAside(solution, { banked, turnPoints }, roll).map((a) => ({
-        dice: a.dice,
-        faces: a.faces,
-        points: a.points,
-        diceLeft: a.diceLeft,
-        then: a.best,
-        bank: a.bank,
-        roll: a.roll,
-        value: a.expected,
-      }));
+      const list = adviseSetAside(solution, { banked, turnPoints }, roll).map((a) =>
+        setAsideView(a, { bank: a.bank, roll: a.roll, value: a.expected }),
+      );
       const best = list[0];
       return {
         ...base,

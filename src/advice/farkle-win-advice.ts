@@ -13,6 +13,15 @@ import {
 import type { Die } from '@fairdice/core/rules/core/dice';
 import { scoringSelections, type FarkleOptions } from '@fairdice/core/rules/farkle';
 import type { FarkleAdviceView } from './dto/advice.dto';
+import type { FarkleSetAsideAdviceView } from './dto/farkle-advice.dto';
+
+/** One set-aside of any Farkle adviser as the API shows it: the dice, then its values. */
+export function setAsideView(
+  a: { dice: number[]; faces: Die[]; points: number; diceLeft: number; best: 'bank' | 'roll' },
+  values: { bank: number | null; roll: number | null; value: number },
+): FarkleSetAsideAdviceView {
+  return { dice: a.dice, faces: a.faces, points: a.points, diceLeft: a.diceLeft, then: a.best, ...values };
+}
 
 /** The position of a two-player game: the player to move's total, the other's, the turn so far. */
 export interface WinPosition {
@@ -46,16 +55,9 @@ export function winProbabilityView(
     onBoardChance: onBoard,
   };
   if (roll !== null) {
-    const setAsides = adviseTwoPlayerSetAside(sol, position, roll).map((a) => ({
-      dice: a.dice,
-      faces: a.faces,
-      points: a.points,
-      diceLeft: a.diceLeft,
-      then: a.best,
-      bank: a.bank,
-      roll: a.roll,
-      value: a.winChance,
-    }));
+    const setAsides = adviseTwoPlayerSetAside(sol, position, roll).map((a) =>
+      setAsideView(a, { bank: a.bank, roll: a.roll, value: a.winChance }),
+    );
     const best = setAsides[0];
     // A farkle: the turn ends with the total unchanged; the opponent moves next (or, on the
     // player's last turn, the game ends below the opponent's total).
