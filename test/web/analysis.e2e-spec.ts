@@ -11,6 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { farkle } from '@fairdice/core/rules/farkle/options';
+import { AdviceTablesService } from '../../src/advice/advice-tables.service';
 import { describeOnce } from '../helpers/suites';
 import { browserSuite, createGame, gameIdOf, register, tabTo, tokenOf, yourTurn } from './browser';
 
@@ -198,7 +200,8 @@ describeOnce('the web client: post-game analysis (Chromium)', () => {
       if (step > 2000) throw new Error('the game did not end');
       const res = await http().get(`/v1/games/${view.id}/advice?objective=winProbability`).set(auth);
       if (res.status === 503) {
-        await new Promise((resolve) => setTimeout(resolve, 200)); // the table is being solved (Retry-After ≥ 1 s)
+        // The first ask queued the two-player table: wait for it to be solved, then ask again.
+        await web.t.app.get(AdviceTablesService).whenReady({ ...farkle, ...options }, 'farkle-2p');
         continue;
       }
       expect(res.status).toBe(200);
