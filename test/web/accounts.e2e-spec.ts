@@ -43,7 +43,9 @@ describeOnce('the web client: accounts (Chromium, virtual authenticator)', () =>
     ensureBuilt();
     const port = await freePort();
     base = `http://localhost:${port}`;
-    t = await createTestApp({ env: { WEBAUTHN_RP_ID: 'localhost', WEBAUTHN_ORIGINS: base } });
+    t = await createTestApp({
+      env: { WEBAUTHN_RP_ID: 'localhost', WEBAUTHN_ORIGINS: base, DATABASE_CONNECT_TIMEOUT_MS: '15000' },
+    });
     await t.app.listen({ port, host: '127.0.0.1' });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   });

@@ -69,7 +69,9 @@ describeOnce('OAuth: the example app connects through the consent page (Chromium
     ensureBuilt();
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ env: { JOBS_ENABLED: 'false', OAUTH_ISSUER: base } });
+    t = await createTestApp({
+      env: { JOBS_ENABLED: 'false', OAUTH_ISSUER: base, DATABASE_CONNECT_TIMEOUT_MS: '15000' },
+    });
     await t.app.listen({ port, host: '127.0.0.1' });
 
     // The app's owner registers it, with the app's callback as its one redirect URI.
