@@ -107,7 +107,9 @@ describe('writeSse', () => {
     } finally {
       await app.close();
     }
-  });
+    // The kernel's loopback buffers (megabytes) fill first, one message per turn of the event
+    // loop: seconds on a busy CI machine. The test waits for the writer's own return, not a timer.
+  }, 30_000);
 
   it('gives a reader that reads every message, in order, and does not drop it', async () => {
     const count = 3000; // 3 MB: more than the bound many times over
