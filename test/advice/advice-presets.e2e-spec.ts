@@ -50,5 +50,5 @@ describeOnce('advice: the presets are warmed at start-up, cached on disk and reu
     } finally {
       await second.close();
     }
-  }, 300_000);
+  }, 600_000); // a bound on a failure only: the test waits for the tables' own signal (whenReady)
 });
