@@ -26,6 +26,9 @@ import {
 import { TIE_EPSILON, solverState } from './five-dice-advice';
 import type { SheetLike } from '../five-dice/scoring';
 
+/** TIE_EPSILON as a local constant (an imported binding is a property load in the hot loops of the compiled module). */
+const EPS = TIE_EPSILON;
+
 /** Mask bits in sheet order (five of a kind as -1, between large straight and chance). */
 const SHEET_BITS = BOX_IDS.map((b) => (MASK_BOXES as readonly string[]).indexOf(b));
 
@@ -169,11 +172,12 @@ function expectOverRolls2(t: KeepTables, x: Float64Array, y: Float64Array): void
  * (which costs far more than this pass) is not needed.
  */
 function bestHolds(t: KeepTables, v: Float64Array, best: Float64Array, arg: Int32Array, second: Float64Array): void {
-  const { sub, subStart, count } = t;
+  const { sub, subStart } = t;
   best[0] = v[0];
   arg[0] = 0;
   second[0] = -Infinity;
-  for (let k = 1; k < count; k++) {
+  // The holds of fewer than five dice; the outcomes' are merged where they are used (holdOf).
+  for (let k = 1, end = t.sizeStart[DICE]; k < end; k++) {
     let b = v[k];
     let a = k;
     let s = -Infinity;
@@ -195,6 +199,48 @@ function bestHolds(t: KeepTables, v: Float64Array, best: Float64Array, arg: Int3
     arg[k] = a;
     second[k] = s;
   }
+}
+
+/**
+ * The hold chosen for outcome k (size-5 keep, index i among the outcomes) worth `own` if all five
+ * are kept, its other holds `v` (with bestHolds of them in best/arg/second): the first in tie
+ * order within TIE_EPSILON of the best. Leaves the best value in `out[k]`.
+ */
+function holdOf(
+  t: KeepTables,
+  k: number,
+  i: number,
+  own: number,
+  v: Float64Array,
+  s: BonusScratch,
+  out: Float64Array,
+): number {
+  const { sub, subStart } = t;
+  const { best, arg, second } = s;
+  let b = own;
+  let a = k;
+  let sec = -Infinity;
+  for (let j = subStart[k], end = subStart[k + 1]; j < end; j++) {
+    const c = sub[j];
+    const cb = best[c];
+    if (cb > sec) {
+      if (cb > b) {
+        sec = b;
+        b = cb;
+        a = arg[c];
+      } else if (arg[c] !== a) sec = cb;
+    }
+    const cs = second[c];
+    if (cs > sec) sec = cs;
+  }
+  out[k] = b;
+  const cut = b - EPS;
+  if (sec < cut) return a; // the only hold within TIE_EPSILON of the best
+  if (own >= cut) return k;
+  const { start, list } = subKeeps(t);
+  let j = start[i] + 1;
+  while (v[list[j]] < cut) j++;
+  return list[j];
 }
 
 /**
@@ -255,7 +301,7 @@ export function bonusChanceWidget(
       jokerWorth[j] = worth;
     }
     let chosen = 0;
-    while (jokerWorth[chosen] < best - TIE_EPSILON) chosen++;
+    while (jokerWorth[chosen] < best - EPS) chosen++;
     const e = entries[chosen];
     const k = fiveKeeps[f];
     V1[k] = best;
@@ -271,7 +317,7 @@ export function bonusChanceWidget(
   const open = s.open;
   let left = 0;
   for (let i = 0; i < n; i++) {
-    bar[i] = V1[first + i] - TIE_EPSILON;
+    bar[i] = V1[first + i] - EPS;
     if (s.fiveIndex[i] === 0) open[left++] = i;
   }
   const pUp = s.pUp;
@@ -316,46 +362,22 @@ export function bonusChanceWidget(
   }
   // Second roll (one roll left): hold values E1 (V1) and chances (P1) of every keep.
   expectOverRolls2(t, V1, P1);
-  const { start, list } = subKeeps(t);
   const V2 = s.v2;
   const P2 = s.p2;
-  const B = s.best;
-  const A = s.arg;
-  const S = s.second;
-  // The best hold of each outcome: the only one within TIE_EPSILON of the best, else the first such in tie order.
-  bestHolds(t, V1, B, A, S);
+  // The best hold of each outcome (its value becomes V2's outcome slot).
+  bestHolds(t, V1, s.best, s.arg, s.second);
   for (let i = 0; i < n; i++) {
     const k = first + i;
-    const best = B[k];
-    const cut = best - TIE_EPSILON;
-    let hold = A[k];
-    if (S[k] >= cut) {
-      let j = start[i];
-      while (V1[list[j]] < cut) j++;
-      hold = list[j];
-    }
-    V2[k] = best;
-    P2[k] = P1[hold];
+    P2[k] = P1[holdOf(t, k, i, V1[k], V1, s, V2)];
   }
-  // First roll (two rolls left): the holds' values are E2 (V2 averaged), keeping all five scores now
-  // (the final-roll value, V1's outcome slot, which E2 no longer needs: it only reads the outcomes first).
+  // First roll (two rolls left): the holds' values are E2 (V2 averaged), keeping all five scores
+  // now (the final-roll value, V1's outcome slot).
   expectOverRolls2(t, V2, P2);
-  for (let i = first; i < t.count; i++) V2[i] = V1[i];
-  bestHolds(t, V2, B, A, S);
+  bestHolds(t, V2, s.best, s.arg, s.second);
   const P3 = s.p3;
   for (let i = 0; i < n; i++) {
     const k = first + i;
-    const best = B[k];
-    const cut = best - TIE_EPSILON;
-    let hold = A[k]; // k itself: keep all five, the chance after the box
-    if (S[k] >= cut) {
-      hold = k;
-      if (V1[k] < cut) {
-        let j = start[i] + 1;
-        while (V2[list[j]] < cut) j++;
-        hold = list[j];
-      }
-    }
+    const hold = holdOf(t, k, i, V1[k], V2, s, s.best);
     P3[k] = hold === k ? P1[k] : P2[hold];
   }
   expectOverRolls(t, P3);
