@@ -114,7 +114,7 @@ export interface BonusScratch {
   readonly bar: Float64Array;
   readonly open: Int32Array;
   /** Per outcome: 1 for the six five of a kind (their box is chosen apart). */
-  readonly fiveIndex: Uint8Array;
+  readonly isFive: Uint8Array;
   readonly pUp: Float64Array;
   /** What each allowed entry of a five of a kind is worth. */
   readonly jokerWorth: Float64Array;
@@ -141,7 +141,7 @@ export const newBonusScratch = (): BonusScratch => {
     second: new Float64Array(count),
     bar: new Float64Array(n),
     open: new Int32Array(n),
-    fiveIndex: fiveOutcomes(),
+    isFive: fiveOutcomes(),
     pUp: new Float64Array(6),
     jokerWorth: new Float64Array(13),
   };
@@ -169,7 +169,7 @@ function expectOverRolls2(t: KeepTables, x: Float64Array, y: Float64Array): void
  * `arg[k]` a sub-keep with that value, and `second[k]` at least the best value of the other
  * sub-keeps (it may count a keep twice, which only overstates it). When second < best −
  * TIE_EPSILON, `arg` is the only hold within TIE_EPSILON of the best, so the tie-order scan
- * (which costs far more than this pass) is not needed.
+ * (which costs more than this pass) is not needed.
  */
 function bestHolds(t: KeepTables, v: Float64Array, best: Float64Array, arg: Int32Array, second: Float64Array): void {
   const { sub, subStart } = t;
@@ -318,7 +318,7 @@ export function bonusChanceWidget(
   let left = 0;
   for (let i = 0; i < n; i++) {
     bar[i] = V1[first + i] - EPS;
-    if (s.fiveIndex[i] === 0) open[left++] = i;
+    if (s.isFive[i] === 0) open[left++] = i;
   }
   const pUp = s.pUp;
   for (let b = 0; b < SHEET_BITS.length && left > 0; b++) {
