@@ -70,6 +70,11 @@ export class AppendBatcher {
     return this.queue.length;
   }
 
+  /** The games of the commands waiting for a batch (tests: to know that given commands are gathered). */
+  get pendingGames(): string[] {
+    return this.queue.map((p) => p.item.gameId);
+  }
+
   /** Holds every flush until the returned function is called (tests: gather a known batch). */
   pause(): () => void {
     this.paused++;
