@@ -21,9 +21,13 @@ describeOnce('advice: the presets are warmed at start-up, cached on disk and reu
     try {
       // Start-up did not wait for the tables: the service answers at once, advice with 200 or 503.
       await first.http().get('/health').expect(200);
-      const early = await first.http().post('/v1/advice/five-dice').send(opening('bonus'));
-      expect([200, 503]).toContain(early.status);
-      if (early.status === 503) expect(early.body.code).toBe('TABLE_BUILDING');
+      // A client's request makes a preset wanted now (decision 0141): built at normal priority, not
+      // only while idle at nice 19 as the warm-up's own builds (which a busy CI machine starves).
+      for (const ruleSet of Object.keys(PINNED)) {
+        const early = await first.http().post('/v1/advice/five-dice').send(opening(ruleSet));
+        expect([200, 503]).toContain(early.status);
+        if (early.status === 503) expect(early.body.code).toBe('TABLE_BUILDING');
+      }
 
       const tables = first.app.get(AdviceTablesService);
       await Promise.all(PRESET_TABLE_OPTIONS.map((o) => tables.whenReady(o)));
