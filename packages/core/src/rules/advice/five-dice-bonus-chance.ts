@@ -172,33 +172,54 @@ function expectOverRolls2(t: KeepTables, x: Float64Array, y: Float64Array): void
  * (which costs more than this pass) is not needed.
  */
 function bestHolds(t: KeepTables, v: Float64Array, best: Float64Array, arg: Int32Array, second: Float64Array): void {
-  const { sub, subStart } = t;
   best[0] = v[0];
   arg[0] = 0;
   second[0] = -Infinity;
   // The holds of fewer than five dice; the outcomes' are merged where they are used (holdOf).
   for (let k = 1, end = t.sizeStart[DICE]; k < end; k++) {
-    let b = v[k];
-    let a = k;
-    let s = -Infinity;
-    for (let i = subStart[k], end = subStart[k + 1]; i < end; i++) {
-      const c = sub[i];
-      const cb = best[c];
-      // b ≥ s throughout (each child's best is merged before its second).
-      if (cb > s) {
-        if (cb > b) {
-          s = b;
-          b = cb;
-          a = arg[c];
-        } else if (arg[c] !== a) s = cb;
-      }
-      const cs = second[c];
-      if (cs > s) s = cs;
-    }
-    best[k] = b;
-    arg[k] = a;
-    second[k] = s;
+    mergeSubKeeps(t, k, v[k], best, arg, second);
+    best[k] = merged.best;
+    arg[k] = merged.arg;
+    second[k] = merged.second;
   }
+}
+
+/** What mergeSubKeeps leaves (one object reused: no allocation per keep). */
+const merged = { best: 0, arg: 0, second: 0 };
+
+/**
+ * Keep k worth `own` itself, merged with its sub-keeps' best/arg/second (already merged): its
+ * best value, a keep with it, and at least the best value of the others, in `merged`.
+ */
+function mergeSubKeeps(
+  t: KeepTables,
+  k: number,
+  own: number,
+  best: Float64Array,
+  arg: Int32Array,
+  second: Float64Array,
+): void {
+  const { sub, subStart } = t;
+  let b = own;
+  let a = k;
+  let s = -Infinity;
+  for (let i = subStart[k], end = subStart[k + 1]; i < end; i++) {
+    const c = sub[i];
+    const cb = best[c];
+    // b ≥ s throughout (each child's best is merged before its second).
+    if (cb > s) {
+      if (cb > b) {
+        s = b;
+        b = cb;
+        a = arg[c];
+      } else if (arg[c] !== a) s = cb;
+    }
+    const cs = second[c];
+    if (cs > s) s = cs;
+  }
+  merged.best = b;
+  merged.arg = a;
+  merged.second = s;
 }
 
 /**
@@ -215,24 +236,8 @@ function holdOf(
   s: BonusScratch,
   out: Float64Array,
 ): number {
-  const { sub, subStart } = t;
-  const { best, arg, second } = s;
-  let b = own;
-  let a = k;
-  let sec = -Infinity;
-  for (let j = subStart[k], end = subStart[k + 1]; j < end; j++) {
-    const c = sub[j];
-    const cb = best[c];
-    if (cb > sec) {
-      if (cb > b) {
-        sec = b;
-        b = cb;
-        a = arg[c];
-      } else if (arg[c] !== a) sec = cb;
-    }
-    const cs = second[c];
-    if (cs > sec) sec = cs;
-  }
+  mergeSubKeeps(t, k, own, s.best, s.arg, s.second);
+  const { best: b, arg: a, second: sec } = merged;
   out[k] = b;
   const cut = b - EPS;
   if (sec < cut) return a; // the only hold within TIE_EPSILON of the best
