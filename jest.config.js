@@ -67,6 +67,10 @@ const common = {
 };
 
 module.exports = {
+  // A failure's bound, not a speed check: unit suites also build real advice tables in worker
+  // threads, and on a 2-core CI machine running two Jest workers and Chromium a few seconds of
+  // solving can take far longer than Jest's default 5 s (a global option: projects cannot set it).
+  testTimeout: 30_000,
   projects: [
     {
       ...common,

@@ -162,10 +162,21 @@ export const tokenOf = (page: Page) =>
   );
 export const yourTurn = (page: Page) => page.getByText('Your turn.', { exact: true });
 
+/**
+ * The five-dice roll button once it can be pressed (`left` rolls left, when given). The new dice can
+ * be on the page before the command's own answer (the game stream is quicker), and until that answer
+ * the button is disabled and R or Space does nothing.
+ */
+export const rollAgainButton = (page: Page, left?: number) =>
+  page.getByRole('button', {
+    name: left === undefined ? /^Roll again/ : new RegExp(`^Roll again \\(${left} left\\)`),
+    disabled: false,
+  });
+
 /** One five-dice turn with the mouse: roll, score the first box the page offers, confirm. */
 export async function playTurnByClicks(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Roll', exact: true }).click();
-  await page.getByRole('button', { name: /^Roll again/ }).waitFor();
+  await rollAgainButton(page).waitFor();
   await page.locator('button.box-option:not([disabled])').first().click();
   await page.getByRole('button', { name: /^Confirm: score/ }).click();
 }

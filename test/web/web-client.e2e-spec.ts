@@ -9,7 +9,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describeOnce } from '../helpers/suites';
-import { browserSuite, createGame, gameIdOf, playTurnByClicks, register, tabTo, yourTurn } from './browser';
+import {
+  browserSuite,
+  createGame,
+  gameIdOf,
+  playTurnByClicks,
+  register,
+  rollAgainButton,
+  tabTo,
+  yourTurn,
+} from './browser';
 
 /** axe-core's browser build, run in a page by the DevTools protocol (which the page's CSP does not govern). */
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -108,19 +117,19 @@ describeOnce('the web client (Chromium)', () => {
       // The new turn is on the page (the last score has come back): then R rolls.
       await page.locator('button:not([disabled])', { hasText: /^Roll$/ }).waitFor();
       await page.keyboard.press('r');
-      await page.getByRole('button', { name: /^Roll again \(2 left\)/ }).waitFor();
+      await rollAgainButton(page, 2).waitFor();
       await page.keyboard.press('1'); // hold die 1
       await page.getByRole('button', { name: /^Die 1: \d, held$/ }).waitFor();
       if (turn === 4) {
         // Mid-turn, the tab is reloaded: the same dice, the same rolls left.
         const before = await diceNames(page);
         await page.reload();
-        await page.getByRole('button', { name: /^Roll again \(2 left\)/ }).waitFor();
+        await rollAgainButton(page, 2).waitFor();
         expect(await diceNames(page)).toEqual(before.map((n) => n!.replace(', held', '')));
         await page.keyboard.press('1');
       }
       await page.keyboard.press(' ');
-      await page.getByRole('button', { name: /^Roll again \(1 left\)/ }).waitFor();
+      await rollAgainButton(page, 1).waitFor();
       // Score: Tab to the first box the page offers, Enter, then Enter on the confirm step.
       await tabTo(page, page.locator('button.box-option:not([disabled])').first());
       await page.keyboard.press('Enter');
@@ -187,7 +196,7 @@ describeOnce('the web client (Chromium)', () => {
     await createGame(page, { ruleSet: 'simple' });
     await yourTurn(page).waitFor();
     await page.getByRole('button', { name: 'Roll', exact: true }).click();
-    await page.getByRole('button', { name: /^Roll again \(2 left\)/ }).waitFor();
+    await rollAgainButton(page, 2).waitFor();
     expecting.preparingAdvice = true;
     await page.keyboard.press('h');
     // The table may still be computing: the page says so and asks again by itself.
@@ -510,7 +519,7 @@ describeOnce('the web client (Chromium)', () => {
     await createGame(page, { ruleSet: 'penta' });
     await yourTurn(page).waitFor();
     await page.keyboard.press('r');
-    await page.getByRole('button', { name: /^Roll again/ }).waitFor();
+    await rollAgainButton(page).waitFor();
     expect(await axeFindings(page)).toEqual([]);
 
     await page.getByRole('link', { name: 'Games', exact: true }).click();
@@ -527,7 +536,7 @@ describeOnce('the web client (Chromium)', () => {
     await createGame(page, { ruleSet: 'simple' });
     await yourTurn(page).waitFor();
     await page.keyboard.press('r');
-    await page.getByRole('button', { name: /^Roll again/ }).waitFor();
+    await rollAgainButton(page).waitFor();
     const focused = () =>
       page.evaluate(
         () =>
