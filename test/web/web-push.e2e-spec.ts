@@ -160,11 +160,16 @@ describeOnce('Web Push in the web client (Chromium)', () => {
       registrationId: registrationId!,
       data: push.received[0].plaintext,
     });
-    const shown = await bob.waitForFunction(async () => {
-      const list = await (await navigator.serviceWorker.ready).getNotifications();
-      return list.length ? list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data })) : null;
+    // (Not waitForFunction: it does not await an async predicate, whose promise is already truthy.)
+    const shown = await bob.evaluate(async () => {
+      const registration = await navigator.serviceWorker.ready;
+      for (;;) {
+        const list = await registration.getNotifications();
+        if (list.length) return list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data }));
+        await new Promise((resolve) => setTimeout(resolve, 50)); // the worker's showNotification has no page event
+      }
     });
-    expect(await shown.jsonValue()).toEqual([
+    expect(shown).toEqual([
       {
         title: `${message.notification.title} · fairdice`,
         body: message.notification.body,
