@@ -21,6 +21,9 @@ import {
   UNIT,
 } from './farkle-turn';
 
+/** +∞ read once: a bare `Infinity` in a hot loop is a global lookup that V8 cannot fold inside a vm context (Jest's sandbox). */
+const PLUS_INFINITY = Number.POSITIVE_INFINITY;
+
 /** Throws a RangeError unless the solver supports `options` (docs/advice.md). */
 export function assertFarkleSolvable(options: FarkleOptions): void {
   if (options.exactTarget) throw new RangeError('Farkle advice does not support exactTarget');
@@ -100,7 +103,7 @@ export function solveFarkle(options: FarkleOptions = farkle, method: FarkleMetho
         let value = table.farkle * x;
         let d = table.farkle;
         for (let g = 0; g < table.groupProbability.length; g++) {
-          let best = Infinity;
+          let best = PLUS_INFINITY;
           let bestSlope = 0;
           for (let c = table.candStart[g]; c < table.candStart[g + 1]; c++) {
             const t2 = t + table.candPoints[c];
@@ -112,7 +115,7 @@ export function solveFarkle(options: FarkleOptions = farkle, method: FarkleMetho
             }
             const left = diceAfter(n, table.candDice[c]);
             const roll = rollValue[base + t2 * 7 + left];
-            const bank = b > 0 || t2 >= entry ? turns[b + t2] : Infinity;
+            const bank = b > 0 || t2 >= entry ? turns[b + t2] : PLUS_INFINITY;
             if (bank <= roll) {
               if (bank < best) {
                 best = bank;

@@ -36,6 +36,9 @@ import {
 } from './farkle-turn';
 import { decodeTable, encodeTable } from './table-bytes';
 
+/** −∞ read once: a bare `Infinity` in a hot loop is a global lookup that V8 cannot fold inside a vm context (Jest's sandbox). */
+const MINUS_INFINITY = Number.NEGATIVE_INFINITY;
+
 /** The largest target solved (points): the build grows with the cube of the target (docs/advice.md). */
 export const FARKLE_TWO_PLAYER_MAX_TARGET = 10_000;
 /**
@@ -190,7 +193,7 @@ class TurnEvaluator {
   /** The value of banking t ≥ 1 turn points (b + t total) against o. */
   bankValue(b: number, o: number, t: number): number {
     const { goal, entry, win } = this.sol;
-    if (b === 0 && t < entry) return -Infinity;
+    if (b === 0 && t < entry) return MINUS_INFINITY;
     const s = b + t;
     return s < goal ? 1 - win[o * goal + s] : lastTurnAfterBank(this.sol, s - o);
   }
@@ -269,7 +272,7 @@ class TurnEvaluator {
     const table = this.sol.tables[n];
     let value = table.farkle * z;
     for (let g = 0; g < table.groupProbability.length; g++) {
-      let best = -Infinity;
+      let best = MINUS_INFINITY;
       for (let c = table.candStart[g]; c < table.candStart[g + 1]; c++)
         best = Math.max(best, lastTurnAfterBank(this.sol, b + t + table.candPoints[c] - o));
       value += table.groupProbability[g] * best;

@@ -27,6 +27,9 @@ import {
 } from './five-dice-solver';
 import { assertDice, boxTieOrder, holdsFromFinalValues, orderBest, solverState } from './five-dice-advice';
 
+/** −∞ read once: a bare `Infinity` in a hot loop is a global lookup that V8 cannot fold inside a vm context (Jest's sandbox). */
+const MINUS_INFINITY = Number.NEGATIVE_INFINITY;
+
 /**
  * The most open boxes the endgame advisers accept (docs/advice.md: measured worst case within
  * 50 ms of CPU and a few MB per decision). Beyond it the caller falls back to expected-score advice.
@@ -177,7 +180,7 @@ function fillFinal(eg: FiveDiceEndgame, mask: number, five: number, uk: number, 
     if (v === undefined) lowerNext.set(k, (v = valueAfter(eg, mask, five, uk, d, b, points, 0)));
     return v;
   };
-  const fiveMiss = five === FIVE_OPEN ? valueAfter(eg, mask, five, uk, d, -1, 0, 0) : -Infinity;
+  const fiveMiss = five === FIVE_OPEN ? valueAfter(eg, mask, five, uk, d, -1, 0, 0) : MINUS_INFINITY;
   const isFive = new Uint8Array(n);
   for (let f = 1; f <= 6; f++) isFive[fiveKeeps[f] - start] = 1;
   for (let i = 0; i < n; i++) {
@@ -193,7 +196,7 @@ function fillFinal(eg: FiveDiceEndgame, mask: number, five: number, uk: number, 
   const sheet = stateSheet(mask, five);
   for (let f = 1; f <= 6; f++) {
     const face = f as Die;
-    let best = -Infinity;
+    let best = MINUS_INFINITY;
     for (const o of scoreOptionsFor(sheet, [face, face, face, face, face], eg.options).boxes) {
       if (!o.allowed) continue;
       const v = valueAfter(eg, mask, five, uk, d, (MASK_BOXES as readonly string[]).indexOf(o.box), o.points, o.bonus);

@@ -7,6 +7,9 @@
 import { BOX_IDS, type BoxId, type FiveDiceOptions } from '../five-dice/types';
 import { DICE, type KeepTables, bestOverSubKeeps, expectOverRolls, keepTables } from './dice-tables';
 
+/** −∞ read once: a bare `Infinity` in a hot loop is a global lookup that V8 cannot fold inside a vm context (Jest's sandbox). */
+const MINUS_INFINITY = Number.NEGATIVE_INFINITY;
+
 /**
  * The 12 boxes other than five of a kind, as bits of a "filled" mask: bits 0..5 the upper boxes
  * (ones..sixes), then three/four of a kind, full house, small and large straight, chance.
@@ -213,7 +216,7 @@ export function fillFinalRollValues(
     for (let i = 0; i < n; i++) out[start + i] = fiveMiss;
     for (let f = 1; f <= 6; f++) out[fiveKeeps[f]] = fiveHit;
   } else {
-    out.fill(-Infinity, start, t.count);
+    out.fill(MINUS_INFINITY, start, t.count);
   }
   for (let j = 0; j < 6; j++) {
     if (!(openUpper & (1 << j))) continue;
@@ -241,7 +244,7 @@ export function fillFinalRollValues(
       out[k] += extra;
       continue;
     }
-    let best = -Infinity;
+    let best = MINUS_INFINITY;
     // free / freeChoice: every open box; forced: own upper box, else the lower boxes, else the upper boxes.
     const forced = jokerRule === 'forced';
     const lowerAllowed = !forced || !(openUpper & (1 << own));
