@@ -103,8 +103,10 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   registerBodyParsers(fastify);
   // Before CORS, rate limits and auth: a request with two Authorization headers is refused.
   registerRequestHeaderChecks(fastify);
-  fastify.addHook('onSend', async (request, reply) => {
+  // Callback hooks, not async ones: no promise per request on every route.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    done(null, payload);
   });
   // Secure headers, CORS (CORS_ORIGINS) and rate limits (RATE_LIMIT_*): src/reliability, docs/operations.md.
   await registerSecurity(app, { corsOrigins: options.config.CORS_ORIGINS });
@@ -161,13 +163,14 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     const reads = app.get(ReadRouter);
     if (reads.enabled) metrics.observeReadRouting(reads);
     streams.onRefused = (kind, reason) => metrics.streamRefusals.inc({ kind, reason });
-    fastify.addHook('onResponse', async (request, reply) => {
+    fastify.addHook('onResponse', (request, reply, done) => {
       // The route template (/v1/games/:id), never the raw URL: label values stay few.
       const route = request.routeOptions.url ?? 'unmatched';
       metrics.httpDuration.observe(
         { method: request.method, route, status: String(reply.statusCode) },
         reply.elapsedTime / 1000,
       );
+      done();
     });
     if (options.config.METRICS_PORT === undefined) {
       fastify.get('/metrics', async (_request, reply) => {

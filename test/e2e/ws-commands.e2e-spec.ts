@@ -205,6 +205,15 @@ describe('WebSocket command channel (/v1/ws)', () => {
       expect(e.problem.code).toBe('VALIDATION_FAILED');
       const g = await ws.move({ id: 'a2', gameId: 'not-a-uuid', command: 'roll' });
       expect(g.problem.code).toBe('VALIDATION_FAILED');
+      // A move whose body needs a field, sent without args: refused every time (the channel
+      // remembers only an input without args that validated).
+      for (const id of ['a3', 'a4']) {
+        const s = await ws.move({ id, gameId: game.id, command: 'score' });
+        expect(s.problem).toMatchObject({
+          code: 'VALIDATION_FAILED',
+          errors: [expect.objectContaining({ field: 'box' })],
+        });
+      }
     });
 
     it("a move for another player's seat: NOT_YOUR_TURN", async () => {

@@ -30,6 +30,9 @@ export async function runMove(
   return { result, replayed };
 }
 
+/** Per validation pipe, each move's input for a frame without args (the same every time: checked once). */
+const inputsWithoutArgs = new WeakMap<object, Map<GameMove, object>>();
+
 /** The move's input checked as its REST body: the same DTO class and pipe (or no fields at all). */
 async function moveInput(
   ctx: ChannelContext,
@@ -38,7 +41,14 @@ async function moveInput(
 ): Promise<object> {
   const body = move.rest.body;
   if (!body) return ctx.noFields.transform(args);
-  const input: object = await ctx.validation.transform(args ?? {}, { type: 'body', metatype: body.type });
+  if (args !== undefined) return ctx.validation.transform(args, { type: 'body', metatype: body.type });
+  let known = inputsWithoutArgs.get(ctx.validation);
+  if (!known) inputsWithoutArgs.set(ctx.validation, (known = new Map()));
+  const cached = known.get(move);
+  if (cached) return cached;
+  // A move whose body needs a field refuses `{}` here, every time (nothing is remembered then).
+  const input = Object.freeze(await ctx.validation.transform({}, { type: 'body', metatype: body.type })) as object;
+  known.set(move, input);
   return input;
 }
 

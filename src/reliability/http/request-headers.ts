@@ -15,13 +15,14 @@ export function headerCount(rawHeaders: readonly string[], name: string): number
 }
 
 export function registerRequestHeaderChecks(fastify: FastifyInstance): void {
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (headerCount(request.raw.rawHeaders, 'authorization') <= 1) return;
+  // A callback hook (no promise per request); answering without done() ends the request here.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (headerCount(request.raw.rawHeaders, 'authorization') <= 1) return done();
     const { problem, headers } = normalizeError(
       new DomainException('MALFORMED_REQUEST', 'Send one Authorization header, not several'),
       request.url.split('?')[0],
     );
     problem.requestId = String(request.id);
-    return reply.code(problem.status).headers(headers).type('application/problem+json').send(problem);
+    void reply.code(problem.status).headers(headers).type('application/problem+json').send(problem);
   });
 }

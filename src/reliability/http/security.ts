@@ -74,9 +74,11 @@ export async function registerSecurity(app: NestFastifyApplication, options: { c
     crossOriginResourcePolicy: { policy: origins === null ? 'same-origin' : 'cross-origin' },
   });
   const fastify = app.getHttpAdapter().getInstance();
-  fastify.addHook('onSend', async (request, reply) => {
+  // A callback hook (no promise per response).
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     if (TOOLS.test(request.url)) reply.header('content-security-policy', TOOLS_CSP);
     else if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', API_CSP);
+    done(null, payload);
   });
 
   if (origins !== null) {
