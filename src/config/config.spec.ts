@@ -75,6 +75,13 @@ describe('loadConfig', () => {
       for (const bad of ['0', '-1', 'lots', '1.5']) expect(() => loadConfig({ [name]: bad })).toThrow(name);
   });
 
+  it('cached game reads: 5 s by default, 0 turns them off; negative, junk or over a minute refused', () => {
+    expect(loadConfig({}).GAME_READ_CACHE_MAX_AGE_MS).toBe(5000);
+    expect(loadConfig({ GAME_READ_CACHE_MAX_AGE_MS: '0' }).GAME_READ_CACHE_MAX_AGE_MS).toBe(0);
+    for (const bad of ['-1', 'soon', '1.5', '60001'])
+      expect(() => loadConfig({ GAME_READ_CACHE_MAX_AGE_MS: bad })).toThrow('GAME_READ_CACHE_MAX_AGE_MS');
+  });
+
   it('OAuth: issuer unset (http://localhost:<PORT> is used), access tokens of an hour; bad values refused', () => {
     const defaults = loadConfig({});
     expect(defaults.OAUTH_ISSUER).toBeUndefined();

@@ -160,6 +160,8 @@ export const configSchema = z.object({
   /** The event store's per-instance game cache: most games kept, and most estimated MiB (decision 0052). */
   GAME_CACHE_MAX_ENTRIES: positiveInt('GAME_CACHE_MAX_ENTRIES').default(5000),
   GAME_CACHE_MAX_MB: positiveInt('GAME_CACHE_MAX_MB').default(16),
+  /** How long a cached game known current may answer reads without PostgreSQL (decision 0150); 0: never. */
+  GAME_READ_CACHE_MAX_AGE_MS: boundedInt('GAME_READ_CACHE_MAX_AGE_MS', 0, 60_000).default(5000),
   /** How long an idempotency key's outcome is kept and replayed. */
   IDEMPOTENCY_TTL_HOURS: positiveInt('IDEMPOTENCY_TTL_HOURS').default(24),
   // --- group commit of appends (docs/operations.md "Group commit and durability", decision 0045) ---
@@ -239,7 +241,6 @@ export const configSchema = z.object({
   ADVICE_CUSTOM_BUILDS_PER_HOUR: positiveInt('ADVICE_CUSTOM_BUILDS_PER_HOUR').default(10),
   /** Build (or load) the three presets' tables in the background at start-up. Default: on, except NODE_ENV=test. */
   ADVICE_WARM_PRESETS: booleanFlag.optional(),
-  /** Nice value (0–19) of an advice worker thread during a start-up warm-up build: it uses only CPU that moves leave over; a table someone waits for runs at normal priority (decision 0141). */
   /** Compile WebAssembly (Prisma's query compiler) with V8's baseline tier only: about 55 MiB less memory (decision 0140). Default: on with DATABASE_URL, off with the embedded database (PGlite is WebAssembly and runs every query). Read by src/runtime-flags.ts at start. */
   WASM_LIFTOFF_ONLY: booleanFlag.optional(),
   /** V8's largest young-generation semi-space in MiB (its default: 16): smaller holds less memory under load, at more frequent scavenges. Unset: V8's default. Read by src/runtime-flags.ts at start (decision 0140). */

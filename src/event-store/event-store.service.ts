@@ -19,7 +19,9 @@
  *   entry is evicted) and GamesService re-runs the command on a fresh load whenever a
  *   cache-only load ends in an error. The entry is also evicted when the NOTIFY listener sees a
  *   newer version committed by another instance (noteVersion), and it keeps no row/names after a
- *   seat change (the next load reads them).
+ *   seat change (the next load reads them). A read may load with { current: true }: the entry
+ *   answers it only while it is known current (read-freshness.ts, decision 0150), else as a plain
+ *   load.
  *
  * - Async play (src/async): the same append statement sets games.turn_deadline, upserts the
  *   jobs the command schedules (async_jobs: turn deadline, webhook fan-out) and sends
@@ -47,6 +49,7 @@
 import { METRICS, type Metrics } from '../metrics/metrics';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { applyAll, BoundedLru, type CacheEntry, DEFAULT_GAME_CACHE_LIMITS, estimateGameEntryBytes } from './game-cache';
+import { ReadFreshness } from './read-freshness';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Pool } from 'pg';
 import { DomainException } from '../common/errors';
@@ -109,6 +112,8 @@ export class EventStore {
   readonly batcher: AppendBatcher | null;
   /** Told after the commit of a command that scheduled a job due at once (see onJobDue). */
   private readonly dueListeners = new Set<() => void>();
+  /** When a cached entry may answer a read (the game bus tells it whether it hears other instances). */
+  readonly freshness: ReadFreshness;
 
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
@@ -121,6 +126,10 @@ export class EventStore {
         ? { maxEntries: config.GAME_CACHE_MAX_ENTRIES, maxBytes: config.GAME_CACHE_MAX_MB * 1024 * 1024 }
         : DEFAULT_GAME_CACHE_LIMITS,
       estimateGameEntryBytes,
+    );
+    this.freshness = new ReadFreshness(
+      config?.GAME_READ_CACHE_MAX_AGE_MS ?? 0,
+      config?.GAME_CACHE_MAX_ENTRIES ?? DEFAULT_GAME_CACHE_LIMITS.maxEntries,
     );
     this.batcher =
       (config?.APPEND_BATCHING ?? true)
@@ -180,6 +189,7 @@ export class EventStore {
     jobs: readonly ScheduledJob[] = [],
   ): Promise<{ row: GameRow; stored: StoredEvent[] }> {
     const stored = chainEvents(game.id, game.serverSeedHash, 0, events);
+    const stamp = this.freshness.stamp();
     const created = await this.timed('create', stored.length, () =>
       insertGame(dbOr(this.pool), game, this.vault.seal(game.id, game.serverSeed), state, stored, jobs),
     );
@@ -200,20 +210,38 @@ export class EventStore {
       finishedAt: null,
       seedSealed: game.seedSealed ?? false,
     };
-    afterCommit(() => this.remember(game.id, { state, head: stored[stored.length - 1].hash, lastRolled: null }));
+    afterCommit(() =>
+      this.remember(game.id, { state, head: stored[stored.length - 1].hash, lastRolled: null, ...stamp }),
+    );
     return { row, stored };
   }
 
   /**
    * The game's row and current state (cache + events after the cached version, one round trip).
    * With { cached: true } a complete cache entry is returned without reading (fromCache: true;
-   * for commands only, whose append re-checks the version).
+   * for commands only, whose append re-checks the version). With { current: true } only an entry
+   * known to be current is (reads; decision 0150): one whose seed is not sealed (unsealing a
+   * tournament round's seeds changes rows without a new version).
    */
-  async load(gameId: string, opts: { cached?: boolean } = {}): Promise<LoadedGame | null> {
+  async load(gameId: string, opts: { cached?: boolean; current?: boolean } = {}): Promise<LoadedGame | null> {
     // The id and version are interpolated into the load's one message (game-statements.ts): checked here.
     if (!UUID.test(gameId)) throw new Error(`event store: not a UUID: ${JSON.stringify(gameId).slice(0, 60)}`);
     const cached = this.cache.get(gameId);
-    if (opts.cached && cached?.row && cached.names) {
+    const served = opts.current ? this.metrics?.gameReads : undefined;
+    if (
+      cached?.row &&
+      cached.names &&
+      (opts.cached ||
+        (opts.current &&
+          !cached.row.seedSealed &&
+          cached.epoch !== undefined &&
+          this.freshness.isCurrent(gameId, {
+            version: cached.state.version,
+            epoch: cached.epoch,
+            confirmedAt: cached.confirmedAt ?? 0,
+          })))
+    ) {
+      served?.inc({ served_by: 'cache' });
       return {
         row: { ...cached.row },
         state: cached.state,
@@ -225,6 +253,8 @@ export class EventStore {
     }
     const after = cached?.state.version ?? 0;
     if (!Number.isSafeInteger(after) || after < 0) throw new Error('event store: bad version');
+    served?.inc({ served_by: 'database' });
+    const stamp = this.freshness.stamp();
     const { game: r, names, events } = await selectGameForLoad(dbOr(this.pool), gameId, after);
     if (!r) return null;
     let entry: CacheEntry = cached ?? { state: emptyGame(gameId), head: r.server_seed_hash, lastRolled: null };
@@ -233,7 +263,7 @@ export class EventStore {
     const row = { ...toRow(r, this.vault), status: entry.state.status, version: entry.state.version };
     // Row and names are kept only when they were read at the state's version (same snapshot age).
     const consistent = r.version === entry.state.version;
-    this.remember(gameId, { ...entry, row: consistent ? row : null, names: consistent ? names : null });
+    this.remember(gameId, { ...entry, row: consistent ? row : null, names: consistent ? names : null, ...stamp });
     return { row, state: entry.state, head: entry.head, lastRolled: entry.lastRolled, names };
   }
 
@@ -248,6 +278,7 @@ export class EventStore {
     respond?: (result: AppendResult) => unknown,
   ): Promise<AppendResult> {
     const gameId = loaded.row.id;
+    const stamp = this.freshness.stamp();
     const stored = chainEvents(gameId, loaded.head, loaded.state.version, events);
     const item = appendItemOf(gameId, loaded.state, stored, update);
     const entry = applyAll({ state: loaded.state, head: loaded.head, lastRolled: loaded.lastRolled }, stored);
@@ -317,6 +348,7 @@ export class EventStore {
         ...entry,
         row: seatsChanged ? null : { ...row },
         names: seatsChanged ? null : { ...loaded.names },
+        ...stamp,
       }),
     );
     if ((update.jobs ?? []).some((j) => j.delayMs <= 0 && j.queue !== FANOUT_QUEUE))
@@ -367,6 +399,7 @@ export class EventStore {
 
   /** Another instance committed `version` of the game (NOTIFY): a cached older state is evicted. */
   noteVersion(gameId: string, version: number): void {
+    this.freshness.note(gameId, version);
     const cached = this.cache.get(gameId);
     if (cached && cached.state.version < version) this.cache.delete(gameId);
   }

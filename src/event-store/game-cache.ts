@@ -96,6 +96,9 @@ export interface CacheEntry {
   /** The games row and seated names as of `state.version` (null: read them on the next load). */
   row?: GameRow | null;
   names?: Record<string, string> | null;
+  /** When and in which LISTEN epoch the entry was confirmed (read-freshness.ts; unset: never serves a read). */
+  epoch?: number;
+  confirmedAt?: number;
 }
 
 /** `entry` with `events` (the versions right after its own) applied. */

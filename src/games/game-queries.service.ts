@@ -43,8 +43,12 @@ export class GameQueries {
     return { status: g.state.status, totals };
   }
 
-  async get(player: Player | null, gameId: string): Promise<GameView> {
-    return viewOfLoaded(await this.loadVisible(player, gameId));
+  /**
+   * The game now: from the event store's cache while it is known current (decision 0150), else
+   * read; `fresh` always reads (a client's `Cache-Control: no-cache`).
+   */
+  async get(player: Player | null, gameId: string, opts: { fresh?: boolean } = {}): Promise<GameView> {
+    return viewOfLoaded(await this.loadVisible(player, gameId, { current: !opts.fresh }));
   }
 
   /** My games, newest first (decision 0025: a stable order, so paging neither skips nor repeats). */
@@ -156,8 +160,8 @@ export class GameQueries {
   }
 
   /** The game, or GAME_NOT_FOUND for a malformed id, no such game, or one the reader may not see. */
-  async loadVisible(player: Player | null, rawId: string): Promise<LoadedGame> {
-    const g = await this.store.load(checkGameId(rawId));
+  async loadVisible(player: Player | null, rawId: string, opts: { current?: boolean } = {}): Promise<LoadedGame> {
+    const g = await this.store.load(checkGameId(rawId), opts);
     if (!g || !maySeeGame(g.state, player)) throw gameNotFound();
     return g;
   }

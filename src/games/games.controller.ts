@@ -50,6 +50,7 @@ import { NEXT_LINK_HEADER, setNextLink } from '../common/pagination/next-link';
 import { writeEventStream } from './sse';
 import { STREAM_LIMITS, type StreamLimits } from '../reliability/streams/stream-limits';
 import {
+  asksForFreshRead,
   etagOf,
   GameETagInterceptor,
   matchesVersion,
@@ -124,17 +125,18 @@ export class GamesController {
   @ApiOperation({ summary: 'A game (public games: anyone; private games: their seats only)' })
   @ApiOkResponse({ type: GameView })
   @ApiResponse({ status: 304, description: 'Not Modified: the game is still at a version named in If-None-Match.' })
-  @ApiRequestHeaders('If-None-Match')
+  @ApiRequestHeaders('If-None-Match', 'Cache-Control')
   @ApiProblems(...PATH_PROBLEMS, 'GAME_NOT_FOUND', 'DATABASE_UNAVAILABLE')
   @RequireScope('game:read')
   async get(
     @CurrentPlayer() me: Me | null,
     @Param('id', UuidPipe) id: string,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Headers('cache-control') cacheControl: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const tags = parseEntityTags(ifNoneMatch, 'If-None-Match');
-    const view = await this.games.get(me, id);
+    const view = await this.games.get(me, id, { fresh: asksForFreshRead(cacheControl) });
     if (tags !== undefined && matchesVersion(tags, view.version)) {
       reply.header('etag', etagOf(view.version)).status(304);
       return undefined;

@@ -92,8 +92,8 @@ export class GamesService {
   currentTotals(gameId: string): Promise<{ status: string; totals: number[] } | null> {
     return this.queries.currentTotals(gameId);
   }
-  get(player: Player | null, gameId: string): Promise<GameView> {
-    return this.queries.get(player, gameId);
+  get(player: Player | null, gameId: string, opts: { fresh?: boolean } = {}): Promise<GameView> {
+    return this.queries.get(player, gameId, opts);
   }
   listMine(player: Player, page: PageRequest): Promise<GameListPage> {
     return this.queries.listMine(player, page);

@@ -62,6 +62,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly gameReads = new Counter({
+    name: 'fairdice_game_reads_total',
+    help: "Reads of a game's current state (GET /v1/games/{id}, GraphQL game) by where they were answered from: cache (known current, decision 0150) or database",
+    labelNames: ['served_by'] as const,
+    registers: [this.registry],
+  });
+
   readonly jobs = new Counter({
     name: 'fairdice_jobs_total',
     help: 'Jobs run by this instance by queue and outcome: done, retry or error (the handler threw; retried)',

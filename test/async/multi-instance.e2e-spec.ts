@@ -44,6 +44,21 @@ function streamStandings(i: Instance, id: string): { messages: any[]; close(): v
   return { messages, close: () => req.destroy() };
 }
 
+/** GET /v1/games/:id on one instance, with extra request headers. */
+async function read(i: Instance, id: string, token: string, headers: Record<string, string> = {}): Promise<any> {
+  const res = await fetch(`${i.base}/v1/games/${id}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+/** The instance's fairdice_game_reads_total by where they were answered from. */
+async function gameReads(i: Instance): Promise<{ cache: number; database: number }> {
+  const text = await (await fetch(`${i.base}/metrics`)).text();
+  const count = (by: string) =>
+    Number(new RegExp(`^fairdice_game_reads_total\\{served_by="${by}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+  return { cache: count('cache'), database: count('database') };
+}
+
 /** 'deadline fired' log lines of a game, across instances: version -> number of firings. */
 function firings(instances: Instance[], gameId: string): Map<number, number> {
   const counts = new Map<number, number>();
@@ -66,7 +81,9 @@ function firings(instances: Instance[], gameId: string): Map<number, number> {
     if (!existsSync(main))
       throw new Error('dist/ is missing: run `npm run build` first (npm test does it before jest)');
     pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
-    [a, b] = await Promise.all([startInstance('A'), startInstance('B')]);
+    // Cached reads (decision 0150) bounded far beyond any wait here: only a notification can outdate them.
+    const env = { GAME_READ_CACHE_MAX_AGE_MS: '60000' };
+    [a, b] = await Promise.all([startInstance('A', env), startInstance('B', env)]);
     all.push(a, b);
   });
   afterAll(async () => {
@@ -159,6 +176,39 @@ function firings(instances: Instance[], gameId: string): Map<number, number> {
     } finally {
       live.close();
     }
+  });
+
+  it("a read on A answers from A's cache while it is current, and a move made through B outdates it", async () => {
+    const ada = await api(a, 'POST', '/v1/players', undefined, { displayName: 'Ada' });
+    let view = await api(a, 'POST', '/v1/games', ada.token, { ruleSet: 'simple', seats: 1 });
+    await api(a, 'POST', `/v1/games/${view.id}/start`, ada.token, {});
+    view = await api(a, 'POST', `/v1/games/${view.id}/roll`, ada.token, {});
+    const before = await gameReads(a);
+    expect((await read(a, view.id, ada.token)).version).toBe(view.version);
+    const afterOwn = await gameReads(a);
+    // A's own commit confirmed the entry: no database read.
+    expect(afterOwn).toEqual({ cache: before.cache + 1, database: before.database });
+
+    const moved = await api(b, 'POST', `/v1/games/${view.id}/roll`, ada.token, { hold: [0, 1] });
+    expect(moved.version).toBeGreaterThan(view.version);
+    // Until A hears B's commit it may answer the version it had, never anything else; then the new one.
+    const seen = await waitFor(
+      async () => {
+        const v = await read(a, view.id, ada.token);
+        expect([view.version, moved.version]).toContain(v.version);
+        return v.version === moved.version ? v : null;
+      },
+      10_000,
+      "B's move in a read on A",
+    );
+    expect(seen).toEqual(moved);
+    // The notification evicted A's entry, so that answer came from the database.
+    expect((await gameReads(a)).database).toBeGreaterThan(afterOwn.database);
+
+    // Cache-Control: no-cache reads the database even while the entry is current.
+    const moved2 = await api(b, 'POST', `/v1/games/${view.id}/roll`, ada.token, { hold: [0] });
+    const fresh = await read(a, view.id, ada.token, { 'cache-control': 'no-cache' });
+    expect(fresh.version).toBe(moved2.version);
   });
 
   it('a pending deadline fires after every instance was restarted', async () => {

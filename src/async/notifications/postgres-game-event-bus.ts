@@ -59,10 +59,11 @@ export class PostgresGameEventBus extends InProcessGameEventBus implements OnMod
 
   async onModuleInit(): Promise<void> {
     const mode = this.config?.EVENT_BUS ?? 'auto';
-    if (mode === 'memory') return;
+    // In-process only: this is the one instance, so every commit passes through its cache.
+    if (mode === 'memory') return this.store.freshness.single();
     if (mode === 'auto') {
       const { rows } = await this.pool.query<{ v: string }>('SELECT version() AS v');
-      if (/pglite/i.test(rows[0]?.v ?? '')) return;
+      if (/pglite/i.test(rows[0]?.v ?? '')) return this.store.freshness.single();
     }
     this.listening = true;
     await this.connect().catch((err) => {
@@ -115,6 +116,8 @@ export class PostgresGameEventBus extends InProcessGameEventBus implements OnMod
     const onFailure = (err?: Error) => {
       if (failed) return;
       failed = true;
+      // Commits of other instances go unheard from now on: no cached read until LISTEN is back.
+      if (this.client === client) this.store.freshness.deaf();
       if (this.client === client) this.client = null;
       client.end().catch(() => undefined);
       if (!this.closing) {
@@ -137,6 +140,8 @@ export class PostgresGameEventBus extends InProcessGameEventBus implements OnMod
       return;
     }
     this.client = client;
+    // Hearing every commit again (a new epoch: what was confirmed before may have been missed).
+    this.store.freshness.listening();
     this.reconnectDelayMs = 100;
     // Notifications sent while we were not listening are gone: catch up every followed game.
     for (const gameId of this.counts.keys()) this.catchUp(gameId, null);

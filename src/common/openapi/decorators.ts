@@ -16,7 +16,13 @@ export const DEPRECATION_MARKER = 'x-fairdice-deprecation';
 export const SCOPE_MARKER = 'x-fairdice-scope';
 
 /** Request headers the document declares once (components.parameters) and operations name. */
-export type RequestHeaderName = 'Idempotency-Key' | 'If-Match' | 'If-None-Match' | 'Last-Event-ID' | 'Prefer';
+export type RequestHeaderName =
+  | 'Cache-Control'
+  | 'Idempotency-Key'
+  | 'If-Match'
+  | 'If-None-Match'
+  | 'Last-Event-ID'
+  | 'Prefer';
 
 let problemsSeq = 0;
 

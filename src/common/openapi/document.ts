@@ -65,6 +65,14 @@ const HEADER_PARAMETERS: Record<RequestHeaderName, Json> = {
     description: 'The ETag(s) you hold: 304 Not Modified (no body) while the game is still at one of them.',
     schema: { type: 'string', pattern: '^\\s*(\\*|(W/)?"\\d{1,9}"(\\s*,\\s*(W/)?"\\d{1,9}")*)\\s*$' },
   },
+  'Cache-Control': {
+    name: 'Cache-Control',
+    in: 'header',
+    required: false,
+    description:
+      'RFC 9111. `no-cache` (or `max-age=0`): read the game from the database, not from the instance\'s cache of current games, which another instance\'s move may outdate for the moment its notification takes (docs/api.md, *Consistency of reads*). Other directives are ignored.',
+    schema: { type: 'string', maxLength: 1024 },
+  },
   Prefer: {
     name: 'Prefer',
     in: 'header',
