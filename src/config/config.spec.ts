@@ -82,6 +82,13 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ GAME_READ_CACHE_MAX_AGE_MS: bad })).toThrow('GAME_READ_CACHE_MAX_AGE_MS');
   });
 
+  it("V8's heap growing: 0 (V8's own factor) by default, 1–300 fix it; out of range or junk refused", () => {
+    expect(loadConfig({}).V8_HEAP_GROWING_PERCENT).toBe(0);
+    expect(loadConfig({ V8_HEAP_GROWING_PERCENT: '25' }).V8_HEAP_GROWING_PERCENT).toBe(25);
+    for (const bad of ['-1', '301', 'big', '2.5'])
+      expect(() => loadConfig({ V8_HEAP_GROWING_PERCENT: bad })).toThrow('V8_HEAP_GROWING_PERCENT');
+  });
+
   it('OAuth: issuer unset (http://localhost:<PORT> is used), access tokens of an hour; bad values refused', () => {
     const defaults = loadConfig({});
     expect(defaults.OAUTH_ISSUER).toBeUndefined();
