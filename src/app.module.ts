@@ -210,6 +210,12 @@ export class AppModule {
           readUrl: options.config.DATABASE_READ_URL ?? null,
           readMaxLagMs: options.config.DATABASE_READ_MAX_LAG_MS,
           readLagCheckMs: options.config.DATABASE_READ_LAG_CHECK_MS,
+          // Named statements (decision 0152): by default on a direct PostgreSQL only, not through a
+          // transaction pooler (DATABASE_DIRECT_URL beside it); never on the embedded database
+          // (its one connection, as above: one PGlite session outlives the pool's clients).
+          preparedStatements:
+            options.poolMax > 1 &&
+            (options.config.DATABASE_PREPARED_STATEMENTS ?? options.config.DATABASE_DIRECT_URL === undefined),
         }),
         MetricsModule,
         GraphQLModule.forRoot<ApolloDriverConfig>(graphqlOptions(options.config, streams)),

@@ -83,6 +83,8 @@ export const configSchema = z.object({
    * carry: LISTEN and the migrations' session lock. Unset: DATABASE_URL. Only with DATABASE_URL.
    */
   DATABASE_DIRECT_URL: postgresUrl.optional(),
+  /** Hot statements as named (prepared) statements (decision 0152). Default: on unless DATABASE_DIRECT_URL says a transaction pooler is in front; never on the embedded database (nor with a pool of one connection). */
+  DATABASE_PREPARED_STATEMENTS: booleanFlag.optional(),
   /**
    * A streaming standby (or a proxy port that routes to one) for the public, staleness-tolerant
    * reads: leaderboards, public profiles, the open-games list, finished games' audits (decision

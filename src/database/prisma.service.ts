@@ -6,6 +6,7 @@ import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool } from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
+import { allowPreparedStatements } from './prepared-statements';
 
 /** Injection token of the resolved DatabaseOptions. */
 export const DATABASE_OPTIONS = Symbol('DATABASE_OPTIONS');
@@ -27,6 +28,8 @@ export interface DatabaseOptions {
   readMaxLagMs?: number;
   /** How often the standby's lag is checked (default 1000). */
   readLagCheckMs?: number;
+  /** The pool's connections may hold named statements (prepared-statements.ts, decision 0152). */
+  preparedStatements?: boolean;
 }
 
 /** Creates the pool PrismaService and raw queries share. */
@@ -52,6 +55,7 @@ export function createPgPool(options: DatabaseOptions, applicationName = 'fairdi
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
   });
+  if (options.preparedStatements) allowPreparedStatements(pool);
   return pool;
 }
 

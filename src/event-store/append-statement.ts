@@ -8,6 +8,7 @@
  *   UPDATE matches no row, so nothing of it is written).
  * - One NOTIFY per statement lists the games it wrote, delivered on commit.
  */
+import { namedStatement } from '../database/prepared-statements';
 import type { Queryable } from '../database/unit-of-work';
 import { FANOUT_QUEUE } from './async-effects';
 import { GAME_EVENTS_CHANNEL } from './event-store.types';
@@ -139,16 +140,18 @@ export async function writeAppends(
     updated_at: Date;
     started_at: Date | null;
     finished_at: Date | null;
-  }>(APPEND_BATCH_SQL, [
-    JSON.stringify(input),
-    now,
-    items.map((it) => it.gameId),
-    items.flatMap((it) =>
-      it.ends === null
-        ? []
-        : [`inactivity:${it.gameId}`, `deadline:${it.gameId}`, `computer:${it.gameId}`, `auto-score:${it.gameId}`],
-    ),
-  ]);
+  }>(
+    appendBatchStatement(db, [
+      JSON.stringify(input),
+      now,
+      items.map((it) => it.gameId),
+      items.flatMap((it) =>
+        it.ends === null
+          ? []
+          : [`inactivity:${it.gameId}`, `deadline:${it.gameId}`, `computer:${it.gameId}`, `auto-score:${it.gameId}`],
+      ),
+    ]),
+  );
   for (const r of rows)
     out[r.item_no] = {
       written: r.written ? { updatedAt: r.updated_at, startedAt: r.started_at, finishedAt: r.finished_at } : null,
@@ -281,3 +284,6 @@ SELECT i.item_no, upd.item_no IS NOT NULL AS written, coalesce(lk.ok, true) AS l
   LEFT JOIN upd ON upd.item_no = i.item_no
   LEFT JOIN lk ON lk.item_no = i.item_no
   LEFT JOIN rec ON rec.player_id = i.idem_player AND rec.key = i.idem_key`;
+
+/** The statement, prepared on connections that allow it (decision 0152). */
+const appendBatchStatement = namedStatement('fairdice_append_batch', APPEND_BATCH_SQL);

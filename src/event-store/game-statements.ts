@@ -7,6 +7,7 @@
 import type { GameState } from '@fairdice/core/rules/game';
 import { isEnded } from '@fairdice/core/rules/game/status';
 import { fromMicros } from '../common/pagination/cursor';
+import { namedStatement } from '../database/prepared-statements';
 import type { Queryable } from '../database/unit-of-work';
 import type { AppendItem } from './append-statement';
 import { upsertJobsSql } from './append-statement';
@@ -48,20 +49,10 @@ const seatRecords = (seats: ReadModelUpdate['seats']) =>
 const jobRecords = (jobs: readonly ScheduledJob[]) =>
   jobs.map((j) => ({ queue: j.queue, key: j.key, payload: j.payload, delay_ms: j.delayMs }));
 
-/**
- * Creates the games row, every seat row, the first events, the jobs and the game's "created"
- * transparency leaf in ONE statement; returns the row's timestamps.
- */
-export async function insertGame(
-  db: Queryable,
-  game: NewGame,
-  sealedServerSeed: string,
-  state: GameState,
-  stored: readonly StoredEvent[],
-  jobs: readonly ScheduledJob[],
-): Promise<{ created_at: Date; updated_at: Date }> {
-  const { rows } = await db.query<{ created_at: Date; updated_at: Date }>(
-    `WITH g AS (
+/** Creates the games row, its seats, first events, jobs and transparency leaf (prepared: decision 0152). */
+const insertGameStatement = namedStatement(
+  'fairdice_insert_game',
+  `WITH g AS (
          INSERT INTO games (id, rule_set, family, options, seat_count, visibility, creator_id, status, version,
                             turn_time_limit_seconds, server_seed, server_seed_hash, organizer_seed, created_at, updated_at,
                             tournament_id, tournament_round, seed_sealed)
@@ -80,7 +71,22 @@ export async function insertGame(
          INSERT INTO transparency_log_leaves (game_id, kind, event_version, value, timestamp_ms)
          SELECT g.id, 1, 0, $12, ${LEAF_TIMESTAMP} FROM g)
        SELECT created_at, updated_at FROM g`,
-    [
+);
+
+/**
+ * Creates the games row, every seat row, the first events, the jobs and the game's "created"
+ * transparency leaf in ONE statement; returns the row's timestamps.
+ */
+export async function insertGame(
+  db: Queryable,
+  game: NewGame,
+  sealedServerSeed: string,
+  state: GameState,
+  stored: readonly StoredEvent[],
+  jobs: readonly ScheduledJob[],
+): Promise<{ created_at: Date; updated_at: Date }> {
+  const { rows } = await db.query<{ created_at: Date; updated_at: Date }>(
+    insertGameStatement(db, [
       game.id,
       game.ruleSet,
       game.family,
@@ -100,7 +106,7 @@ export async function insertGame(
       game.tournamentId ?? null,
       game.tournamentRound ?? null,
       game.seedSealed ?? false,
-    ],
+    ]),
   );
   return rows[0];
 }
@@ -131,6 +137,15 @@ export async function selectGameForLoad(
   return { game: games.rows[0], names, events: events.rows.map((e) => fromJson(gameId, e)) };
 }
 
+const eventsAfterStatement = namedStatement(
+  'fairdice_events_after',
+  `SELECT ${EVENT_COLUMNS} FROM game_events WHERE game_id = $1 AND version > $2 ORDER BY version LIMIT $3`,
+);
+const eventsUpToStatement = namedStatement(
+  'fairdice_events_up_to',
+  `SELECT ${EVENT_COLUMNS} FROM game_events WHERE game_id = $1 AND version <= $2 ORDER BY version`,
+);
+
 /** Events with version > after, oldest first, at most `limit`. */
 export async function selectEventsAfter(
   db: Queryable,
@@ -138,21 +153,13 @@ export async function selectEventsAfter(
   after: number,
   limit: number,
 ): Promise<StoredEvent[]> {
-  const { rows } = await db.query<EventDbRow>(
-    `SELECT ${EVENT_COLUMNS}
-         FROM game_events WHERE game_id = $1 AND version > $2 ORDER BY version LIMIT $3`,
-    [gameId, after, limit],
-  );
+  const { rows } = await db.query<EventDbRow>(eventsAfterStatement(db, [gameId, after, limit]));
   return rows.map((e) => fromJson(gameId, e));
 }
 
 /** Events with version <= upTo, oldest first. */
 export async function selectEventsUpTo(db: Queryable, gameId: string, upTo: number): Promise<StoredEvent[]> {
-  const { rows } = await db.query<EventDbRow>(
-    `SELECT ${EVENT_COLUMNS}
-         FROM game_events WHERE game_id = $1 AND version <= $2 ORDER BY version`,
-    [gameId, upTo],
-  );
+  const { rows } = await db.query<EventDbRow>(eventsUpToStatement(db, [gameId, upTo]));
   return rows.map((e) => fromJson(gameId, e));
 }
 

@@ -38,6 +38,7 @@ import {
   type PlayerEventRecord,
   type PlayerEventType,
 } from './player-events.types';
+import { namedStatement } from '../database/prepared-statements';
 import { UUID_PATTERN as UUID } from '@fairdice/core/fairness/ids';
 
 /** Payload of a DEADLINE_SOON_QUEUE job. */
@@ -99,6 +100,9 @@ pushes AS (
 SELECT ins.player_id::text AS player_id, ins.seq::text AS seq, ins.type, ins.data, ins.created_at,
        pg_notify('${PLAYER_EVENTS_CHANNEL}', ins.player_id::text || ':' || ins.seq::text) AS notified
   FROM ins ORDER BY ins.player_id, ins.seq`;
+
+/** STORE_SQL, prepared on connections that allow it (decision 0152). */
+const storeStatement = namedStatement('fairdice_store_player_events', STORE_SQL);
 
 interface EventRow {
   seq: string;
@@ -184,11 +188,9 @@ export class PlayerEventsService implements OnModuleInit, OnApplicationBootstrap
       data: n.data,
       ord,
     }));
-    const { rows } = await this.pool.query<EventRow & { player_id: string }>(STORE_SQL, [
-      JSON.stringify(input),
-      DEFAULT_DEADLINE_SOON_SHARE,
-      DEFAULT_PUSH_EVENTS,
-    ]);
+    const { rows } = await this.pool.query<EventRow & { player_id: string }>(
+      storeStatement(this.pool, [JSON.stringify(input), DEFAULT_DEADLINE_SOON_SHARE, DEFAULT_PUSH_EVENTS]),
+    );
     const stored = rows.map((r) => ({ ...toRecord(r), playerId: r.player_id }));
     for (const playerId of new Set(stored.map((r) => r.playerId))) this.wakeAll(playerId);
     // Push deliveries written by the statement are due now: claim them without waiting for the poll.

@@ -31,6 +31,7 @@ import { Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { PG_POOL } from '../../database/prisma.service';
 import { EventStore } from '../../event-store/event-store.service';
+import { namedStatement } from '../../database/prepared-statements';
 
 export interface ClaimedJob {
   id: string;
@@ -50,6 +51,34 @@ export type JobHandler = (job: ClaimedJob, signal: AbortSignal) => Promise<JobOu
 const CONCURRENCY = 32;
 /** Default retry delay after a handler threw: 1 s doubling, at most 5 minutes. */
 export const defaultRetryMs = (attempts: number) => Math.min(300_000, 1000 * 2 ** Math.max(0, attempts - 1));
+
+// The queue's hot statements, prepared on connections that allow it (decision 0152).
+const nextDueStatement = namedStatement(
+  'fairdice_jobs_next_due',
+  `SELECT (extract(epoch FROM min(run_at) - now()) * 1000)::float8 AS ms
+     FROM async_jobs WHERE run_at > now() AND queue = ANY($1::text[])`,
+);
+const claimStatement = namedStatement(
+  'fairdice_jobs_claim',
+  `WITH due AS (
+     SELECT j.id FROM unnest($4::text[]) AS q(name)
+      CROSS JOIN LATERAL (
+        SELECT id FROM async_jobs
+         WHERE queue = q.name AND run_at <= now()
+         ORDER BY run_at
+         LIMIT $5
+         FOR UPDATE SKIP LOCKED) j
+      LIMIT $1)
+   UPDATE async_jobs j
+      SET run_at = now() + $2::int * interval '1 second', attempts = j.attempts + 1, locked_by = $3, updated_at = now()
+     FROM due WHERE j.id = due.id
+   RETURNING j.id::text AS id, j.queue, j.key, j.payload, j.attempts, j.revision`,
+);
+const deleteFinishedStatement = namedStatement(
+  'fairdice_jobs_delete_finished',
+  `DELETE FROM async_jobs j USING unnest($1::bigint[], $2::int[]) AS d(id, revision)
+    WHERE j.id = d.id AND j.revision = d.revision`,
+);
 
 @Injectable()
 export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
@@ -151,9 +180,7 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
   private async nextWakeMs(): Promise<number> {
     try {
       const { rows } = await this.pool.query<{ ms: number | null }>(
-        `SELECT (extract(epoch FROM min(run_at) - now()) * 1000)::float8 AS ms
-           FROM async_jobs WHERE run_at > now() AND queue = ANY($1::text[])`,
-        [[...this.handlers.keys()]],
+        nextDueStatement(this.pool, [[...this.handlers.keys()]]),
       );
       const ms = rows[0]?.ms;
       return ms === null || ms === undefined
@@ -174,20 +201,7 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
     const queues = [...this.handlers.keys()];
     const share = Math.max(1, Math.ceil(limit / queues.length));
     const { rows } = await this.pool.query(
-      `WITH due AS (
-         SELECT j.id FROM unnest($4::text[]) AS q(name)
-          CROSS JOIN LATERAL (
-            SELECT id FROM async_jobs
-             WHERE queue = q.name AND run_at <= now()
-             ORDER BY run_at
-             LIMIT $5
-             FOR UPDATE SKIP LOCKED) j
-          LIMIT $1)
-       UPDATE async_jobs j
-          SET run_at = now() + $2::int * interval '1 second', attempts = j.attempts + 1, locked_by = $3, updated_at = now()
-         FROM due WHERE j.id = due.id
-       RETURNING j.id::text AS id, j.queue, j.key, j.payload, j.attempts, j.revision`,
-      [limit, this.leaseSeconds, this.workerId, queues, share],
+      claimStatement(this.pool, [limit, this.leaseSeconds, this.workerId, queues, share]),
     );
     return rows as ClaimedJob[];
   }
@@ -249,9 +263,7 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
       const batch = this.finished.splice(0);
       try {
         await this.pool.query(
-          `DELETE FROM async_jobs j USING unnest($1::bigint[], $2::int[]) AS d(id, revision)
-            WHERE j.id = d.id AND j.revision = d.revision`,
-          [batch.map((b) => b.id), batch.map((b) => b.revision)],
+          deleteFinishedStatement(this.pool, [batch.map((b) => b.id), batch.map((b) => b.revision)]),
         );
       } catch (err) {
         // The lease runs out and the jobs are claimed again; handlers are idempotent.
