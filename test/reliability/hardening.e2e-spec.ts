@@ -168,6 +168,15 @@ describe('secure headers and CORS', () => {
     expect(ok.status).toBeLessThan(300);
     expect(ok.headers['access-control-allow-origin']).toBe('https://app.example');
     expect(ok.headers['access-control-allow-headers']).toMatch(/idempotency-key/i);
+    // A read asking for the database (Cache-Control: no-cache, decision 0150) passes the preflight.
+    const read = await cors
+      .http()
+      .options('/v1/games/00000000-0000-4000-8000-000000000000')
+      .set('origin', 'https://app.example')
+      .set('access-control-request-method', 'GET')
+      .set('access-control-request-headers', 'authorization,cache-control,if-none-match');
+    expect(read.status).toBeLessThan(300);
+    expect(read.headers['access-control-allow-headers']).toMatch(/cache-control/i);
     const get = await cors.http().get('/health').set('origin', 'https://app.example').expect(200);
     expect(get.headers['access-control-expose-headers']).toMatch(/etag/i);
     const other = await cors.http().get('/health').set('origin', 'https://evil.example').expect(200);

@@ -48,6 +48,7 @@ const ALLOWED = [
   'Idempotency-Key',
   'If-Match',
   'If-None-Match',
+  'Cache-Control',
   'Prefer',
   'X-Request-Id',
   'Last-Event-ID',
