@@ -42,7 +42,9 @@ class FakeDb {
     this.gate = null;
   }
 
-  query = async (_sql: string, params: unknown[]) => {
+  // The statement comes as a query config (a named statement where the pool allows it).
+  query = async (statement: { text: string; values?: unknown[] }) => {
+    const params = statement.values ?? [];
     const input = JSON.parse(params[0] as string) as Array<{ item_no: number; game_id: string }>;
     const games = input.map((i) => i.game_id);
     this.statements.push(games);
