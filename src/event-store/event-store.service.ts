@@ -211,7 +211,7 @@ export class EventStore {
       seedSealed: game.seedSealed ?? false,
     };
     afterCommit(() =>
-      this.remember(game.id, { state, head: stored[stored.length - 1].hash, lastRolled: null, ...stamp }),
+      this.remember(game.id, { state, head: stored[stored.length - 1].hash, lastRolled: null, confirmed: stamp }),
     );
     return { row, stored };
   }
@@ -228,19 +228,7 @@ export class EventStore {
     if (!UUID.test(gameId)) throw new Error(`event store: not a UUID: ${JSON.stringify(gameId).slice(0, 60)}`);
     const cached = this.cache.get(gameId);
     const served = opts.current ? this.metrics?.gameReads : undefined;
-    if (
-      cached?.row &&
-      cached.names &&
-      (opts.cached ||
-        (opts.current &&
-          !cached.row.seedSealed &&
-          cached.epoch !== undefined &&
-          this.freshness.isCurrent(gameId, {
-            version: cached.state.version,
-            epoch: cached.epoch,
-            confirmedAt: cached.confirmedAt ?? 0,
-          })))
-    ) {
+    if (cached?.row && cached.names && (opts.cached || (opts.current && this.answersRead(gameId, cached)))) {
       served?.inc({ served_by: 'cache' });
       return {
         row: { ...cached.row },
@@ -263,7 +251,12 @@ export class EventStore {
     const row = { ...toRow(r, this.vault), status: entry.state.status, version: entry.state.version };
     // Row and names are kept only when they were read at the state's version (same snapshot age).
     const consistent = r.version === entry.state.version;
-    this.remember(gameId, { ...entry, row: consistent ? row : null, names: consistent ? names : null, ...stamp });
+    this.remember(gameId, {
+      ...entry,
+      row: consistent ? row : null,
+      names: consistent ? names : null,
+      confirmed: stamp,
+    });
     return { row, state: entry.state, head: entry.head, lastRolled: entry.lastRolled, names };
   }
 
@@ -348,7 +341,7 @@ export class EventStore {
         ...entry,
         row: seatsChanged ? null : { ...row },
         names: seatsChanged ? null : { ...loaded.names },
-        ...stamp,
+        confirmed: stamp,
       }),
     );
     if ((update.jobs ?? []).some((j) => j.delayMs <= 0 && j.queue !== FANOUT_QUEUE))
@@ -408,6 +401,13 @@ export class EventStore {
   forget(gameId?: string): void {
     if (gameId) this.cache.delete(gameId);
     else this.cache.clear();
+  }
+
+  /** Whether a complete entry may answer a read without PostgreSQL (decision 0150). */
+  private answersRead(gameId: string, entry: CacheEntry): boolean {
+    // Unsealing a tournament round's seeds changes rows without a new version: always read those.
+    if (entry.row?.seedSealed) return false;
+    return this.freshness.isCurrent(gameId, entry.state.version, entry.confirmed);
   }
 
   private remember(gameId: string, entry: CacheEntry): void {

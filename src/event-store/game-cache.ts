@@ -9,6 +9,7 @@
  */
 import { evolveGame, type GameState } from '@fairdice/core/rules/game';
 import { type GameRow, type StoredEvent, toGameEvent } from './event-store.types';
+import type { ReadStamp } from './read-freshness';
 
 export interface GameCacheLimits {
   /** Most entries kept (GAME_CACHE_MAX_ENTRIES). */
@@ -96,9 +97,8 @@ export interface CacheEntry {
   /** The games row and seated names as of `state.version` (null: read them on the next load). */
   row?: GameRow | null;
   names?: Record<string, string> | null;
-  /** When and in which LISTEN epoch the entry was confirmed (read-freshness.ts; unset: never serves a read). */
-  epoch?: number;
-  confirmedAt?: number;
+  /** When, and in which LISTEN epoch, the entry was confirmed (read-freshness.ts; unset: never serves a read). */
+  confirmed?: ReadStamp;
 }
 
 /** `entry` with `events` (the versions right after its own) applied. */

@@ -18,11 +18,10 @@
  * Pure bookkeeping (no I/O); the clock is injected for its unit test.
  */
 
-export type PeerSignals = 'single' | 'listening' | 'deaf';
+type PeerSignals = 'single' | 'listening' | 'deaf';
 
-/** What an entry carries for this check: its version and when and in which epoch it was confirmed. */
-export interface Confirmed {
-  version: number;
+/** When, and in which LISTEN epoch, an entry's confirmation began. */
+export interface ReadStamp {
   epoch: number;
   confirmedAt: number;
 }
@@ -40,7 +39,7 @@ export class ReadFreshness {
   ) {}
 
   /** The stamp for a confirmation that begins now (a load's read or a commit). */
-  stamp(): { epoch: number; confirmedAt: number } {
+  stamp(): ReadStamp {
     return { epoch: this.epoch, confirmedAt: this.now() };
   }
 
@@ -73,11 +72,11 @@ export class ReadFreshness {
     if (this.noted.size > this.maxNoted) this.noted.delete(this.noted.keys().next().value as string);
   }
 
-  /** Whether an entry so confirmed may answer a read now. */
-  isCurrent(gameId: string, entry: Confirmed): boolean {
-    if (this.maxAgeMs <= 0 || this.peers === 'deaf') return false;
-    if (this.now() - entry.confirmedAt > this.maxAgeMs) return false;
+  /** Whether the game's entry at `version`, confirmed as `stamp` says, may answer a read now. */
+  isCurrent(gameId: string, version: number, stamp: ReadStamp | undefined): boolean {
+    if (!stamp || this.maxAgeMs <= 0 || this.peers === 'deaf') return false;
+    if (this.now() - stamp.confirmedAt > this.maxAgeMs) return false;
     if (this.peers === 'single') return true;
-    return entry.epoch === this.epoch && entry.version >= (this.noted.get(gameId) ?? 0);
+    return stamp.epoch === this.epoch && version >= (this.noted.get(gameId) ?? 0);
   }
 }

@@ -116,9 +116,11 @@ export class PostgresGameEventBus extends InProcessGameEventBus implements OnMod
     const onFailure = (err?: Error) => {
       if (failed) return;
       failed = true;
-      // Commits of other instances go unheard from now on: no cached read until LISTEN is back.
-      if (this.client === client) this.store.freshness.deaf();
-      if (this.client === client) this.client = null;
+      if (this.client === client) {
+        // Commits of other instances go unheard from now on: no cached read until LISTEN is back.
+        this.store.freshness.deaf();
+        this.client = null;
+      }
       client.end().catch(() => undefined);
       if (!this.closing) {
         this.logger.warn(`LISTEN connection lost${err ? ` (${err.message})` : ''}; reconnecting`);
