@@ -35,6 +35,7 @@ import { completeOpenApiDocument } from './common/openapi/document';
 import { WEBHOOK_SCHEMAS, WEBHOOKS } from './async/webhooks/webhook-payloads';
 import { configureSse } from './common/http/sse';
 import { registerCompiledSerializers } from './common/http/compiled-serializers';
+import { registerVersionETags } from './reliability/http/version-etag';
 import { GamesService } from './games/games.service';
 import type { RateCharge } from './games/channel/channel-context';
 import { registerCommandChannel } from './games/channel/command-channel';
@@ -100,6 +101,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   // Game views written by a serializer compiled from the OpenAPI schema (decision 0141); under
   // NODE_ENV=test each one is also checked against JSON.stringify.
   registerCompiledSerializers(fastify, { verify: options.config.NODE_ENV === 'test' });
+  // ETag: "<version>" on game and tournament answers (the routes marked by versionETags).
+  registerVersionETags(fastify);
   registerBodyParsers(fastify);
   // Before CORS, rate limits and auth: a request with two Authorization headers is refused.
   registerRequestHeaderChecks(fastify);
@@ -120,7 +123,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
         perMinute: options.config.RATE_LIMIT_PER_MINUTE,
         registrationsPerMinute: options.config.RATE_LIMIT_REGISTRATIONS_PER_MINUTE,
       },
-      async (token) => (await players.authenticate(token))?.id ?? null,
+      // Kept with the request: its auth guard does not authenticate the token a second time.
+      async (token, request) => (await players.authenticateRequest(request, token))?.id ?? null,
       logger,
     );
   }

@@ -1,18 +1,5 @@
 import { RequireScope } from '../players/require-scope';
-import {
-  Body,
-  Controller,
-  Get,
-  Headers,
-  Inject,
-  Param,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseGuards,
-  UseInterceptors,
-} from '@nestjs/common';
+import { Body, Controller, Get, Headers, Inject, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiCreatedResponse,
@@ -52,7 +39,7 @@ import { STREAM_LIMITS, type StreamLimits } from '../reliability/streams/stream-
 import {
   asksForFreshRead,
   etagOf,
-  GameETagInterceptor,
+  versionETags,
   matchesVersion,
   parseEntityTags,
   RestCommandOptions,
@@ -65,7 +52,6 @@ type Me = AuthenticatedPlayer;
 @ApiExtraModels(CommandEventsView)
 @ApiBearerAuth()
 @UseGuards(AuthGuard)
-@UseInterceptors(GameETagInterceptor)
 @Controller('games')
 export class GamesController {
   constructor(
@@ -253,3 +239,5 @@ export class GamesController {
 
 // POST /v1/games/{id}/join … /quit: one route per move of the tables, after the reads above.
 defineMoveRoutes(GamesController, GAME_MOVES);
+// ETag: "<version>" on every game answer (a Fastify hook, src/reliability/http/version-etag.ts).
+versionETags(GamesController);

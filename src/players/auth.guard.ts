@@ -113,7 +113,8 @@ export class AuthGuard implements CanActivate {
       throw new DomainException('UNAUTHENTICATED', 'Send your token as "Authorization: Bearer <token>"');
     }
     const token = bearerToken(header);
-    const player = token ? await this.players.authenticate(token) : null;
+    // A request the rate limiter already authenticated is not hashed and looked up again.
+    const player = token ? await this.players.authenticatedBy(carrier, token) : null;
     if (!player)
       throw new DomainException(
         'UNAUTHENTICATED',

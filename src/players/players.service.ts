@@ -37,6 +37,11 @@ export class PlayersService {
   private rotations = 0;
   /** Told of every forgetPlayer: the player event streams re-check their token (src/player-events). */
   private readonly tokenListeners = new Set<(playerId: string) => void>();
+  /**
+   * An HTTP request's authentication, kept by the rate limiter for the auth guard of the same
+   * request (both need the player: hashing the token twice cost ≈ 2 % of a cached game read).
+   */
+  private readonly byRequest = new WeakMap<object, { token: string; player: Promise<AuthenticatedPlayer | null> }>();
 
   constructor(
     private readonly prisma: PrismaService,
@@ -105,6 +110,22 @@ export class PlayersService {
     this.rotations++;
     this.forgetPlayer(playerId);
     return { token };
+  }
+
+  /**
+   * authenticate(token) for an HTTP request, kept with the request: a later `authenticatedBy` of
+   * the same request and token answers from it (the rate limiter asks first, the auth guard next).
+   */
+  authenticateRequest(request: object, token: string): Promise<AuthenticatedPlayer | null> {
+    const player = this.authenticate(token);
+    this.byRequest.set(request, { token, player });
+    return player;
+  }
+
+  /** The authentication `authenticateRequest` kept for this request and token, or a new one. */
+  authenticatedBy(request: object, token: string): Promise<AuthenticatedPlayer | null> {
+    const kept = this.byRequest.get(request);
+    return kept !== undefined && kept.token === token ? kept.player : this.authenticate(token);
   }
 
   /** The player a bearer token belongs to, or null. */

@@ -5,4 +5,5 @@ export * from './http/cache-control';
 export * from './http/uuid.pipe';
 export * from './reliability.module';
 export * from './http/command-options';
+export * from './http/version-etag';
 export * from './http/prefer';

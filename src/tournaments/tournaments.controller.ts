@@ -1,19 +1,5 @@
 import { RequireScope } from '../players/require-scope';
-import {
-  Body,
-  Controller,
-  Get,
-  HttpCode,
-  Inject,
-  Param,
-  Post,
-  Put,
-  Query,
-  Req,
-  Res,
-  UseGuards,
-  UseInterceptors,
-} from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiBody,
@@ -37,7 +23,7 @@ import {
 import type { ErrorCode } from '../common/errors/error-codes';
 import { CursorQuery } from '../common/dto/pagination';
 import { pageRequest } from '../common/pagination/page-request';
-import { GameETagInterceptor, RestCommandOptions, UuidPipe } from '../reliability';
+import { RestCommandOptions, UuidPipe, versionETags } from '../reliability';
 import { NoFieldsPipe } from '../games/dto/game.inputs';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { CreateTournamentInput, OrganizerSeedInput, ReasonInput, RegisterInput } from './dto/tournament.inputs';
@@ -69,8 +55,6 @@ const COMMAND: ErrorCode[] = [
 @ApiTags('tournaments')
 @ApiBearerAuth()
 @UseGuards(AuthGuard)
-// ETag: "<version>" on every tournament answer, for If-Match on its commands (as for games).
-@UseInterceptors(GameETagInterceptor)
 @Controller('tournaments')
 export class TournamentsController {
   constructor(
@@ -332,3 +316,6 @@ export class TournamentsController {
     return this.tournaments.disqualify(me, id, playerId, input.reason, opts);
   }
 }
+
+// ETag: "<version>" on every tournament answer, for If-Match on its commands (as for games).
+versionETags(TournamentsController);

@@ -137,6 +137,16 @@ describe('secure headers and CORS', () => {
     expect(res.headers['x-frame-options']).toBeDefined();
     expect(res.headers['strict-transport-security']).toBeDefined();
     expect(res.headers['x-powered-by']).toBeUndefined();
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+    // Computed once at start (decision 0153), on every answer: a refusal's problem too.
+    const refused = await t.http().get('/v1/players/me').expect(401);
+    expect(refused.headers['x-content-type-options']).toBe('nosniff');
+    expect(refused.headers['referrer-policy']).toBe('no-referrer');
+    expect(refused.headers['content-security-policy']).toContain("default-src 'none'");
+    // With CORS open, API answers are readable cross-origin.
+    const open = await cors.http().get('/health').expect(200);
+    expect(open.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    expect(open.headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('Swagger UI and GraphiQL still work: a same-origin CSP that allows their inline bootstrap', async () => {

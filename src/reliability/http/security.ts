@@ -1,5 +1,5 @@
 /**
- * Secure headers (@fastify/helmet) and CORS (@fastify/cors).
+ * Secure headers (helmet's, computed once: secure-headers.ts) and CORS (@fastify/cors).
  *
  * - Every response gets helmet's headers with a strict Content-Security-Policy for an API
  *   (default-src 'none'; frame-ancestors 'none'). The two HTML tools, Swagger UI (/docs) and
@@ -11,8 +11,8 @@
  *   header, so credentials (cookies) are never allowed.
  */
 import fastifyCors from '@fastify/cors';
-import fastifyHelmet from '@fastify/helmet';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { helmetHeaders } from './secure-headers';
 
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 export const TOOLS_CSP = [
@@ -66,7 +66,7 @@ export function parseCorsOrigins(value: string | undefined): string[] | '*' | nu
 
 export async function registerSecurity(app: NestFastifyApplication, options: { corsOrigins?: string }): Promise<void> {
   const origins = parseCorsOrigins(options.corsOrigins);
-  await app.register(fastifyHelmet, {
+  const secureHeaders = helmetHeaders({
     // Set per response below (strict for the API, relaxed for the HTML tools).
     contentSecurityPolicy: false,
     // The HTML tools load only same-origin resources; keep cross-origin isolation headers off
@@ -75,6 +75,14 @@ export async function registerSecurity(app: NestFastifyApplication, options: { c
     crossOriginResourcePolicy: { policy: origins === null ? 'same-origin' : 'cross-origin' },
   });
   const fastify = app.getHttpAdapter().getInstance();
+  const names = Object.keys(secureHeaders);
+  // On the raw response at request time, as helmet did: a route may still replace one of them,
+  // and a hijacked reply (an SSE stream) writes them too.
+  fastify.addHook('onRequest', (_request, reply, done) => {
+    const raw = reply.raw;
+    for (const name of names) raw.setHeader(name, secureHeaders[name]);
+    done();
+  });
   // A callback hook (no promise per response).
   fastify.addHook('onSend', (request, reply, payload, done) => {
     if (TOOLS.test(request.url)) reply.header('content-security-policy', TOOLS_CSP);

@@ -48,7 +48,7 @@ export interface RateLimitOptions {
 }
 
 /** Resolves a bearer token to its player id, or null when the token is not valid. */
-export type TokenResolver = (token: string) => Promise<string | null>;
+export type TokenResolver = (token: string, request: object) => Promise<string | null>;
 
 export type RateLimitBucket = 'requests' | 'registrations';
 
@@ -91,7 +91,7 @@ export async function rateLimitKey(
   const token = bearerToken(request.headers.authorization);
   if (token) {
     // The database may be down: then count the address (the request's own auth answers 503).
-    const playerId = await resolve(token).catch(() => null);
+    const playerId = await resolve(token, request).catch(() => null);
     if (playerId) return 'player:' + playerId;
   }
   return 'ip:' + request.ip;
