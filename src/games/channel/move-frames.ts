@@ -41,7 +41,8 @@ async function moveInput(
 ): Promise<object> {
   const body = move.rest.body;
   if (!body) return ctx.noFields.transform(args);
-  if (args !== undefined) return ctx.validation.transform(args, { type: 'body', metatype: body.type });
+  if (args !== undefined)
+    return (await ctx.validation.transform(args, { type: 'body', metatype: body.type })) as object;
   let known = inputsWithoutArgs.get(ctx.validation);
   if (!known) inputsWithoutArgs.set(ctx.validation, (known = new Map()));
   const cached = known.get(move);

@@ -25,6 +25,7 @@ import {
 import { validateClientSeed } from '@fairdice/core/fairness/seeds';
 import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
 import { apiRef } from '../../common/openapi/json-schema';
+import { MemoizedValidation } from '../../common/errors/validation.pipe';
 import { AdviceSettingEnum, ComputerLevelEnum, RuleSetNameEnum, VisibilityEnum } from '../../common/graphql/enums';
 import { ADVICE_SETTINGS, type AdviceSetting, COMPUTER_LEVELS } from '@fairdice/core/rules/game/types';
 import { SEAT_NAME_PATTERN } from '@fairdice/core/rules/game/create';
@@ -300,6 +301,7 @@ export class StartGameInput {
   seeds?: SeatSeedInput[];
 }
 
+@MemoizedValidation()
 export class RollInput {
   @ApiPropertyOptional({
     type: [Number],
@@ -313,6 +315,7 @@ export class RollInput {
   hold?: number[];
 }
 
+@MemoizedValidation()
 export class ScoreInput {
   @ApiProperty({
     ...apiRef('BoxId'),
@@ -324,6 +327,7 @@ export class ScoreInput {
   box: string;
 }
 
+@MemoizedValidation()
 export class SetAsideInput {
   @ApiProperty({
     type: [Number],
