@@ -19,7 +19,7 @@ export interface Options {
   micro: boolean;
   variants: boolean;
   groupCommit: 'on' | 'off' | 'both';
-  /** Scenario ids to run (--only a,b,rest,restCompact,ws,graphql,reads,instances,jobs,tournament); null = all. */
+  /** Scenario ids to run (--only a,b,rest,restCompact,ws,p16,graphql,reads,instances,firstWindow,jobs,tournament); null = all. */
   only: Set<string> | null;
   /** Report file suffix (--label perf → bench/results/<date>-perf.md). */
   label: string | null;
