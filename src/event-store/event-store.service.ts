@@ -181,12 +181,17 @@ export class EventStore {
     return result;
   }
 
-  /** Creates the games row, every seat row and the first events, atomically. */
+  /**
+   * Creates the games row, every seat row and the first events, atomically. With the display names
+   * of the players it seats (`known`), the cache keeps row and names: the game's next command is
+   * decided without a read.
+   */
   async create(
     game: NewGame,
     events: readonly GameEvent[],
     state: GameState,
     jobs: readonly ScheduledJob[] = [],
+    known?: Readonly<Record<string, string>>,
   ): Promise<{ row: GameRow; stored: StoredEvent[] }> {
     const stored = chainEvents(game.id, game.serverSeedHash, 0, events);
     const stamp = this.freshness.stamp();
@@ -210,8 +215,16 @@ export class EventStore {
       finishedAt: null,
       seedSealed: game.seedSealed ?? false,
     };
+    const names = known ? namesOfSeated(state, known) : null;
     afterCommit(() =>
-      this.remember(game.id, { state, head: stored[stored.length - 1].hash, lastRolled: null, confirmed: stamp }),
+      this.remember(game.id, {
+        state,
+        head: stored[stored.length - 1].hash,
+        lastRolled: null,
+        row: names === null ? null : { ...row },
+        names,
+        confirmed: stamp,
+      }),
     );
     return { row, stored };
   }
@@ -334,13 +347,14 @@ export class EventStore {
     const result = resultAt(u.written);
     if (item.idem) result.response = item.idem.response;
     const row = result.row;
-    // A seat change brings names the store does not know: the next load reads them.
-    const seatsChanged = update.seats.length > 0;
+    // A seat change that seats a player the store has no name for: the next load reads them
+    // (a start's client seeds, a player leaving, keep the names known).
+    const names = update.seats.length === 0 ? { ...loaded.names } : namesOfSeated(entry.state, loaded.names);
     afterCommit(() =>
       this.remember(gameId, {
         ...entry,
-        row: seatsChanged ? null : { ...row },
-        names: seatsChanged ? null : { ...loaded.names },
+        row: names === null ? null : { ...row },
+        names,
         confirmed: stamp,
       }),
     );
@@ -423,3 +437,18 @@ const conflict = () =>
     'VERSION_CONFLICT',
     'The game changed meanwhile (another command was applied first); reload it and retry',
   );
+
+/** The display names of the players seated in `state`, from `known`; null when one is not known. */
+export function namesOfSeated(
+  state: GameState,
+  known: Readonly<Record<string, string>>,
+): Record<string, string> | null {
+  const names: Record<string, string> = {};
+  for (const seat of state.seats) {
+    if (seat.playerId === null) continue;
+    const name = known[seat.playerId];
+    if (name === undefined) return null;
+    names[seat.playerId] = name;
+  }
+  return names;
+}

@@ -159,11 +159,16 @@ export class GameCreation {
     };
     const events = decideOn(emptyGame(id), command);
     const state = replayGame(id, events);
-    const { row, stored } = await this.storeNew(state, events, { serverSeed: seed.toString('hex'), commitment }, true);
-    afterCommit(() => this.bus.publish(id, stored));
-    return answer(opts, id, stored, () =>
-      buildGameView(row, state, stored[stored.length - 1].hash, null, { [player.id]: player.displayName }),
+    const names = { [player.id]: player.displayName };
+    const { row, stored } = await this.storeNew(
+      state,
+      events,
+      { serverSeed: seed.toString('hex'), commitment },
+      true,
+      names,
     );
+    afterCommit(() => this.bus.publish(id, stored));
+    return answer(opts, id, stored, () => buildGameView(row, state, stored[stored.length - 1].hash, null, names));
   }
 
   /**
@@ -286,6 +291,8 @@ export class GameCreation {
       tournament?: { id: string; round: number; seedSealed: boolean };
     },
     withJobs = false,
+    /** Display names of the players it seats, when known: the store keeps row and names for the next command. */
+    names?: Readonly<Record<string, string>>,
   ) {
     const t = seeds.tournament;
     return this.store.create(
@@ -306,6 +313,7 @@ export class GameCreation {
       events,
       state,
       withJobs ? (asyncEffects(emptyGame(state.id), state, this.game.inactivity).jobs ?? []) : undefined,
+      names,
     );
   }
 }

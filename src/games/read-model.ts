@@ -20,7 +20,8 @@ export function readModel(
     standings: after.standings,
     started: before.status === 'open' && after.status !== 'open' && after.play !== null,
     finished: after.status === 'finished' || after.status === 'abandoned',
-    seats: after.seats.filter((s, i) => JSON.stringify(s) !== JSON.stringify(before.seats[i])),
+    // Evolve keeps an unchanged seat's object: only a replaced one is compared field by field.
+    seats: after.seats.filter((s, i) => s !== before.seats[i] && JSON.stringify(s) !== JSON.stringify(before.seats[i])),
     organizerSeed: after.organizerSeed,
     // Turn deadline, inactivity job and webhook fan-out, written by the same statement as the events (src/async).
     ...asyncEffects(before, after, inactivity),
