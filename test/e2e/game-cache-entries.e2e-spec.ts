@@ -6,6 +6,7 @@
  * commit passes through its cache).
  */
 import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
+import { waitFor } from '../tournaments/helpers';
 
 jest.setTimeout(60_000);
 
@@ -60,5 +61,32 @@ describe('game cache entries', () => {
     const view = await t.http().get(`/v1/games/${id}`).set(a.auth).expect(200);
     expect(await reads()).toEqual({ cache: before.cache, database: before.database + 1 });
     expect(JSON.stringify(view.body)).toContain('Guest');
+  });
+
+  it('a game the service creates and starts (a tournament table) shows its players’ names from the first read', async () => {
+    const organizer = await registerPlayer(t, 'Organizer');
+    const entrants = [await registerPlayer(t, 'Table One'), await registerPlayer(t, 'Table Two')];
+    const id = (
+      await t
+        .http()
+        .post('/v1/tournaments')
+        .set(organizer.auth)
+        .send({ name: 'Names', ruleSet: 'simple', format: 'tables', maxEntrants: 2, rounds: 1 })
+        .expect(201)
+    ).body.id as string;
+    for (const e of entrants) await t.http().post(`/v1/tournaments/${id}/entrants`).set(e.auth).send({}).expect(200);
+    await t.http().post(`/v1/tournaments/${id}/close`).set(organizer.auth).expect(200);
+    await t.http().post(`/v1/tournaments/${id}/start`).set(organizer.auth).expect(200);
+    const view = await waitFor(
+      async () => (await t.http().get(`/v1/tournaments/${id}`).set(organizer.auth).expect(200)).body,
+      (v) => (v.roundDetails?.[0]?.games?.length ?? 0) > 0,
+    );
+    const gameId = view.roundDetails[0].games[0].gameId as string;
+    expect(gameId).toBeDefined();
+    const first = (await t.http().get(`/v1/games/${gameId}`).expect(200)).body;
+    const names = (first.seats as Array<{ displayName: string | null }>).map((s) => s.displayName).sort();
+    expect(names).toEqual(['Table One', 'Table Two']);
+    const fromDatabase = (await t.http().get(`/v1/games/${gameId}`).set('Cache-Control', 'no-cache').expect(200)).body;
+    expect(first).toEqual(fromDatabase);
   });
 });
