@@ -57,10 +57,12 @@ describe('version ETags', () => {
         return null;
       }
     }
-    Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { other: 1 }, ThingsController.prototype.poke);
+    const handlerOf = (name: 'get' | 'poke' | 'helper') =>
+      (ThingsController.prototype as unknown as Record<string, object>)[name];
+    Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { other: 1 }, handlerOf('poke'));
     versionETags(ThingsController);
     const config = (name: 'get' | 'poke' | 'helper') =>
-      Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, ThingsController.prototype[name]) as unknown;
+      Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handlerOf(name)) as unknown;
     expect(config('get')).toEqual({ versionETag: true });
     expect(config('poke')).toEqual({ other: 1, versionETag: true });
     expect(config('helper')).toBeUndefined();
