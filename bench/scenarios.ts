@@ -226,23 +226,32 @@ async function runServer(run: BenchRun, serverEnv: ServerEnv, nodeArgs: string[]
           backends,
         ),
       );
-    stats.ws = newPlayStats();
-    if (want('ws')) {
+    // K (or fewer) WebSocket players, each on its own /v1/ws connection, closed after the window.
+    const wsMoves = async (id: string, name: string, what: string, o: Options): Promise<void> => {
       const wsPlayers: WsPlayer[] = [];
+      const playStats = stats[id];
       rows.push(
         await scenario(
-          'ws',
-          'WebSocket moves',
-          'as REST actions, each command a move frame on one /v1/ws connection per client (a new game: a rematch frame)',
-          opts,
-          (i) => (wsPlayers[i] = new WsPlayer(http, players[i], stats.ws, port)),
+          id,
+          name,
+          what,
+          o,
+          (i) => (wsPlayers[i] = new WsPlayer(http, players[i], playStats, port)),
           server,
           commits,
           backends,
         ),
       );
       await Promise.all(wsPlayers.map((p) => p.close()));
-    }
+    };
+    stats.ws = newPlayStats();
+    if (want('ws'))
+      await wsMoves(
+        'ws',
+        'WebSocket moves',
+        'as REST actions, each command a move frame on one /v1/ws connection per client (a new game: a rematch frame)',
+        opts,
+      );
     // Issue 29's latency target is at 16 clients: the same REST and WebSocket moves with 16 of the K players.
     const sixteen = { ...opts, clients: Math.min(P99_CLIENTS, opts.clients) };
     stats.rest16 = newPlayStats();
@@ -260,22 +269,13 @@ async function runServer(run: BenchRun, serverEnv: ServerEnv, nodeArgs: string[]
         ),
       );
     stats.ws16 = newPlayStats();
-    if (want('p16')) {
-      const wsPlayers: WsPlayer[] = [];
-      rows.push(
-        await scenario(
-          'ws16',
-          `WebSocket moves, ${sixteen.clients} clients`,
-          `as WebSocket moves, with ${sixteen.clients} clients (the p99 target's load)`,
-          sixteen,
-          (i) => (wsPlayers[i] = new WsPlayer(http, players[i], stats.ws16, port)),
-          server,
-          commits,
-          backends,
-        ),
+    if (want('p16'))
+      await wsMoves(
+        'ws16',
+        `WebSocket moves, ${sixteen.clients} clients`,
+        `as WebSocket moves, with ${sixteen.clients} clients (the p99 target's load)`,
+        sixteen,
       );
-      await Promise.all(wsPlayers.map((p) => p.close()));
-    }
     stats.graphql = newPlayStats();
     if (want('graphql'))
       rows.push(

@@ -45,10 +45,6 @@ function deepFreeze<T>(value: T): T {
 export class MemoizingValidationPipe extends ValidationPipe {
   private readonly memo = new Map<unknown, Map<string, unknown>>();
 
-  constructor(options: ValidationPipeOptions) {
-    super(options);
-  }
-
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const type = metadata.metatype;
     if (
@@ -77,17 +73,19 @@ export class MemoizingValidationPipe extends ValidationPipe {
  * Validates every DTO and input: unknown fields are rejected (400 VALIDATION_FAILED, listing
  * them), values are converted to their declared types only when the decorators say so.
  */
-export const strictValidationPipe = () =>
-  new MemoizingValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    forbidUnknownValues: true,
-    transform: true,
-    transformOptions: { enableImplicitConversion: false },
-    validationError: { target: false, value: false },
-    exceptionFactory: (errors) => {
-      const list = flatten(errors);
-      const detail = list.map((e) => `${e.field}: ${e.problems.join(', ')}`).join('; ');
-      return new DomainException('VALIDATION_FAILED', detail || 'The request is not valid', { errors: list });
-    },
-  });
+export const STRICT_VALIDATION_OPTIONS: ValidationPipeOptions = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  forbidUnknownValues: true,
+  transform: true,
+  transformOptions: { enableImplicitConversion: false },
+  validationError: { target: false, value: false },
+  exceptionFactory: (errors) => {
+    const list = flatten(errors);
+    const detail = list.map((e) => `${e.field}: ${e.problems.join(', ')}`).join('; ');
+    return new DomainException('VALIDATION_FAILED', detail || 'The request is not valid', { errors: list });
+  },
+};
+
+/** The service's pipe: STRICT_VALIDATION_OPTIONS, keeping the valid inputs of @MemoizedValidation classes. */
+export const strictValidationPipe = () => new MemoizingValidationPipe(STRICT_VALIDATION_OPTIONS);

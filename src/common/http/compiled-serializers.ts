@@ -9,7 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import fastJson from 'fast-json-stringify';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { addPreSerialization, type PreSerializationHook } from './route-hooks';
 
 type Schema = Record<string, unknown>;
 
@@ -102,20 +103,12 @@ export function registerCompiledSerializers(fastify: FastifyInstance, options: {
         return text;
       }
     : serialize;
-  const hook = (
-    _request: FastifyRequest,
-    reply: FastifyReply,
-    payload: unknown,
-    done: (e: null, p: unknown) => void,
-  ) => {
+  const hook: PreSerializationHook = (_request, reply, payload, done) => {
     if (isGameView(payload)) reply.serializer(writer);
     done(null, payload);
   };
   fastify.addHook('onRoute', (route: RouteOptions) => {
-    if (!route.url.startsWith('/v1/games')) return;
-    const existing = route.preSerialization;
-    route.preSerialization =
-      existing === undefined ? [hook] : [...(Array.isArray(existing) ? existing : [existing]), hook];
+    if (route.url.startsWith('/v1/games')) addPreSerialization(route, hook);
   });
   return true;
 }

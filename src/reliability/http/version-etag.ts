@@ -10,8 +10,9 @@
 import type { Type } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, RouteOptions } from 'fastify';
 import { COMMAND_EVENTS_MEDIA_TYPE } from '../../common/http/command-events';
+import { addPreSerialization, type PreSerializationHook } from '../../common/http/route-hooks';
 import { etagOf } from './etag';
 import { PREFERENCE_APPLIED_HEADER } from './prefer';
 
@@ -33,7 +34,7 @@ export function versionETags(controller: Type<unknown>): void {
 }
 
 /** Sets the ETag (and, for a compact answer, its media type and Preference-Applied) from `body`. */
-export function setVersionETag(reply: FastifyReply, body: unknown): void {
+function setVersionETag(reply: FastifyReply, body: unknown): void {
   if (reply.statusCode >= 300 || body === null || typeof body !== 'object') return;
   const b = body as { version?: unknown; id?: unknown; gameId?: unknown; events?: unknown };
   const version = b.version;
@@ -47,19 +48,11 @@ export function setVersionETag(reply: FastifyReply, body: unknown): void {
 
 /** Adds the hook to the marked routes; call before the routes are registered (app.init). */
 export function registerVersionETags(fastify: FastifyInstance): void {
-  const hook = (
-    _request: FastifyRequest,
-    reply: FastifyReply,
-    payload: unknown,
-    done: (e: null, p: unknown) => void,
-  ) => {
+  const hook: PreSerializationHook = (_request, reply, payload, done) => {
     setVersionETag(reply, payload);
     done(null, payload);
   };
   fastify.addHook('onRoute', (route: RouteOptions) => {
-    if ((route.config as Record<string, unknown> | undefined)?.[FLAG] !== true) return;
-    const existing = route.preSerialization;
-    route.preSerialization =
-      existing === undefined ? [hook] : [...(Array.isArray(existing) ? existing : [existing]), hook];
+    if ((route.config as Record<string, unknown> | undefined)?.[FLAG] === true) addPreSerialization(route, hook);
   });
 }
