@@ -23,6 +23,7 @@ import {
   verifyInclusion,
   verifyTreeHeadSignature,
 } from '@fairdice/core/fairness/transparency-log';
+import { NODE_HASHES } from '../src/fairness/node-hashes';
 import { SeedVault } from '../src/keys/seed-vault';
 
 export interface BenchResult {
@@ -94,6 +95,11 @@ export function runFairnessMicroBenchmarks(options: { durationMs?: number } = {}
       ms,
     ),
     measure('eventHash (DiceRolled envelope)', (i) => eventHash({ ...envelope, version: (i % 1_000_000) + 1 }), ms),
+    measure(
+      "eventHash with the server's node:crypto SHA-256 (decision 0157)",
+      (i) => eventHash({ ...envelope, version: (i % 1_000_000) + 1 }, NODE_HASHES),
+      ms,
+    ),
   ];
   // Transparency log: a proof in a tree of 2^20 leaves has 20 hashes. The check computes all 20
   // nodes before comparing with the root, so it costs the same whether or not it passes.

@@ -4,7 +4,8 @@
  * - replayGame over the events of a played game (what a cold load does), per event;
  * - the same from stored JSON (JSON.parse of the payloads + replay), per event;
  * - decideGame + evolveGame for one command (what the server runs per action, minus I/O);
- * - diceRoller(...).roll(5), as DiceService builds it for each rolling command.
+ * - a rolling command's dice from DiceService (its kept stream, node:crypto's HMAC: decision
+ *   0157), and the roller built per command with @noble/hashes, as before that decision.
  *
  *   npx tsc -p tsconfig.build.json && node dist/bench/game-aggregate.bench.js
  */
@@ -23,6 +24,7 @@ import {
   replayGame,
 } from '@fairdice/core/rules/game';
 import { RULE_SETS, type RuleSetName } from '@fairdice/core/rules/registry';
+import { DiceService } from '../src/games/dice.service';
 import { seededRoller } from './simulate-computer';
 
 export interface AggregateBenchResult {
@@ -120,6 +122,14 @@ export function runGameAggregateMicroBenchmarks(options: { durationMs?: number }
   const plays = solo.steps.filter((s) => s.command.type === 'play');
   const seeds = orderedClientSeeds({ organizerSeed: null, seats: [{ seat: 0, clientSeed: 'seed-0' }] });
   const serverSeed = Buffer.alloc(32, 0x5a);
+  const serverSeedHex = serverSeed.toString('hex');
+  const dice = new DiceService();
+  const soloState = {
+    ...solo.steps[solo.steps.length - 1].state,
+    id,
+    organizerSeed: null,
+    seats: [{ ...solo.steps[solo.steps.length - 1].state.seats[0], clientSeed: 'seed-0' }],
+  };
   return [
     measure(
       `replayGame, simple solo (${solo.events.length} events), per event`,
@@ -149,7 +159,12 @@ export function runGameAggregateMicroBenchmarks(options: { durationMs?: number }
       ms,
     ),
     measure(
-      'diceRoller(...).roll(5) (per rolling command)',
+      'DiceService roller, roll(5), stream kept (per rolling command)',
+      (i) => dice.rollerFor({ serverSeed: serverSeedHex, state: { ...soloState, rollCount: i & 0xffff } })(5),
+      ms,
+    ),
+    measure(
+      'diceRoller(...).roll(5) built per command, @noble/hashes (before decision 0157)',
       (i) => diceRoller({ serverSeed, clientSeeds: seeds, gameId: id, firstRollNumber: i & 0xffff }).roll(5),
       ms,
     ),

@@ -5,6 +5,7 @@
 import { appendEvent } from '@fairdice/core/fairness/hash-chain';
 import type { GameEvent } from '@fairdice/core/rules/game';
 import { micros } from '../common/pagination/cursor';
+import { NODE_HASHES } from '../fairness/node-hashes';
 import type { SeedVault } from '../keys/seed-vault';
 import type { GameRow, GameSummaryRow, StoredEvent, StoredPayload } from './event-store.types';
 
@@ -137,15 +138,19 @@ export function chainEvents(
 ): StoredEvent[] {
   let prev = head;
   return events.map((e, i) => {
-    const env = appendEvent(prev, {
-      gameId,
-      version: fromVersion + i + 1,
-      type: e.type,
-      seat: e.seat,
-      data: e.data,
-      rollNumber: e.rollNumber,
-      command: e.command,
-    });
+    const env = appendEvent(
+      prev,
+      {
+        gameId,
+        version: fromVersion + i + 1,
+        type: e.type,
+        seat: e.seat,
+        data: e.data,
+        rollNumber: e.rollNumber,
+        command: e.command,
+      },
+      NODE_HASHES,
+    );
     prev = env.hash;
     return { ...env, command: e.command, createdAt: new Date() };
   });

@@ -14,6 +14,7 @@ import { PG_POOL } from '../database/prisma.service';
 import { dbOr } from '../database/unit-of-work';
 import { SeedVault } from '../keys/seed-vault';
 import { appendEvent, type HashedEventEnvelope } from '@fairdice/core/fairness/hash-chain';
+import { NODE_HASHES } from '../fairness/node-hashes';
 import {
   evolveTournament,
   emptyTournament,
@@ -67,15 +68,19 @@ export class TournamentStore {
   ): StoredTournamentEvent[] {
     let prev = head;
     return events.map((e, i) => {
-      const env = appendEvent(prev, {
-        gameId: id,
-        version: from + i + 1,
-        type: e.type,
-        seat: null,
-        data: e.data,
-        rollNumber: null,
-        command: i === 0 ? command : null,
-      });
+      const env = appendEvent(
+        prev,
+        {
+          gameId: id,
+          version: from + i + 1,
+          type: e.type,
+          seat: null,
+          data: e.data,
+          rollNumber: null,
+          command: i === 0 ? command : null,
+        },
+        NODE_HASHES,
+      );
       prev = env.hash;
       return { ...env, createdAt: new Date() };
     });

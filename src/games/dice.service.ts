@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { diceRoller } from '@fairdice/core/fairness/derivation';
+import { type DiceStream, diceStream } from '@fairdice/core/fairness/derivation';
 import { orderedClientSeeds } from '@fairdice/core/fairness/seeds';
 import { duplicateRoll } from '@fairdice/core/fairness/tournament';
 import type { RollDice } from '@fairdice/core/rules/core/dice';
 import type { GameState } from '@fairdice/core/rules/game';
+import { NODE_HASHES } from '../fairness/node-hashes';
+
+/** Games whose dice stream is kept (a few hundred bytes each): more than the games in play at once. */
+const KEPT_STREAMS = 4096;
 
 /**
  * Where a command's dice come from: the commit–reveal stream of the game (docs/fairness.md).
@@ -11,6 +15,8 @@ import type { GameState } from '@fairdice/core/rules/game';
  */
 @Injectable()
 export class DiceService {
+  private readonly streams = new Map<string, { serverSeed: string; seeds: string; stream: DiceStream }>();
+
   /**
    * The roller for the next command on `state`: roll numbers continue at state.rollCount; the
    * client seeds are the organizer seed then each seat's seed by seat number. Built lazily on
@@ -29,21 +35,39 @@ export class DiceService {
         return dice;
       };
     }
-    let roll: RollDice | null = null;
+    let next = game.state.rollCount;
+    let stream: DiceStream | null = null;
     return (count) => {
-      if (!roll) {
-        const { state } = game;
-        roll = diceRoller({
-          serverSeed: Buffer.from(game.serverSeed, 'hex'),
-          clientSeeds: orderedClientSeeds({
-            organizerSeed: state.organizerSeed,
-            seats: state.seats.map((s) => ({ seat: s.seat, clientSeed: s.clientSeed as string })),
-          }),
-          gameId: state.id,
-          firstRollNumber: state.rollCount,
-        }).roll;
-      }
-      return roll(count);
+      stream ??= this.streamOf(game);
+      return stream.dice(next++, count);
     };
+  }
+
+  /**
+   * The game's stream, kept per game: validating the seeds and building the message prefix cost
+   * more than the roll itself (decision 0157). An entry is used only while the server seed and
+   * the ordered client seeds are the ones it was built from.
+   */
+  private streamOf(game: { serverSeed: string; state: GameState }): DiceStream {
+    const { state } = game;
+    const clientSeeds = orderedClientSeeds({
+      organizerSeed: state.organizerSeed,
+      seats: state.seats.map((s) => ({ seat: s.seat, clientSeed: s.clientSeed as string })),
+    });
+    const seeds = clientSeeds.join(' '); // client seeds are visible ASCII: no space inside one
+    const kept = this.streams.get(state.id);
+    if (kept && kept.serverSeed === game.serverSeed && kept.seeds === seeds) {
+      this.streams.delete(state.id); // most recently used last
+      this.streams.set(state.id, kept);
+      return kept.stream;
+    }
+    const stream = diceStream(
+      { serverSeed: Buffer.from(game.serverSeed, 'hex'), clientSeeds, gameId: state.id },
+      NODE_HASHES,
+    );
+    this.streams.delete(state.id);
+    this.streams.set(state.id, { serverSeed: game.serverSeed, seeds, stream });
+    if (this.streams.size > KEPT_STREAMS) this.streams.delete(this.streams.keys().next().value as string);
+    return stream;
   }
 }

@@ -53,3 +53,20 @@ export function keyedHmacSha256(key: Uint8Array): (message: Uint8Array) => Uint8
   const keyed = hmac.create(sha256, toBytes(key));
   return (message) => keyed.clone().update(toBytes(message)).digest();
 }
+
+/**
+ * The two hash primitives on a game's hot path (each event's hash, each roll's HMAC blocks). The
+ * defaults are @noble/hashes; a host with a native SHA-256 (the server: node:crypto) passes its
+ * own. Any correct implementation gives the same bytes, so the choice changes speed, not results.
+ */
+export interface HashPrimitives {
+  /** Lowercase hex SHA-256 of the UTF-8 encoding of `text` (a well-formed string). */
+  sha256HexOfText(text: string): string;
+  /** `keyedHmacSha256`'s contract: HMAC-SHA256 with this key, the key copied now. */
+  keyedHmacSha256(key: Uint8Array): (message: Uint8Array) => Uint8Array;
+}
+
+export const NOBLE_HASHES: HashPrimitives = {
+  sha256HexOfText: (text) => bytesToHex(sha256(utf8ToBytes(text))),
+  keyedHmacSha256,
+};

@@ -88,4 +88,63 @@ describe('canonicalJson', () => {
     expect(() => canonicalJson('a\ude00\ud83d')).toThrow(/lone surrogate/);
     expect(canonicalJson('\ud83d\ude00')).toBe('"😀"');
   });
+
+  it('encodes deep values (past the fast path depth) and reports a cycle deep down', () => {
+    let deep: unknown = { leaf: [1, 'x'] };
+    for (let i = 0; i < 100; i++) deep = i % 2 ? { z: deep, a: i } : [deep, i];
+    expect(canonicalJson(deep)).toBe(reference(deep));
+    const cyclic: Record<string, unknown>[] = [{}];
+    for (let i = 1; i < 80; i++) cyclic.push({ next: cyclic[i - 1] });
+    cyclic[0].back = cyclic[79];
+    expect(() => canonicalJson(cyclic[79])).toThrow(/cyclic/);
+  });
+
+  it('gives the text of sorted-keys JSON.stringify on random values of the subset', () => {
+    // A reference written independently: JSON.stringify already escapes as RFC 8785 and writes
+    // safe integers plainly, so with keys sorted recursively it is canonical JSON of the subset.
+    let seed = 12345;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return seed % n;
+    };
+    const chars = ['a', 'B', '_', '0', 'é', '€', '😀', '"', '\\', '\n', '\u0001', '\u2028', 'ﬁ', ' '];
+    const text = () => Array.from({ length: next(6) }, () => chars[next(chars.length)]).join('');
+    const value = (depth: number): unknown => {
+      switch (next(depth > 3 ? 5 : 7)) {
+        case 0:
+          return null;
+        case 1:
+          return next(2) === 0;
+        case 2:
+          return (next(2) ? -1 : 1) * next(2 ** 31) * (next(3) === 0 ? 2 ** 21 : 1);
+        case 3:
+        case 4:
+          return text();
+        case 5:
+          return Array.from({ length: next(5) }, () => value(depth + 1));
+        default: {
+          const o: Record<string, unknown> = {};
+          for (let i = next(6); i > 0; i--) o[text()] = next(8) === 0 ? undefined : value(depth + 1);
+          return o;
+        }
+      }
+    };
+    for (let i = 0; i < 3000; i++) {
+      const v = value(0);
+      expect(canonicalJson(v)).toBe(reference(v));
+    }
+  });
 });
+
+function sortedKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortedKeys);
+  if (v === null || typeof v !== 'object') return v;
+  const o = v as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(o)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      .map((k) => [k, sortedKeys(o[k])]),
+  );
+}
+
+const reference = (v: unknown): string => JSON.stringify(sortedKeys(v)) ?? 'undefined';

@@ -10,7 +10,7 @@
  * Reading stops as soon as `count` faces are produced; the rest of the last block is discarded.
  */
 import type { Die, RollDice } from '../rules/core/dice';
-import { bytesToHex, concatBytes, keyedHmacSha256, utf8ToBytes } from './bytes';
+import { bytesToHex, concatBytes, type HashPrimitives, keyedHmacSha256, NOBLE_HASHES, utf8ToBytes } from './bytes';
 import { assertServerSeed, validateClientSeed } from './seeds';
 import { UUID_PATTERN as GAME_ID_PATTERN } from './ids';
 
@@ -158,6 +158,26 @@ export function deriveDiceWithTrace(p: DeriveParams): DiceTrace {
   return trace;
 }
 
+/** A game's stream keyed once: the dice of any roll number (what `diceRoller` numbers in order). */
+export interface DiceStream {
+  dice(rollNumber: number, count: number): Die[];
+}
+
+/** The stream of `params`, validated and keyed now, for a host that rolls one game many times. */
+export function diceStream(params: StreamParams, hashes: HashPrimitives = NOBLE_HASHES): DiceStream {
+  assertStream(params);
+  // Keyed now: later mutation of the caller's seed bytes cannot change the dice.
+  const mac = hashes.keyedHmacSha256(params.serverSeed);
+  const prefix = streamPrefix(params);
+  return {
+    dice(rollNumber, count) {
+      assertCount(count);
+      assertRollNumber(rollNumber);
+      return derive(mac, prefix, rollNumber, count, null);
+    },
+  };
+}
+
 export interface RecordedRoll {
   rollNumber: number;
   dice: Die[];
@@ -168,23 +188,21 @@ export interface RecordedRoll {
  * `firstRollNumber`, i.e. the game's count of rolls so far) and is recorded in `rolls`.
  * A call with `count` 0 still consumes a roll number (it is still a call of the roller).
  */
-export function diceRoller(params: StreamParams & { firstRollNumber: number }): {
+export function diceRoller(
+  params: StreamParams & { firstRollNumber: number },
+  hashes: HashPrimitives = NOBLE_HASHES,
+): {
   roll: RollDice;
   readonly rolls: ReadonlyArray<RecordedRoll>;
   /** The roll number the next call will use. */
   readonly nextRollNumber: number;
 } {
-  assertStream(params);
+  const stream = diceStream(params, hashes);
   assertRollNumber(params.firstRollNumber);
-  // Keyed now: later mutation of the caller's seed bytes cannot change the dice.
-  const mac = keyedHmacSha256(params.serverSeed);
-  const prefix = streamPrefix(params);
   const rolls: RecordedRoll[] = [];
   let next = params.firstRollNumber;
   const roll: RollDice = (count) => {
-    assertCount(count);
-    assertRollNumber(next);
-    const dice = derive(mac, prefix, next, count, null);
+    const dice = stream.dice(next, count);
     rolls.push({ rollNumber: next, dice: [...dice] });
     next += 1;
     return dice;

@@ -5,8 +5,8 @@
  *   e[0].prevHash = the game's commitment (hex SHA-256 of the server seed);  e[i].prevHash = hash(e[i-1])
  *   head = hash(last event)
  */
-import { sha256Hex } from './bytes';
-import { canonicalBytes } from './canonical';
+import { type HashPrimitives, NOBLE_HASHES } from './bytes';
+import { canonicalJson } from './canonical';
 import { HEX_SHA256_PATTERN } from './seeds';
 
 /** Version of the first event of every game; versions then increase by exactly 1. */
@@ -71,16 +71,20 @@ export function envelopeShapeError(e: unknown): string | null {
 }
 
 /** Lowercase hex SHA-256 of the canonical JSON of the envelope's eight fields. Throws on a malformed envelope. */
-export function eventHash(envelope: EventEnvelope): string {
+export function eventHash(envelope: EventEnvelope, hashes: HashPrimitives = NOBLE_HASHES): string {
   const err = envelopeShapeError(envelope);
   if (err) throw new TypeError(`invalid event envelope: ${err}`);
-  return sha256Hex(canonicalBytes(envelopeFields(envelope)));
+  return hashes.sha256HexOfText(canonicalJson(envelopeFields(envelope)));
 }
 
 /** Builds the next envelope of a chain: fills in `prevHash` and returns it with its `hash`. */
-export function appendEvent(prevHash: string, e: Omit<EventEnvelope, 'prevHash'>): HashedEventEnvelope {
-  const envelope: EventEnvelope = { ...envelopeFields({ ...e, prevHash }) };
-  return { ...envelope, hash: eventHash(envelope) };
+export function appendEvent(
+  prevHash: string,
+  e: Omit<EventEnvelope, 'prevHash'>,
+  hashes: HashPrimitives = NOBLE_HASHES,
+): HashedEventEnvelope {
+  const envelope = envelopeFields({ ...e, prevHash });
+  return { ...envelope, hash: eventHash(envelope, hashes) };
 }
 
 export type ChainVerification =
