@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Bearer tokens: "fd_" + 32 random bytes (256 bits) in base64url. Only the SHA-256 is stored. */
 export const TOKEN_PREFIX = 'fd_';
@@ -6,7 +6,7 @@ const TOKEN_PATTERN = /^fd_[A-Za-z0-9_-]{43}$/;
 
 export const generateToken = (): string => TOKEN_PREFIX + randomBytes(32).toString('base64url');
 
-export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+export const hashToken = (token: string): string => hash('sha256', token, 'hex');
 
 export const looksLikeToken = (value: string): boolean => TOKEN_PATTERN.test(value);
 
