@@ -31,6 +31,15 @@ export interface BenchDatabase {
   name: string;
   url: string;
   serverVersion: string;
+  /** The server's `autovacuum` setting: off on some shared machines (this one's, 2026-12-04). */
+  autovacuum: boolean;
+  /**
+   * Before each scenario that uses the database: with autovacuum off, VACUUM (ANALYZE) it, the
+   * work autovacuum does in a default installation, so that a scenario does not pay for the dead
+   * rows of the ones before it (every command updates its games row and replaces its jobs).
+   * Nothing with autovacuum on. Not inside a measured window.
+   */
+  settle: () => Promise<void>;
   drop(): Promise<void>;
 }
 
@@ -56,7 +65,18 @@ export async function createBenchDatabase(adminUrl: string, log: (line: string) 
     await migrate(url, { log });
     const [{ server_version }] = await adminQuery<{ server_version: string }>(url, 'SHOW server_version');
     const [{ version }] = await adminQuery<{ version: string }>(url, 'SELECT version()');
-    return { name, url, serverVersion: `${server_version} (${version.split(',')[0]})`, drop };
+    const [{ autovacuum }] = await adminQuery<{ autovacuum: string }>(url, 'SHOW autovacuum');
+    const settle = async () => {
+      if (autovacuum !== 'on') await adminQuery(url, 'VACUUM (ANALYZE)');
+    };
+    return {
+      name,
+      url,
+      serverVersion: `${server_version} (${version.split(',')[0]})`,
+      autovacuum: autovacuum === 'on',
+      settle,
+      drop,
+    };
   } catch (err) {
     await drop().catch(() => undefined);
     throw err;

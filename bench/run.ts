@@ -116,6 +116,9 @@ async function main(): Promise<void> {
   const elapsedS = (performance.now() - began) / 1000;
   const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
   const m = machine(db.serverVersion);
+  m['PostgreSQL autovacuum'] = db.autovacuum
+    ? 'on'
+    : 'off on this server: the bench runs VACUUM (ANALYZE) on its database before each scenario that uses it (bench/db.ts), the work autovacuum would do';
   const loadAfter = os.loadavg();
   m['Load average (1/5/15 min)'] =
     `${loadBefore.map((x) => x.toFixed(2)).join(' / ')} before the load, ${loadAfter.map((x) => x.toFixed(2)).join(' / ')} after (other processes on the machine disturb the figures when this exceeds the CPU count)`;

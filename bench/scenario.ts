@@ -45,7 +45,10 @@ export async function scenario(
   server: WindowedServer | null,
   commits: (() => Promise<number>) | null,
   backends: ReturnType<typeof postgresBackendCpu> | null = null,
+  /** Run first, outside the window: the bench database's settle (db.ts). */
+  settle: (() => Promise<void>) | null = null,
 ): Promise<ScenarioRow> {
+  await settle?.();
   log(`${id} ${name}: ${opts.clients} clients, ${opts.warmup} s warm-up + ${opts.seconds} s measured`);
   // Assigned in a callback: the cast keeps TypeScript from narrowing it to null below.
   let atStart = null as Promise<number> | null;

@@ -165,6 +165,7 @@ async function runCeilings(run: BenchRun): Promise<void> {
           null,
           run.commits,
           run.backends,
+          run.db.settle,
         ),
       );
     } finally {
@@ -208,6 +209,7 @@ async function runServer(run: BenchRun, serverEnv: ServerEnv, nodeArgs: string[]
           server,
           commits,
           backends,
+          run.db.settle,
         ),
       );
     const batches1 = await scrapeBatchSizes(port);
@@ -224,6 +226,7 @@ async function runServer(run: BenchRun, serverEnv: ServerEnv, nodeArgs: string[]
           server,
           commits,
           backends,
+          run.db.settle,
         ),
       );
     // K (or fewer) WebSocket players, each on its own /v1/ws connection, closed after the window.
@@ -240,6 +243,7 @@ async function runServer(run: BenchRun, serverEnv: ServerEnv, nodeArgs: string[]
           server,
           commits,
           backends,
+          run.db.settle,
         ),
       );
       await Promise.all(wsPlayers.map((p) => p.close()));
@@ -266,6 +270,7 @@ async function runServer(run: BenchRun, serverEnv: ServerEnv, nodeArgs: string[]
           server,
           commits,
           backends,
+          run.db.settle,
         ),
       );
     stats.ws16 = newPlayStats();
@@ -288,6 +293,7 @@ async function runServer(run: BenchRun, serverEnv: ServerEnv, nodeArgs: string[]
           server,
           commits,
           backends,
+          run.db.settle,
         ),
       );
     const readers: Reader[] = [];
@@ -304,6 +310,7 @@ async function runServer(run: BenchRun, serverEnv: ServerEnv, nodeArgs: string[]
           server,
           commits,
           backends,
+          run.db.settle,
         ),
       );
     http.close();
@@ -355,6 +362,8 @@ async function runFirstWindows(run: BenchRun, serverEnv: ServerEnv): Promise<voi
             server,
             run.commits,
             run.backends,
+            // Not between the two windows: the second one follows the first at once.
+            id === 'first20' ? run.db.settle : null,
           ),
         );
       }
@@ -398,6 +407,7 @@ async function runInstances(run: BenchRun, serverEnv: ServerEnv): Promise<void> 
         group,
         run.commits,
         run.backends,
+        run.db.settle,
       ),
     );
     for (const h of https) h.close();
@@ -453,6 +463,7 @@ async function runRateLimiterOff(run: BenchRun, benchKeys: ServerEnv): Promise<v
         variant,
         run.commits,
         run.backends,
+        run.db.settle,
       ),
     );
     http.close();
@@ -487,6 +498,7 @@ async function runGroupCommitOff(run: BenchRun, serverEnv: ServerEnv): Promise<v
         unbatched,
         run.commits,
         run.backends,
+        run.db.settle,
       ),
     );
     const b1 = await scrapeBatchSizes(gport);
