@@ -66,15 +66,15 @@ export async function createBenchDatabase(adminUrl: string, log: (line: string) 
     const [{ server_version }] = await adminQuery<{ server_version: string }>(url, 'SHOW server_version');
     const [{ version }] = await adminQuery<{ version: string }>(url, 'SELECT version()');
     const [{ autovacuum }] = await adminQuery<{ autovacuum: string }>(url, 'SHOW autovacuum');
-    const settle = async () => {
-      if (autovacuum !== 'on') await adminQuery(url, 'VACUUM (ANALYZE)');
-    };
+    const autovacuumOn = autovacuum === 'on';
     return {
       name,
       url,
       serverVersion: `${server_version} (${version.split(',')[0]})`,
-      autovacuum: autovacuum === 'on',
-      settle,
+      autovacuum: autovacuumOn,
+      settle: async () => {
+        if (!autovacuumOn) await adminQuery(url, 'VACUUM (ANALYZE)');
+      },
       drop,
     };
   } catch (err) {

@@ -124,12 +124,8 @@ export function runGameAggregateMicroBenchmarks(options: { durationMs?: number }
   const serverSeed = Buffer.alloc(32, 0x5a);
   const serverSeedHex = serverSeed.toString('hex');
   const dice = new DiceService();
-  const soloState = {
-    ...solo.steps[solo.steps.length - 1].state,
-    id,
-    organizerSeed: null,
-    seats: [{ ...solo.steps[solo.steps.length - 1].state.seats[0], clientSeed: 'seed-0' }],
-  };
+  const played = solo.steps[solo.steps.length - 1].state;
+  const soloState = { ...played, id, organizerSeed: null, seats: [{ ...played.seats[0], clientSeed: 'seed-0' }] };
   return [
     measure(
       `replayGame, simple solo (${solo.events.length} events), per event`,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { type DiceStream, diceStream } from '@fairdice/core/fairness/derivation';
 import { orderedClientSeeds } from '@fairdice/core/fairness/seeds';
 import { duplicateRoll } from '@fairdice/core/fairness/tournament';
@@ -9,13 +10,21 @@ import { NODE_HASHES } from '../fairness/node-hashes';
 /** Games whose dice stream is kept (a few hundred bytes each): more than the games in play at once. */
 const KEPT_STREAMS = 4096;
 
+/** A game's stream and what it was built from. */
+interface KeptStream {
+  serverSeed: string;
+  organizerSeed: string | null;
+  seats: GameState['seats'];
+  stream: DiceStream;
+}
+
 /**
  * Where a command's dice come from: the commit–reveal stream of the game (docs/fairness.md).
  * One small seam so the fairness work can evolve the derivation without touching the service.
  */
 @Injectable()
 export class DiceService {
-  private readonly streams = new Map<string, { serverSeed: string; seeds: string; stream: DiceStream }>();
+  private readonly streams = new LRUCache<string, KeptStream>({ max: KEPT_STREAMS });
 
   /**
    * The roller for the next command on `state`: roll numbers continue at state.rollCount; the
@@ -45,29 +54,34 @@ export class DiceService {
 
   /**
    * The game's stream, kept per game: validating the seeds and building the message prefix cost
-   * more than the roll itself (decision 0157). An entry is used only while the server seed and
-   * the ordered client seeds are the ones it was built from.
+   * more than the roll itself (decision 0157). An entry is used only while the game has the same
+   * server seed, organizer seed and seats array (evolve keeps the array while no seat changes, so
+   * a new client seed or a new player builds a new stream).
    */
   private streamOf(game: { serverSeed: string; state: GameState }): DiceStream {
     const { state } = game;
+    const kept = this.streams.get(state.id);
+    if (
+      kept &&
+      kept.seats === state.seats &&
+      kept.organizerSeed === state.organizerSeed &&
+      kept.serverSeed === game.serverSeed
+    )
+      return kept.stream;
     const clientSeeds = orderedClientSeeds({
       organizerSeed: state.organizerSeed,
       seats: state.seats.map((s) => ({ seat: s.seat, clientSeed: s.clientSeed as string })),
     });
-    const seeds = clientSeeds.join(' '); // client seeds are visible ASCII: no space inside one
-    const kept = this.streams.get(state.id);
-    if (kept && kept.serverSeed === game.serverSeed && kept.seeds === seeds) {
-      this.streams.delete(state.id); // most recently used last
-      this.streams.set(state.id, kept);
-      return kept.stream;
-    }
     const stream = diceStream(
       { serverSeed: Buffer.from(game.serverSeed, 'hex'), clientSeeds, gameId: state.id },
       NODE_HASHES,
     );
-    this.streams.delete(state.id);
-    this.streams.set(state.id, { serverSeed: game.serverSeed, seeds, stream });
-    if (this.streams.size > KEPT_STREAMS) this.streams.delete(this.streams.keys().next().value as string);
+    this.streams.set(state.id, {
+      serverSeed: game.serverSeed,
+      organizerSeed: state.organizerSeed,
+      seats: state.seats,
+      stream,
+    });
     return stream;
   }
 }

@@ -72,9 +72,14 @@ export function envelopeShapeError(e: unknown): string | null {
 
 /** Lowercase hex SHA-256 of the canonical JSON of the envelope's eight fields. Throws on a malformed envelope. */
 export function eventHash(envelope: EventEnvelope, hashes: HashPrimitives = NOBLE_HASHES): string {
-  const err = envelopeShapeError(envelope);
+  return hashOfFields(envelopeFields(envelope), hashes);
+}
+
+/** eventHash of an envelope that has exactly the eight fields (no copy to drop others). */
+function hashOfFields(fields: EventEnvelope, hashes: HashPrimitives): string {
+  const err = envelopeShapeError(fields);
   if (err) throw new TypeError(`invalid event envelope: ${err}`);
-  return hashes.sha256HexOfText(canonicalJson(envelopeFields(envelope)));
+  return hashes.sha256HexOfText(canonicalJson(fields));
 }
 
 /** Builds the next envelope of a chain: fills in `prevHash` and returns it with its `hash`. */
@@ -84,7 +89,7 @@ export function appendEvent(
   hashes: HashPrimitives = NOBLE_HASHES,
 ): HashedEventEnvelope {
   const envelope = envelopeFields({ ...e, prevHash });
-  return { ...envelope, hash: eventHash(envelope, hashes) };
+  return { ...envelope, hash: hashOfFields(envelope, hashes) };
 }
 
 export type ChainVerification =
