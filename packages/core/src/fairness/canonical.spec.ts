@@ -100,12 +100,16 @@ describe('canonicalJson', () => {
   });
 
   it('gives the text of sorted-keys JSON.stringify on random values of the subset', () => {
-    // A reference written independently: JSON.stringify already escapes as RFC 8785 and writes
-    // safe integers plainly, so with keys sorted recursively it is canonical JSON of the subset.
+    // A reference written independently: JSON.stringify already escapes strings as RFC 8785 and
+    // writes safe integers plainly, so with members sorted it is canonical JSON of the subset.
+    // mulberry32: a plain LCG's low bits repeat with a short period (seed % 8 cycled through 8
+    // values), which left every member of the larger objects undefined.
     let seed = 12345;
     const next = (n: number) => {
-      seed = (seed * 1103515245 + 12345) >>> 0;
-      return seed % n;
+      seed = (seed + 0x6d2b79f5) >>> 0;
+      let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) % n;
     };
     const chars = ['a', 'B', '_', '0', 'é', '€', '😀', '"', '\\', '\n', '\u0001', '\u2028', 'ﬁ', ' '];
     const text = () => Array.from({ length: next(6) }, () => chars[next(chars.length)]).join('');
@@ -124,7 +128,9 @@ describe('canonicalJson', () => {
           return Array.from({ length: next(5) }, () => value(depth + 1));
         default: {
           const o: Record<string, unknown> = {};
-          for (let i = next(6); i > 0; i--) o[text()] = next(8) === 0 ? undefined : value(depth + 1);
+          // Mostly a handful of members; one object in four up to 40 (past the insertion sort's 16).
+          const members = next(4) === 0 ? next(41) : next(6);
+          for (let i = members; i > 0; i--) o[text()] = next(8) === 0 ? undefined : value(depth + 1);
           return o;
         }
       }
@@ -136,15 +142,15 @@ describe('canonicalJson', () => {
   });
 });
 
-function sortedKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortedKeys);
-  if (v === null || typeof v !== 'object') return v;
+// Objects are written member by member: JSON.stringify itself would put an integer-like key
+// ("0") first whatever the sort, as JavaScript enumerates such keys first.
+function reference(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(reference).join(',')}]`;
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
   const o = v as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.keys(o)
-      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-      .map((k) => [k, sortedKeys(o[k])]),
-  );
+  const members = Object.keys(o)
+    .filter((k) => o[k] !== undefined)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .map((k) => `${JSON.stringify(k)}:${reference(o[k])}`);
+  return `{${members.join(',')}}`;
 }
-
-const reference = (v: unknown): string => JSON.stringify(sortedKeys(v)) ?? 'undefined';
