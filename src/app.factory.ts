@@ -133,7 +133,11 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   const streams = app.get<StreamLimits>(STREAM_LIMITS);
   streams.playerOf = async (token) => (await players.authenticate(token))?.id ?? null;
   streams.watchToken = (token, playerId, onRevoked) => players.watchToken(token, playerId, onRevoked);
-  registerWebSocketLimits(app.getHttpServer(), streams, clientAddressOf(options.config.TRUST_PROXY));
+  const closeGraphqlWebSockets = registerWebSocketLimits(
+    app.getHttpServer(),
+    streams,
+    clientAddressOf(options.config.TRUST_PROXY),
+  );
   // The WebSocket command channel at /v1/ws (src/games/channel; decision 0123): the same limits and rate buckets.
   const channel = registerCommandChannel(app.getHttpServer(), {
     games: app.get(GamesService),
@@ -149,8 +153,12 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     },
     logger,
   });
+  // Long-lived connections end at shutdown (clients reconnect to an instance that is up): the
+  // HTTP server's close would otherwise wait for them until SHUTDOWN_TIMEOUT_MS. SSE streams end
+  // in configureSse's hook.
   fastify.addHook('preClose', (done) => {
     channel.close();
+    closeGraphqlWebSockets();
     done();
   });
   // SSE back-pressure (src/common/http/sse.ts): a reader past the bound is dropped, and counted.

@@ -1,6 +1,7 @@
 /**
  * The built server as a process: bad configuration exits with one line naming the variable,
- * SIGTERM lets an in-flight request finish, and with no DATABASE_URL games survive a restart.
+ * SIGTERM lets an in-flight request finish and ends open event streams and GraphQL WebSockets,
+ * and with no DATABASE_URL games survive a restart.
  * Needs `npm run build` (npm test does it first).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -9,6 +10,9 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import http from 'node:http';
 import { join } from 'node:path';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- ws ships no types here
+const WebSocket: any = require('ws');
 
 const root = join(__dirname, '..', '..');
 const main = join(root, 'dist', 'src', 'main.js');
@@ -78,6 +82,63 @@ describe('graceful shutdown', () => {
     const { status, body } = await response;
     expect(status).toBe(200);
     expect(JSON.parse(body)).toEqual({ finished: true });
+    expect(await exited).toBe(0);
+  }, 30000);
+
+  it('SIGTERM with an event stream and a GraphQL WebSocket open ends both, then the process exits 0', async () => {
+    // An open stream or WebSocket never finishes by itself: the shutdown must end it, not wait out
+    // its timeout (the fixture's 10 s, then exit 1).
+    child = spawn(process.execPath, [join(root, 'test', 'fixtures', 'slow-server.js')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const port = await new Promise<number>((resolve, reject) => {
+      child!.stdout!.on('data', (chunk) => {
+        out += chunk;
+        const m = /LISTENING (\d+)/.exec(out);
+        if (m) resolve(Number(m[1]));
+      });
+      child!.on('exit', (code) => reject(new Error(`server exited early (${code}): ${out}`)));
+    });
+    const exited = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
+    const base = `http://127.0.0.1:${port}`;
+    const registered = await fetch(`${base}/v1/players`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ displayName: 'Streamer' }),
+    });
+    expect(registered.status).toBe(201);
+    const { token } = (await registered.json()) as { token: string };
+
+    const stream = await fetch(`${base}/v1/players/me/events`, {
+      headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+    });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('connection')).toBe('close');
+    const reader = stream.body!.getReader();
+    let text = '';
+    // The stream's first bytes: it is open and subscribed.
+    while (!text.includes(': connected')) text += new TextDecoder().decode((await reader.read()).value);
+
+    // A GraphQL subscriptions connection, acknowledged (graphql-ws).
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/graphql`, 'graphql-transport-ws');
+    const closed = new Promise<number>((resolve) => socket.on('close', (code: number) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { token } })));
+      socket.on('message', (data: Buffer) => {
+        if (JSON.parse(String(data)).type === 'connection_ack') resolve();
+      });
+      socket.on('error', reject);
+    });
+    child.kill('SIGTERM');
+
+    // The server ends the stream (the client sees its end, no error) and closes the WebSocket
+    // with 1001 (going away), then exits 0.
+    for (;;) {
+      const { done } = await reader.read();
+      if (done) break;
+    }
+    expect(await closed).toBe(1001);
     expect(await exited).toBe(0);
   }, 30000);
 });

@@ -42,10 +42,23 @@ export const NDJSON_FRAMING: StreamFraming = {
 };
 
 const optionsByServer = new WeakMap<object, SseOptions>();
+/** Each server's open streams, by the function that ends one. */
+const openStreams = new WeakMap<object, Set<() => void>>();
 
-/** Sets the bound and the drop counter of the streams served by `server` (app.factory.ts). */
+/**
+ * Sets the bound and the drop counter of the streams served by `server` (app.factory.ts), and
+ * ends its open streams when it closes: an open stream never finishes by itself, so a shutdown
+ * would otherwise wait for SHUTDOWN_TIMEOUT_MS and exit 1. Clients reconnect (SSE's own retry,
+ * Last-Event-ID) to an instance that is up.
+ */
 export function configureSse(server: FastifyInstance, options: SseOptions): void {
   optionsByServer.set(server, options);
+  const open = new Set<() => void>();
+  openStreams.set(server, open);
+  server.addHook('preClose', (done) => {
+    for (const end of open) end();
+    done();
+  });
 }
 
 const optionsOf = (req: FastifyRequest): SseOptions =>
@@ -68,7 +81,9 @@ export async function writeSse<T>(
   raw.writeHead(200, {
     'content-type': framing.contentType,
     'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
+    // The connection ends with the stream (its end is not followed by another request on it): a
+    // connection kept alive after a stream ended at shutdown would hold the server's close open.
+    connection: 'close',
     'x-accel-buffering': 'no',
     'x-request-id': String(req.id),
   });
@@ -114,6 +129,9 @@ export async function writeSse<T>(
     clearInterval(heartbeat);
     items.close();
   };
+  // A server configured by configureSse ends its streams when it closes.
+  const open = openStreams.get(req.server);
+  open?.add(stop);
   if (framing.opening) send(framing.opening);
   req.raw.once('close', stop);
   raw.once('close', stop);
@@ -128,6 +146,7 @@ export async function writeSse<T>(
     }
   } finally {
     stop();
+    open?.delete(stop);
     // The last messages may still be held: end once they are written.
     const finish = () => {
       if (raw.writableEnded || raw.destroyed) return;

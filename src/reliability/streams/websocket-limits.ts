@@ -45,16 +45,28 @@ export function clientAddressOf(trustProxy: boolean | number | string[]): (req: 
 const pathOf = (url: string | undefined) => (url ?? '').split('?')[0];
 
 /**
+ * A WebSocket close frame with code 1001 (going away) and no reason, as a server sends it
+ * (unmasked, RFC 6455 section 5.5.1): FIN + opcode 8, payload length 2, the code big-endian.
+ */
+const CLOSE_GOING_AWAY_FRAME = Buffer.from([0x88, 0x02, 0x03, 0xe9]);
+
+/**
  * Counts every WebSocket upgrade to `path` against its address. Over the cap the handshake is
  * completed by a server of our own (so that a browser sees the close code, not a failed
  * handshake) and the socket closed with 4429 at once; graphql-ws never sees it.
+ *
+ * Returns what ends the accepted connections at shutdown (app.factory's preClose): each gets a
+ * close frame 1001 and its socket ends, so subscriptions stop and clients reconnect elsewhere.
+ * An open WebSocket never ends by itself, and the HTTP server's close waits for every socket:
+ * without this a shutdown waited SHUTDOWN_TIMEOUT_MS and exited 1.
  */
 export function registerWebSocketLimits(
   server: Server,
   limits: StreamLimits,
   addressOf: (req: IncomingMessage) => string,
   path = '/graphql',
-): void {
+): () => void {
+  const accepted = new Set<Duplex>();
   // Echo the client's first subprotocol: a browser fails a handshake that drops the one it asked for.
   const refuser = new WebSocketServer({
     noServer: true,
@@ -64,7 +76,11 @@ export function registerWebSocketLimits(
     if (pathOf(req.url) !== path) return;
     const slot = limits.openWebSocket(addressOf(req));
     if (slot) {
-      socket.once('close', () => slot.release());
+      accepted.add(socket);
+      socket.once('close', () => {
+        accepted.delete(socket);
+        slot.release();
+      });
       return;
     }
     // Nest's graphql-ws listener takes upgrades whose URL starts with the path: not this one.
@@ -73,6 +89,9 @@ export function registerWebSocketLimits(
       ws.close(WS_CLOSE_TOO_MANY_CONNECTIONS, 'Too many connections from this address'),
     );
   });
+  return () => {
+    for (const socket of accepted) socket.end(CLOSE_GOING_AWAY_FRAME);
+  };
 }
 
 /** The close code of a graphql-ws connection whose token stopped authenticating (graphql-ws's Unauthorized). */
