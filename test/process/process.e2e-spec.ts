@@ -48,24 +48,32 @@ describe('graceful shutdown', () => {
   let child: ChildProcess | undefined;
   afterEach(() => child?.kill('SIGKILL'));
 
-  it('SIGTERM during a request lets that request finish, then the process exits 0', async () => {
+  /** The fixture server (the built app, main.ts's shutdown handler); `onOutput` sees its stdout so far. */
+  async function startFixture(env: Record<string, string> = {}, onOutput: (out: string) => void = () => undefined) {
     child = spawn(process.execPath, [join(root, 'test', 'fixtures', 'slow-server.js')], {
-      env: { ...process.env, SLOW_MS: '1500' },
+      env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
-    let onInFlight: () => void = () => undefined;
-    const inFlight = new Promise<void>((resolve) => (onInFlight = resolve));
     const port = await new Promise<number>((resolve, reject) => {
       child!.stdout!.on('data', (chunk) => {
         out += chunk;
         const m = /LISTENING (\d+)/.exec(out);
         if (m) resolve(Number(m[1]));
-        if (out.includes('SLOW REQUEST STARTED')) onInFlight();
+        onOutput(out);
       });
       child!.on('exit', (code) => reject(new Error(`server exited early (${code}): ${out}`)));
     });
     const exited = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
+    return { port, exited };
+  }
+
+  it('SIGTERM during a request lets that request finish, then the process exits 0', async () => {
+    let onInFlight: () => void = () => undefined;
+    const inFlight = new Promise<void>((resolve) => (onInFlight = resolve));
+    const { port, exited } = await startFixture({ SLOW_MS: '1500' }, (out) => {
+      if (out.includes('SLOW REQUEST STARTED')) onInFlight();
+    });
 
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
       http
@@ -77,7 +85,7 @@ describe('graceful shutdown', () => {
         .on('error', reject);
     });
     await inFlight; // the fixture's log line: the slow route has started
-    child.kill('SIGTERM');
+    child!.kill('SIGTERM');
 
     const { status, body } = await response;
     expect(status).toBe(200);
@@ -88,19 +96,7 @@ describe('graceful shutdown', () => {
   it('SIGTERM with an event stream and a GraphQL WebSocket open ends both, then the process exits 0', async () => {
     // An open stream or WebSocket never finishes by itself: the shutdown must end it, not wait out
     // its timeout (the fixture's 10 s, then exit 1).
-    child = spawn(process.execPath, [join(root, 'test', 'fixtures', 'slow-server.js')], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    const port = await new Promise<number>((resolve, reject) => {
-      child!.stdout!.on('data', (chunk) => {
-        out += chunk;
-        const m = /LISTENING (\d+)/.exec(out);
-        if (m) resolve(Number(m[1]));
-      });
-      child!.on('exit', (code) => reject(new Error(`server exited early (${code}): ${out}`)));
-    });
-    const exited = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
+    const { port, exited } = await startFixture();
     const base = `http://127.0.0.1:${port}`;
     const registered = await fetch(`${base}/v1/players`, {
       method: 'POST',
@@ -130,7 +126,7 @@ describe('graceful shutdown', () => {
       });
       socket.on('error', reject);
     });
-    child.kill('SIGTERM');
+    child!.kill('SIGTERM');
 
     // The server ends the stream (the client sees its end, no error) and closes the WebSocket
     // with 1001 (going away), then exits 0.

@@ -139,22 +139,20 @@ describe('writeSse', () => {
     app.get('/sse', (req, reply) => writeSse(stream, req, reply, (s: string) => ({ text: s, last: false })));
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as AddressInfo;
-    const client = new Promise<{ connection: string | undefined; text: string; closed: Promise<void> }>(
-      (resolve, reject) => {
-        get({ host: '127.0.0.1', port, path: '/sse' }, (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => {
-            text += chunk;
-            // The opening comment: the stream is open; now the server closes.
-            if (text.includes(': connected')) void app.close();
-          });
-          const closed = new Promise<void>((r) => res.socket.once('close', () => r()));
-          res.on('end', () => resolve({ connection: res.headers.connection, text, closed }));
-          res.on('error', reject);
-        }).on('error', reject);
-      },
-    );
+    const client = new Promise<{ connection: string | undefined; closed: Promise<void> }>((resolve, reject) => {
+      get({ host: '127.0.0.1', port, path: '/sse' }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          // The opening comment: the stream is open; now the server closes.
+          if (text.includes(': connected')) void app.close();
+        });
+        const closed = new Promise<void>((r) => res.socket.once('close', () => r()));
+        res.on('end', () => resolve({ connection: res.headers.connection, closed }));
+        res.on('error', reject);
+      }).on('error', reject);
+    });
     const { connection, closed } = await client;
     expect(stream.closed).toBe(true);
     expect(connection).toBe('close');

@@ -110,6 +110,8 @@ function keyText(k: string): string | null {
   return text;
 }
 
+const SMALL_OBJECT_MEMBERS = 16;
+
 /**
  * `keys` sorted in place by UTF-16 code units (RFC 8785), as the default sort compares strings.
  * An object has a handful of members: insertion sort moves them without the temporary array
@@ -128,7 +130,6 @@ function sortedKeys(keys: string[]): string[] {
   }
   return keys;
 }
-const SMALL_OBJECT_MEMBERS = 16;
 
 function encodeFast(value: unknown, depth: number): string | null {
   if (value === null) return 'null';
