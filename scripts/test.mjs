@@ -1,5 +1,7 @@
-// `npm test`: build, then the format check, type-check, purity check and lint (two at a time:
-// each is one process on one core), then Jest (unit and e2e), two workers by default.
+// `npm test`: build, then the static checks two at a time (each is one process on one core): ESLint
+// on one lane; the format check, type-check, purity check and the rest of `npm run lint` (its
+// boundaries, import cycles and knip, `lint:structure`) on the other, which takes about as long;
+// then Jest (unit and e2e), two workers by default.
 //
 // With FAIRDICE_SKIP_ONCE_SUITES=1 (.ci/run's second pass, against the embedded database, on the
 // tree its first pass has just built and checked in full) it runs only the end-to-end suites that
@@ -24,7 +26,10 @@ const stages = once
     [[[jestStep()]]]
   : [
       [[npmRun('build')]],
-      [[npmRun('lint')], [npmRun('format:check'), npmRun('typecheck'), npmRun('lint:rules')]],
+      [
+        [{ name: 'eslint', command: 'eslint', args: ['.'] }],
+        [npmRun('format:check'), npmRun('typecheck'), npmRun('lint:rules'), npmRun('lint:structure')],
+      ],
       [[jestStep()]],
     ];
 

@@ -164,6 +164,9 @@ function bruteForceLastTurn(boxes: SheetBoxes, options: FiveDiceOptions): number
         }),
     );
   const memo = new Float64Array(46656 * 3).fill(NaN);
+  // The average over every ordered reroll of the dice not kept, per kept dice (a code) and rolls
+  // left: many holds keep the same dice (keeping nothing is the same for every roll).
+  const rerollMemo = new Float64Array(46656 * 3).fill(NaN);
   // code: the dice as counts in base 6 (order-free); rolls left in the key's high part.
   const value = (code: number, rollsLeft: number): number => {
     const key = code + rollsLeft * 46656;
@@ -176,17 +179,23 @@ function bruteForceLastTurn(boxes: SheetBoxes, options: FiveDiceOptions): number
         let kept = 0;
         let n = 0;
         dice.forEach((d, i) => (mask & (1 << i) ? (kept += pow6[d - 1]) : n++));
-        let sum = 0;
-        for (let r = 0; r < 6 ** n; r++) {
-          let next = kept;
-          for (let i = 0, x = r; i < n; i++, x = Math.floor(x / 6)) next += pow6[x % 6];
-          sum += value(next, rollsLeft - 1);
-        }
-        best = Math.max(best, sum / 6 ** n);
+        best = Math.max(best, reroll(kept, n, rollsLeft - 1));
       }
     }
     memo[key] = best;
     return best;
+  };
+  const reroll = (kept: number, n: number, rollsLeft: number): number => {
+    const key = kept + rollsLeft * 46656;
+    const hit = rerollMemo[key];
+    if (!Number.isNaN(hit)) return hit;
+    let sum = 0;
+    for (let r = 0; r < 6 ** n; r++) {
+      let next = kept;
+      for (let i = 0, x = r; i < n; i++, x = Math.floor(x / 6)) next += pow6[x % 6];
+      sum += value(next, rollsLeft);
+    }
+    return (rerollMemo[key] = sum / 6 ** n);
   };
   let total = 0;
   for (let r = 0; r < 7776; r++) {
