@@ -23,7 +23,19 @@ describe('rate limits (PostgreSQL counters, fixed one-minute window)', () => {
   let pool: Pool;
   beforeAll(async () => {
     plain = await createTestApp();
-    limited = await createTestApp({ env: { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_PER_MINUTE: '5' } });
+    // Its readiness is asked for below only to show it is exempt from the limit: its thresholds
+    // are far above what a loaded CI machine can reach (starting an app in this process blocks
+    // the event loop for a second or more), so that it answers 200 (test/reliability/readiness
+    // tests them).
+    limited = await createTestApp({
+      env: {
+        RATE_LIMIT_ENABLED: 'true',
+        RATE_LIMIT_PER_MINUTE: '5',
+        READY_TIMEOUT_MS: '15000',
+        READY_MAX_POOL_WAIT_MS: '15000',
+        READY_MAX_EVENT_LOOP_DELAY_MS: '15000',
+      },
+    });
     pool = createTestPool();
   });
   afterAll(async () => {
