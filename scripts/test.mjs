@@ -1,5 +1,5 @@
 // `npm test`: build, then the static checks two at a time (each is one process on one core): ESLint
-// on one lane; the format check, type-check, purity check and the rest of `npm run lint` (its
+// (`lint:eslint`) on one lane; the format check, type-check, purity check and the rest of `npm run lint` (its
 // boundaries, import cycles and knip, `lint:structure`) on the other, which takes about as long;
 // then Jest (unit and e2e), two workers by default.
 //
@@ -27,7 +27,7 @@ const stages = once
   : [
       [[npmRun('build')]],
       [
-        [{ name: 'eslint', command: 'eslint', args: ['.'] }],
+        [npmRun('lint:eslint')],
         [npmRun('format:check'), npmRun('typecheck'), npmRun('lint:rules'), npmRun('lint:structure')],
       ],
       [[jestStep()]],
