@@ -19,6 +19,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * For suites under heavy concurrent load (a browser, hundreds of simultaneous requests) beside the
+ * other Jest worker on two CI cores: a pool wait there can pass the production fail-fast of 1.5 s
+ * and answer 503 DATABASE_UNAVAILABLE, which these suites do not test (the fault suites do). With
+ * this env their apps wait for a pooled connection instead.
+ */
+export const WAIT_FOR_POOL_ENV = { DATABASE_CONNECT_TIMEOUT_MS: '15000' } as const;
+
 export async function createTestApp(
   options: {
     listen?: boolean;

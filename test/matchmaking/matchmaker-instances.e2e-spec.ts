@@ -4,7 +4,7 @@
  * takes); one pass at a time holds the lock, and every seek is paired at most once: exactly once
  * here, since every seek has partners. Each game holds exactly the players of its seeks.
  */
-import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
+import { WAIT_FOR_POOL_ENV, createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 import { poolOf } from '../helpers/games';
 import { waitFor } from '../async/helpers';
 
@@ -14,10 +14,8 @@ describe('the matchmaker on two instances', () => {
   let a: TestApp;
   let b: TestApp;
   beforeAll(async () => {
-    // 200 requests at once on two pools of five, beside the other Jest worker on a loaded CI
-    // machine: a pool wait can pass the production fail-fast of 1.5 s and answer 503
-    // DATABASE_UNAVAILABLE, which this suite does not test (the fault suites do). It waits instead.
-    const env = { MATCHMAKER_ENABLED: 'true', MATCHMAKER_INTERVAL_MS: '50', DATABASE_CONNECT_TIMEOUT_MS: '15000' };
+    // 200 requests at once on two pools of five: they wait for a pooled connection.
+    const env = { MATCHMAKER_ENABLED: 'true', MATCHMAKER_INTERVAL_MS: '50', ...WAIT_FOR_POOL_ENV };
     [a, b] = [await createTestApp({ env }), await createTestApp({ env })];
   });
   afterAll(async () => {

@@ -11,7 +11,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { TOKEN_SCOPES } from '../../src/players/scopes';
-import { createTestApp, type TestApp } from '../helpers/app';
+import { WAIT_FOR_POOL_ENV, createTestApp, type TestApp } from '../helpers/app';
 import { ensureBuilt } from '../helpers/build';
 import { describeOnce } from '../helpers/suites';
 import { playToEnd, restClient } from '../helpers/games';
@@ -44,7 +44,7 @@ describeOnce('the web client: accounts (Chromium, virtual authenticator)', () =>
     const port = await freePort();
     base = `http://localhost:${port}`;
     t = await createTestApp({
-      env: { WEBAUTHN_RP_ID: 'localhost', WEBAUTHN_ORIGINS: base, DATABASE_CONNECT_TIMEOUT_MS: '15000' },
+      env: { WEBAUTHN_RP_ID: 'localhost', WEBAUTHN_ORIGINS: base, ...WAIT_FOR_POOL_ENV },
     });
     await t.app.listen({ port, host: '127.0.0.1' });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });

@@ -8,7 +8,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
-import { createTestApp, type TestApp } from '../helpers/app';
+import { WAIT_FOR_POOL_ENV, createTestApp, type TestApp } from '../helpers/app';
 import { ensureBuilt } from '../helpers/build';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -101,12 +101,10 @@ export function browserSuite(options: { env?: Record<string, string> } = {}): Br
   }
   beforeAll(async () => {
     ensureBuilt();
-    // Chromium and two Jest workers share two cores in CI: a pool wait there can pass the
-    // production fail-fast of 1.5 s and answer 503 DATABASE_UNAVAILABLE, which these suites do not
-    // test (the fault suites do). The pages wait for the database instead.
+    // Chromium and two Jest workers share two cores in CI: the pages wait for the database.
     suite.t = await createTestApp({
       listen: true,
-      env: { DATABASE_CONNECT_TIMEOUT_MS: '15000', ...options.env },
+      env: { ...WAIT_FOR_POOL_ENV, ...options.env },
     });
     suite.base = `http://127.0.0.1:${(suite.t.app.getHttpServer().address() as AddressInfo).port}`;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });

@@ -16,7 +16,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import type { Pool } from 'pg';
 import { PG_POOL } from '../../src/database/prisma.service';
-import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
+import { WAIT_FOR_POOL_ENV, createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 import { ensureBuilt, ROOT } from '../helpers/build';
 import { describeOnce } from '../helpers/suites';
 import { tokenOf } from './browser';
@@ -70,7 +70,7 @@ describeOnce('OAuth: the example app connects through the consent page (Chromium
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     t = await createTestApp({
-      env: { JOBS_ENABLED: 'false', OAUTH_ISSUER: base, DATABASE_CONNECT_TIMEOUT_MS: '15000' },
+      env: { JOBS_ENABLED: 'false', OAUTH_ISSUER: base, ...WAIT_FOR_POOL_ENV },
     });
     await t.app.listen({ port, host: '127.0.0.1' });
 
