@@ -17,7 +17,7 @@ const layering = {
   // foundation: configuration, database access, cross-cutting errors/logging/DTO helpers
   config: [],
   generated: [],
-  database: ['config', 'generated'],
+  database: ['config'],
   common: [...core, 'config'],
   // the service's keys and the seed vault (sealing server seeds at rest)
   keys: ['config', 'database'],
@@ -174,6 +174,25 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'packages/*/src/**/*.ts', 'web/src/**/*.ts', 'web/src/**/*.tsx'],
     ignores: ['**/*.spec.ts', '**/*.spec.tsx'],
     rules: { '@typescript-eslint/no-explicit-any': 'error' },
+  },
+  {
+    // The service loads no Prisma client at run time (decision 0162): it queries through its pg
+    // pool; Prisma is the schema and the migrations, and tests may use the generated client.
+    files: ['src/**/*.ts'],
+    ignores: ['**/*.spec.ts', 'src/generated/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@prisma/*', '**/generated/prisma/**', '**/generated/prisma'],
+              message: 'the service queries through PG_POOL; no Prisma client at run time (decision 0162)',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // Files another change of issue 25 is rewriting (typed events and rows: item 4): their `any`s

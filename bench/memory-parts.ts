@@ -1,13 +1,13 @@
 /**
- * What each part of a fresh server holds (issue 29 item 3, decision 0140): the app is built in
- * this process step by step, and after each step a full GC (--expose-gc) and process.memoryUsage()
- * give what the step added: Prisma's client (its query compiler is WebAssembly, loaded on the
- * first query), the code of Nest, Fastify, Apollo and Swagger, the app built and initialized
- * (GraphQL schema, routes, the OpenAPI document), the advice tables as the default start loads
- * them (from the disk cache; solved first when it is empty), and the advice worker threads.
+ * What each part of a fresh server holds (issue 29 item 3, decisions 0140 and 0162): the app is
+ * built in this process step by step, and after each step a full GC (--expose-gc) and
+ * process.memoryUsage() give what the step added: the code of Nest, Fastify, Apollo and Swagger,
+ * the app built and initialized (GraphQL schema, routes), the advice tables as the default start
+ * loads them (from the disk cache; solved first when it is empty), and the advice worker threads.
  *   npm run build && node --expose-gc dist/bench/memory-parts.js
  *   IDLE_WAIT_MS=3000 ADVICE_CACHE_DIR=./data/advice node --expose-gc dist/bench/memory-parts.js   # cached tables, then the workers' idle stop
- *   WASM_LIFTOFF_ONLY=false …                                                                      # Prisma's WebAssembly with both tiers (before)
+ *   PRISMA_CLIENT=1 …                  # first a Prisma client and its queries, as the service had before decision 0162
+ *   PRISMA_CLIENT=1 NODE_OPTIONS=--liftoff-only …   # … with its WebAssembly at the baseline tier only (decision 0140)
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -17,8 +17,8 @@ import { createBenchDatabase, DEFAULT_DATABASE_URL } from './db';
 import { generateVapidKeys } from '../src/keys/service-keys';
 import { applyRuntimeFlags } from '../src/runtime-flags';
 
-// As main.ts does with an external PostgreSQL (WASM_LIFTOFF_ONLY=false: as before decision 0140).
-applyRuntimeFlags({ ...process.env, DATABASE_URL: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL });
+// As main.ts does.
+applyRuntimeFlags();
 
 interface Mark {
   step: string;
@@ -45,19 +45,23 @@ async function main() {
   const keepAlive = setInterval(() => undefined, 1000);
   try {
     mark('node, bench helpers and pg');
-    const { PrismaClient } = await import('../src/generated/prisma/client.js');
-    const { PrismaPg } = await import('@prisma/adapter-pg');
-    const { Pool } = await import('pg');
-    const pool = new Pool({ connectionString: db.url, max: 2 });
-    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
-    await prisma.$connect();
-    mark('Prisma client constructed');
-    await prisma.player.findFirst();
-    mark("Prisma's first query (query compiler WebAssembly loaded)");
-    for (let i = 0; i < 50; i++) await prisma.game.findFirst({ where: { id: '00000000-0000-4000-8000-000000000000' } });
-    mark('Prisma after 50 more queries');
-    await prisma.$disconnect();
-    await pool.end();
+    if (process.env.PRISMA_CLIENT === '1') {
+      // What a Prisma client would add: the service loaded one until decision 0162.
+      const { PrismaClient } = await import('../src/generated/prisma/client.js');
+      const { PrismaPg } = await import('@prisma/adapter-pg');
+      const { Pool } = await import('pg');
+      const pool = new Pool({ connectionString: db.url, max: 2 });
+      const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+      await prisma.$connect();
+      mark('Prisma client constructed');
+      await prisma.player.findFirst();
+      mark("Prisma's first query (query compiler WebAssembly loaded)");
+      for (let i = 0; i < 50; i++)
+        await prisma.game.findFirst({ where: { id: '00000000-0000-4000-8000-000000000000' } });
+      mark('Prisma after 50 more queries');
+      await prisma.$disconnect();
+      await pool.end();
+    }
 
     const { loadConfig } = await import('../src/config/config.js');
     const { createApp } = await import('../src/app.factory.js');

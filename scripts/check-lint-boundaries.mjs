@@ -26,6 +26,11 @@ const probes = [
   ['src/event-store/probe.ts', '../database/unit-of-work', false],
   ['src/games/probe.ts', '@fairdice/core/rules/game', false],
   ['src/probe.ts', './async/async.module', false],
+  // no Prisma client in the service at run time (decision 0162); the tests may use it
+  ['src/players/probe.ts', '../generated/prisma/client', true],
+  ['src/database/probe.ts', '@prisma/adapter-pg', true],
+  ['src/database/probe.ts', 'pg', false],
+  ['test/helpers/probe.ts', '../../src/generated/prisma/client', false],
   // @fairdice/core: pure, standalone, browser-safe
   ['packages/core/src/rules/probe.ts', '../fairness/canonical', true],
   ['packages/core/src/fairness/probe.ts', '../../../../src/config/config', true],
@@ -45,7 +50,10 @@ for (const [filePath, specifier, forbidden] of probes) {
   const text = `import * as probe from '${specifier}';\n\nexport const used = probe;\n`;
   const [result] = await eslint.lintText(text, { filePath });
   const reported = result.messages.filter(
-    (m) => m.ruleId === 'import-x/no-restricted-paths' || m.ruleId === 'import-x/no-nodejs-modules',
+    (m) =>
+      m.ruleId === 'import-x/no-restricted-paths' ||
+      m.ruleId === 'import-x/no-nodejs-modules' ||
+      m.ruleId === 'no-restricted-imports',
   );
   const other = result.messages.filter((m) => !reported.includes(m));
   if (other.length > 0) failures.push(`${filePath} → '${specifier}': ${other.map((m) => m.message).join('; ')}`);

@@ -13,7 +13,7 @@ import { registerVerifyPage } from './verify-page/verify-page';
 import { registerWebApp } from './web-app/web-app';
 import { registerOAuthEndpoints } from './oauth/oauth-endpoints';
 import { OAuthService } from './oauth/oauth.service';
-import { PG_POOL } from './database/prisma.service';
+import { PG_POOL } from './database/pg-pool';
 import { ReadRouter } from './database/read-routing';
 import { registerSecurity } from './reliability/http/security';
 import { registerGraphqlPrecheck } from './reliability/graphql/http-precheck';

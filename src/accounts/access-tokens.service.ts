@@ -11,7 +11,7 @@ import type { Pool } from 'pg';
 import { DomainException } from '../common/errors';
 import type { CursorPage } from '../common/pagination/cursor';
 import type { PageRequest } from '../common/pagination/page-request';
-import { PG_POOL } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 import { dbOr, inTransaction } from '../database/unit-of-work';
 import { PlayersService } from '../players/players.service';
 import type { AuthenticatedPlayer } from '../players/players.types';

@@ -9,7 +9,7 @@ import type { Pool } from 'pg';
 import { checkPasskeyName, checkUsername, isClaimed, type AccountCommand } from '@fairdice/core/rules/account';
 import { CommandHandler } from '../commands/command-handler';
 import { DomainException } from '../common/errors';
-import { PG_POOL } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 import { AccountStore } from '../event-store/account-store.service';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { AccountAggregate } from './account-aggregate';

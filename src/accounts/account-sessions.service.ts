@@ -10,7 +10,7 @@ import { credentialCount } from '@fairdice/core/rules/account';
 import { DomainException } from '../common/errors';
 import type { CursorPage } from '../common/pagination/cursor';
 import type { PageRequest } from '../common/pagination/page-request';
-import { PG_POOL } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 import { AccountStore } from '../event-store/account-store.service';
 import { PlayersService } from '../players/players.service';
 import type { AuthenticatedPlayer } from '../players/players.types';

@@ -8,7 +8,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { cursorPage, decodeCursor, type CursorPage } from '../common/pagination/cursor';
 import type { PageRequest } from '../common/pagination/page-request';
-import { PG_POOL } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import type { SecurityLogDetail, SecurityLogEntryView } from './account-views';
 

@@ -13,7 +13,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { DomainException } from '../common/errors';
-import { PG_POOL } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 
 export interface ThrottleLimits {
   /** Free consecutive attempts per account. */

@@ -7,7 +7,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { checkPasskeyName, checkUsername, usernameKey } from '@fairdice/core/rules/account';
 import { DomainException } from '../common/errors';
-import { PG_POOL } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 import type { LoadedAccount } from '../event-store/account-store.service';
 import { AccountSessions } from './account-sessions.service';
 import type { RequestOrigin, SignedIn } from './account-views';

@@ -19,7 +19,7 @@ import {
 } from '@simplewebauthn/server';
 import type { CreationOptionsModel, RequestOptionsModel } from './dto/webauthn.dto';
 import { DomainException } from '../common/errors';
-import { PG_POOL } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 import type { Passkey } from '@fairdice/core/rules/account';
 
 export interface RelyingParty {

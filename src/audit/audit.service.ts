@@ -1,7 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { Pool } from 'pg';
 import { DomainException } from '../common/errors';
-import { PrismaService } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 import { ReadRouter, type ReadTarget } from '../database/read-routing';
+import type { Queryable } from '../database/unit-of-work';
 import { SeedVault } from '../keys/seed-vault';
 import { TransparencyLogService } from '../transparency/transparency-log.service';
 import { EventStore } from '../event-store/event-store.service';
@@ -14,7 +16,7 @@ import { maySeeGame } from '@fairdice/core/rules/game/access';
 const notFound = () => new DomainException('GAME_NOT_FOUND', 'No such game');
 
 /**
- * Builds a game's audit bundle (docs/fairness.md §5): the game row via Prisma, the events via the
+ * Builds a game's audit bundle (docs/fairness.md §5): the game row, the events via the
  * event store, everything else by replaying the events (assembleBundle). The server seed leaves the
  * database row only when the game has ended (and assembleBundle checks the replayed status again).
  */
@@ -23,7 +25,7 @@ const TOURNAMENT_READER = Symbol('tournament audit');
 @Injectable()
 export class AuditService {
   constructor(
-    private readonly prisma: PrismaService,
+    @Inject(PG_POOL) private readonly pool: Pool,
     private readonly store: EventStore,
     private readonly vault: SeedVault,
     private readonly log: TransparencyLogService,
@@ -76,21 +78,7 @@ export class AuditService {
     id: string,
     target: ReadTarget | null,
   ): Promise<{ bundle: AuditBundle; eventTimes: Map<number, Date> }> {
-    const game = await (target?.prisma ?? this.prisma).game.findUnique({
-      where: { id },
-      select: {
-        id: true,
-        visibility: true,
-        creatorId: true,
-        status: true,
-        version: true,
-        serverSeed: true,
-        createdAt: true,
-        finishedAt: true,
-        seedSealed: true,
-        seats: { select: { seat: true, playerId: true, player: { select: { displayName: true } } } },
-      },
-    });
+    const game = await findAuditedGame(target?.db ?? this.pool, id);
     if (target?.source === 'replica' && !(game && isSeedRevealable(game.status) && !game.seedSealed)) target.missing();
     if (!game) throw notFound();
     // Private games: only their seated players (and the creator); everyone else sees no such game.
@@ -145,4 +133,60 @@ export class AuditService {
       : null;
     return { bundle, eventTimes: new Map(stored.map((e) => [e.version, e.createdAt])) };
   }
+}
+
+/** The row an audit needs, with its seats and the seated players' display names. */
+interface AuditedGame {
+  id: string;
+  visibility: string;
+  creatorId: string;
+  status: string;
+  version: number;
+  serverSeed: string;
+  createdAt: Date;
+  finishedAt: Date | null;
+  seedSealed: boolean;
+  seats: { seat: number; playerId: string | null; player: { displayName: string } | null }[];
+}
+
+async function findAuditedGame(db: Queryable, id: string): Promise<AuditedGame | null> {
+  const { rows } = await db.query<{
+    id: string;
+    visibility: string;
+    creator_id: string;
+    status: string;
+    version: number;
+    server_seed: string;
+    created_at: Date;
+    finished_at: Date | null;
+    seed_sealed: boolean;
+    seats: { seat: number; player_id: string | null; display_name: string | null }[];
+  }>(
+    `SELECT g.id, g.visibility, g.creator_id, g.status, g.version, g.server_seed, g.created_at, g.finished_at,
+            g.seed_sealed,
+            COALESCE((SELECT json_agg(json_build_object('seat', s.seat, 'player_id', s.player_id,
+                                                       'display_name', p.display_name) ORDER BY s.seat)
+                        FROM game_seats s LEFT JOIN players p ON p.id = s.player_id
+                       WHERE s.game_id = g.id), '[]') AS seats
+       FROM games g WHERE g.id = $1`,
+    [id],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    id: r.id,
+    visibility: r.visibility,
+    creatorId: r.creator_id,
+    status: r.status,
+    version: r.version,
+    serverSeed: r.server_seed,
+    createdAt: r.created_at,
+    finishedAt: r.finished_at,
+    seedSealed: r.seed_sealed,
+    seats: r.seats.map((s) => ({
+      seat: s.seat,
+      playerId: s.player_id,
+      player: s.display_name === null ? null : { displayName: s.display_name },
+    })),
+  };
 }

@@ -22,7 +22,7 @@ import { UUID_PATTERN_ANY_CASE as UUID } from '@fairdice/core/fairness/ids';
 import { CommandHandler, type CommandOptions } from '../commands/command-handler';
 import { DomainException } from '../common/errors';
 import { APP_CONFIG, type AppConfig } from '../config/config';
-import { PG_POOL } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 import { afterCommit, dbOr, inTransaction } from '../database/unit-of-work';
 import { ChallengeStore, type LoadedChallenge } from '../event-store/challenge-store.service';
 import { type ClaimedJob, type JobOutcome, JobQueue } from '../async/jobs/job-queue.service';

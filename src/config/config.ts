@@ -243,8 +243,6 @@ export const configSchema = z.object({
   ADVICE_CUSTOM_BUILDS_PER_HOUR: positiveInt('ADVICE_CUSTOM_BUILDS_PER_HOUR').default(10),
   /** Build (or load) the three presets' tables in the background at start-up. Default: on, except NODE_ENV=test. */
   ADVICE_WARM_PRESETS: booleanFlag.optional(),
-  /** Compile WebAssembly (Prisma's query compiler) with V8's baseline tier only: about 55 MiB less memory (decision 0140). Default: on with DATABASE_URL, off with the embedded database (PGlite is WebAssembly and runs every query). Read by src/runtime-flags.ts at start. */
-  WASM_LIFTOFF_ONLY: booleanFlag.optional(),
   /** How far V8 lets the old generation grow past what survived its last full collection, in percent (decision 0151); 0: V8's own dynamic factor (up to 300 %). Read by src/runtime-flags.ts at start. */
   V8_HEAP_GROWING_PERCENT: boundedInt('V8_HEAP_GROWING_PERCENT', 0, 300).default(0),
   /** Nice value (0–19) of an advice worker thread during a start-up warm-up build: it uses only CPU that moves leave over; a table someone waits for runs at normal priority (decision 0141). */

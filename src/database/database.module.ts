@@ -6,7 +6,7 @@
  *   // main.ts, before creating the Nest app (database-lifecycle.ts):
  *   const db = await resolveDatabase({ databaseUrl, dataDir, migrateOnStart, poolMax, log });
  *   const app = ... AppModule.forRoot({ databaseUrl: db.url, poolMax: db.poolMax, ... });
- *   ... after `await app.close()` (PrismaService disconnects, then the pool ends):
+ *   ... after `await app.close()` (the pool ends once every module is done with it):
  *   await db.stop();   // stops the embedded server, if any
  *
  *   // app.module.ts:
@@ -16,11 +16,10 @@
  *              useFactory: (c: AppConfig) => ({ url: c.databaseUrl, poolMax: c.dbPoolMax }) })]
  *
  * The module is global. It provides:
- *   - PrismaService: the generated PrismaClient over @prisma/adapter-pg (connects on module
- *     init, disconnects on destroy);
- *   - PG_POOL: the underlying pg.Pool, for raw SQL on the hot path (same connections as
- *     Prisma: with the embedded database poolMax is 1, so do not hold a pool client while
- *     awaiting a Prisma call, it would wait for itself);
+ *   - PG_POOL: the pg.Pool every query of the service goes through (with the embedded database
+ *     poolMax is 1, so do not hold a pool client while awaiting another query on the pool, it
+ *     would wait for itself). No Prisma client is loaded at run time: Prisma is the schema and
+ *     the migrations (decision 0162);
  *   - DATABASE_OPTIONS: the resolved { url, poolMax };
  *   - ReadRouter: the public, staleness-tolerant reads, on the standby of `readUrl` when one is
  *     set and fresh enough, else on the primary (read-routing.ts).
@@ -37,15 +36,15 @@ import {
 } from '@nestjs/common';
 import type { InjectionToken, ModuleMetadata, OptionalFactoryDependency } from '@nestjs/common';
 import { Pool } from 'pg';
-import { createPgPool, DATABASE_OPTIONS, DatabaseOptions, PG_POOL, PrismaService } from './prisma.service';
+import { createPgPool, DATABASE_OPTIONS, DatabaseOptions, PG_POOL } from './pg-pool';
 import { ReadRouter } from './read-routing';
 
-export { DATABASE_OPTIONS, PG_POOL, PrismaService, ReadRouter };
+export { DATABASE_OPTIONS, PG_POOL, ReadRouter };
 export type { DatabaseOptions };
 
 /**
  * Ends the pool on app.close(): onApplicationShutdown runs after every onModuleDestroy, so
- * after PrismaService.$disconnect() and after other modules' cleanup that may still query.
+ * after other modules' cleanup that may still query.
  */
 @Injectable()
 class PgPoolCloser implements OnApplicationShutdown {
@@ -69,11 +68,10 @@ class ReadRouterLifecycle implements OnApplicationBootstrap, OnApplicationShutdo
 
 const readRouterProvider: Provider = {
   provide: ReadRouter,
-  inject: [PG_POOL, PrismaService, DATABASE_OPTIONS],
-  useFactory: (pool: Pool, prisma: PrismaService, o: DatabaseOptions) =>
+  inject: [PG_POOL, DATABASE_OPTIONS],
+  useFactory: (pool: Pool, o: DatabaseOptions) =>
     new ReadRouter(
       pool,
-      prisma,
       {
         url: o.readUrl ?? null,
         maxLagMs: o.readMaxLagMs ?? 5000,
@@ -92,11 +90,10 @@ export interface DatabaseModuleAsyncOptions {
 const sharedProviders: Provider[] = [
   { provide: PG_POOL, inject: [DATABASE_OPTIONS], useFactory: (o: DatabaseOptions) => createPgPool(o) },
   PgPoolCloser,
-  PrismaService,
   readRouterProvider,
   ReadRouterLifecycle,
 ];
-const sharedExports = [PrismaService, PG_POOL, DATABASE_OPTIONS, ReadRouter];
+const sharedExports = [PG_POOL, DATABASE_OPTIONS, ReadRouter];
 
 @Global()
 @Module({})

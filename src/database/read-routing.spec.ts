@@ -1,5 +1,4 @@
 import type { Pool } from 'pg';
-import type { PrismaClient } from '../generated/prisma/client';
 import type { Queryable } from './unit-of-work';
 import {
   collectReadSources,
@@ -99,8 +98,6 @@ describe('standbyCaughtUp', () => {
 });
 
 describe('ReadRouter.read', () => {
-  const primaryPrisma = { side: 'primary' } as unknown as PrismaClient;
-
   function router(replicaAnswer: (sql: string) => unknown, url: string | null = 'postgresql://standby/db') {
     const primary = fakePool((sql) => (sql.includes('wal') ? [{ lsn: '0/10' }] : [{ side: 'primary' }]));
     const replica = fakePool((sql) =>
@@ -108,7 +105,6 @@ describe('ReadRouter.read', () => {
     );
     const r = new ReadRouter(
       primary as unknown as Pool,
-      primaryPrisma,
       { url, maxLagMs: 5000, lagCheckMs: 1000 },
       () => replica as unknown as Pool,
     );
@@ -167,7 +163,6 @@ describe('ReadRouter.read', () => {
     );
     const r = new ReadRouter(
       primary as unknown as Pool,
-      primaryPrisma,
       { url: 'postgresql://s/db', maxLagMs: 5000, lagCheckMs: 1000 },
       () => replica as unknown as Pool,
     );
@@ -194,7 +189,6 @@ describe('ReadRouter.read', () => {
     const replica = fakePool(() => new Error('ECONNREFUSED'));
     const r = new ReadRouter(
       primary as unknown as Pool,
-      primaryPrisma,
       { url: 'postgresql://s/db', maxLagMs: 5000, lagCheckMs: 1000 },
       () => replica as unknown as Pool,
     );

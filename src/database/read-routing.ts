@@ -15,9 +15,7 @@
  * fails a read or readiness.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { PrismaPg } from '@prisma/adapter-pg';
 import type { Pool } from 'pg';
-import { PrismaClient } from '../generated/prisma/client';
 import type { Queryable } from './unit-of-work';
 
 export type ReadSource = 'replica' | 'primary';
@@ -93,10 +91,8 @@ export async function standbyCaughtUp(primary: Queryable, replica: Queryable): P
 /** What a routed read runs on. */
 export interface ReadTarget {
   source: ReadSource;
-  /** Raw SQL on this side's pool. */
+  /** SQL on this side's pool. */
   db: Queryable;
-  /** Prisma on this side's pool. */
-  prisma: PrismaClient;
   /**
    * The standby lacks what the read needs (a row the primary may have: a game that just finished,
    * a player who just registered): run the read on the primary instead. Call only when
@@ -161,7 +157,6 @@ export type ReadCounts = Record<ReadReason, number>;
 
 export class ReadRouter {
   private readonly replicaPool: Pool | null;
-  private readonly replicaPrisma: PrismaClient | null;
   private state: LagState = { checkedAt: null, ok: false, caughtUpAt: null };
   private timer: NodeJS.Timeout | null = null;
   private checking: Promise<void> | null = null;
@@ -171,12 +166,10 @@ export class ReadRouter {
 
   constructor(
     private readonly primaryPool: Pool,
-    private readonly primaryPrisma: PrismaClient,
     private readonly options: ReadRouterOptions,
     createPool: (url: string) => Pool,
   ) {
     this.replicaPool = options.url ? createPool(options.url) : null;
-    this.replicaPrisma = this.replicaPool ? new PrismaClient({ adapter: new PrismaPg(this.replicaPool) }) : null;
   }
 
   /** True when DATABASE_READ_URL is set. */
@@ -250,12 +243,11 @@ export class ReadRouter {
     const primary: ReadTarget = {
       source: 'primary',
       db: this.primaryPool,
-      prisma: this.primaryPrisma,
       missing: () => {
         throw new Error('ReadTarget.missing() called on the primary');
       },
     };
-    if (!this.replicaPool || !this.replicaPrisma) return fn(primary);
+    if (!this.replicaPool) return fn(primary);
     const record = served.getStore();
     const now = Date.now();
     const decision = decideRoute(this.state, now, this.options);
@@ -269,7 +261,6 @@ export class ReadRouter {
       const value = await fn({
         source: 'replica',
         db: this.replicaPool,
-        prisma: this.replicaPrisma,
         missing: () => {
           throw new ReplicaMiss();
         },
@@ -296,7 +287,6 @@ export class ReadRouter {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.checking?.catch(() => undefined);
-    await this.replicaPrisma?.$disconnect().catch(() => undefined);
     if (this.replicaPool && !this.replicaPool.ended) await this.replicaPool.end().catch(() => undefined);
   }
 }

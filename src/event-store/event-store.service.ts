@@ -53,7 +53,7 @@ import { ReadFreshness } from './read-freshness';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Pool } from 'pg';
 import { DomainException } from '../common/errors';
-import { PG_POOL } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 import { SeedVault } from '../keys/seed-vault';
 import { afterCommit, currentUnitOfWork, dbOr, IdempotencyKeyTaken, type Queryable } from '../database/unit-of-work';
 import { AppendBatcher } from './append-batcher';

@@ -8,7 +8,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import { DomainException } from '../common/errors';
-import { PG_POOL } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 import { dbOr } from '../database/unit-of-work';
 import { emptySeek, evolveSeek, type SeekCommand, type SeekEvent, type SeekState } from '@fairdice/core/rules/seek';
 import { UUID_PATTERN as UUID } from '@fairdice/core/fairness/ids';

@@ -5,7 +5,7 @@ import type { Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { DomainException } from '../common/errors';
 import { ApiProblems } from '../common/openapi/decorators';
-import { PG_POOL, PrismaService } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 import { EventLoopMonitor, monitorPoolWaits, PoolWaitMonitor } from './load-monitor';
 
 /** The process's load signals (one per application instance). */
@@ -35,7 +35,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
-    private readonly prisma: PrismaService,
+    @Inject(PG_POOL) private readonly pool: Pool,
     private readonly load: LoadSignals,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -131,7 +131,7 @@ export class HealthController {
       timer.unref();
     });
     try {
-      const outcome = await Promise.race([this.prisma.$queryRawUnsafe('SELECT 1'), timedOut]);
+      const outcome = await Promise.race([this.pool.query('SELECT 1'), timedOut]);
       if (outcome === 'timeout')
         return session.down({ message: 'database did not answer within READY_TIMEOUT_MS', timeoutMs, poolWaitMs });
       return session.up({ responseTimeMs: Date.now() - started, poolWaitMs });

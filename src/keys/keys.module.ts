@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Inject, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import type { Pool } from 'pg';
-import { PG_POOL } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 import { SeedVault } from './seed-vault';
 import { SERVICE_KEYS, ServiceKeys } from './service-keys';
 

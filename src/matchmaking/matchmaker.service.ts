@@ -21,7 +21,7 @@ import { isRatingPool, DEFAULT_RATING } from '@fairdice/core/rules/ratings';
 import { pairSeeks, type WaitingSeek } from '@fairdice/core/rules/seek';
 import { CommandHandler } from '../commands/command-handler';
 import { APP_CONFIG, type AppConfig } from '../config/config';
-import { PG_POOL } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 import { dbOr, inTransaction } from '../database/unit-of-work';
 import { GamesService } from '../games/games.service';
 import { SeekAggregate } from './seek-aggregate';

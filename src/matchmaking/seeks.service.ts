@@ -12,7 +12,7 @@ import { CommandHandler, type CommandOptions } from '../commands/command-handler
 import { DomainException } from '../common/errors';
 import { cursorPage, decodeCursor, fromMicros, micros, type CursorPage } from '../common/pagination/cursor';
 import type { PageRequest } from '../common/pagination/page-request';
-import { PG_POOL } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 import { afterCommit, dbOr, inTransaction } from '../database/unit-of-work';
 import { SeekStore } from '../event-store/seek-store.service';
 import type { AuthenticatedPlayer } from '../players/players.types';

@@ -4,7 +4,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { DomainException } from '../common/errors';
-import { PrismaService } from '../database/prisma.service';
+import { Pool } from 'pg';
+import { PG_POOL } from '../database/pg-pool';
 import { PlayersService } from '../players/players.service';
 import type { AuthenticatedPlayer } from '../players/players.types';
 import { TOKEN_SCOPES, type TokenScope } from '../players/scopes';
@@ -79,11 +80,11 @@ export class OAuthService {
   private readonly issuer: string;
 
   constructor(
-    private readonly prisma: PrismaService,
+    @Inject(PG_POOL) private readonly pool: Pool,
     private readonly players: PlayersService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.store = new OAuthStore(prisma.pool, (grantId) => this.revokeGrant(grantId));
+    this.store = new OAuthStore(pool, (grantId) => this.revokeGrant(grantId));
     this.server = new OAuth2Server({
       model: this.store,
       accessTokenLifetime: config.OAUTH_ACCESS_TOKEN_SECONDS,
@@ -107,7 +108,7 @@ export class OAuthService {
     redirectUris.forEach(checkRedirectUri);
     const uris = [...new Set(redirectUris)];
     const id = `fdc_${randomBytes(16).toString('base64url')}`;
-    const row = await inTransaction(this.prisma.pool, async (db) => {
+    const row = await inTransaction(this.pool, async (db) => {
       // One registration at a time per player: the count below cannot be raced past.
       await db.query('SELECT id FROM players WHERE id = $1 FOR UPDATE', [owner.id]);
       const { rows: counted } = await db.query<{ n: number }>(
@@ -127,7 +128,7 @@ export class OAuthService {
 
   async listClients(owner: AuthenticatedPlayer): Promise<OAuthClientView[]> {
     requireFullAccess(owner);
-    const { rows } = await this.prisma.pool.query<{
+    const { rows } = await this.pool.query<{
       id: string;
       name: string;
       redirect_uris: string[];
@@ -145,12 +146,12 @@ export class OAuthService {
     requireFullAccess(owner);
     if (!looksLikeClientId(clientId))
       throw new DomainException('OAUTH_CLIENT_NOT_FOUND', 'No such OAuth client of yours');
-    const { rowCount } = await this.prisma.pool.query(
+    const { rowCount } = await this.pool.query(
       'UPDATE oauth_clients SET deleted_at = now() WHERE id = $1 AND owner_id = $2 AND deleted_at IS NULL',
       [clientId, owner.id],
     );
     if (rowCount !== 1) throw new DomainException('OAUTH_CLIENT_NOT_FOUND', 'No such OAuth client of yours');
-    const { rows } = await this.prisma.pool.query<{ id: string }>(
+    const { rows } = await this.pool.query<{ id: string }>(
       'SELECT id FROM oauth_grants WHERE client_id = $1 AND revoked_at IS NULL',
       [clientId],
     );
@@ -162,7 +163,7 @@ export class OAuthService {
   /** The grants of the player still in force: an app that can act for them now or after a refresh. */
   async listGrants(player: AuthenticatedPlayer): Promise<OAuthGrantView[]> {
     requireFullAccess(player);
-    const { rows } = await this.prisma.pool.query<{
+    const { rows } = await this.pool.query<{
       id: string;
       client_id: string;
       name: string;
@@ -189,7 +190,7 @@ export class OAuthService {
   /** Disconnects an app: its tokens of this grant stop working at once. */
   async revokeGrantOf(player: AuthenticatedPlayer, grantId: string): Promise<void> {
     requireFullAccess(player);
-    const { rowCount } = await this.prisma.pool.query(
+    const { rowCount } = await this.pool.query(
       'SELECT 1 FROM oauth_grants WHERE id = $1 AND player_id = $2 AND revoked_at IS NULL',
       [grantId, player.id],
     );
@@ -311,7 +312,7 @@ export class OAuthService {
       await this.revokeGrant(refresh.grant_id);
       return { status: 200, body: null };
     }
-    const { rows } = await this.prisma.pool.query<{ player_id: string }>(
+    const { rows } = await this.pool.query<{ player_id: string }>(
       `UPDATE sessions SET revoked_at = now()
         WHERE token_hash = $1 AND kind = 'oauth' AND client_id = $2 AND revoked_at IS NULL
        RETURNING player_id`,
@@ -345,7 +346,7 @@ export class OAuthService {
    * player's streams to check theirs.
    */
   async revokeGrant(grantId: string): Promise<void> {
-    const playerId = await inTransaction(this.prisma.pool, async (db) => {
+    const playerId = await inTransaction(this.pool, async (db) => {
       const { rows } = await db.query<{ player_id: string }>(
         'UPDATE oauth_grants SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING player_id',
         [grantId],

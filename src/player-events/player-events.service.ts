@@ -20,7 +20,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleInit, Optio
 import { Pool } from 'pg';
 import { DomainException } from '../common/errors';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { PG_POOL } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 import { PLAYER_EVENTS_QUEUE, type PlayerEventsPayload, type PlayerNotice } from '../event-store/player-notices';
 import { GameEventBus } from '../games/game-event-bus';
 import { type ClaimedJob, type JobOutcome, JobQueue } from '../async/jobs/job-queue.service';

@@ -21,7 +21,7 @@ import { Pool } from 'pg';
 import webpush from 'web-push';
 import { DomainException } from '../common/errors';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { PG_POOL } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 import { SERVICE_KEYS, type ServiceKeys } from '../keys/service-keys';
 import { type ClaimedJob, type JobOutcome, JobQueue } from '../async/jobs/job-queue.service';
 import { postToTarget, WebhookTargets } from '../async/webhooks/webhook-targets';

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { Pool } from 'pg';
 import { DomainException } from '../common/errors';
-import { PrismaService } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 import { ReadRouter } from '../database/read-routing';
+import type { Queryable } from '../database/unit-of-work';
 import { SeatStanding } from '@fairdice/core/rules/core/family';
 import { RULE_SET_NAMES } from '@fairdice/core/rules/registry';
 import { AuthenticatedPlayer, PlayerProfile, RuleSetStats } from './players.types';
@@ -11,7 +13,6 @@ import { tournamentLeaderboard, type TournamentLeaderboardEntry } from './tourna
 import { soloLeaderboard, type SoloLeaderboardEntry } from './leaderboard';
 import type { CursorPage } from '../common/pagination/cursor';
 import type { PageRequest } from '../common/pagination/page-request';
-import type { PrismaClient } from '../generated/prisma/client';
 import { ALL_SCOPES } from './scopes';
 import { generateToken, hashToken, looksLikeToken, sameHash } from './tokens';
 
@@ -44,23 +45,25 @@ export class PlayersService {
   private readonly byRequest = new WeakMap<object, { token: string; player: Promise<AuthenticatedPlayer | null> }>();
 
   constructor(
-    private readonly prisma: PrismaService,
+    @Inject(PG_POOL) private readonly pool: Pool,
     private readonly reads: ReadRouter,
   ) {}
 
   /** Registers a player; the token is returned here once and never again (only its hash is kept). */
   async register(displayName: string): Promise<{ player: PlayerProfile; token: string }> {
     const token = generateToken();
-    const player = await this.prisma.player.create({
-      data: { id: randomUUID(), displayName: displayName.trim(), tokenHash: hashToken(token) },
-    });
-    return { player: toProfile(player), token };
+    const { rows } = await this.pool.query<ProfileRow>(
+      `INSERT INTO players (id, display_name, token_hash, updated_at) VALUES ($1, $2, $3, now())
+       RETURNING id, display_name, created_at`,
+      [randomUUID(), displayName.trim(), hashToken(token)],
+    );
+    return { player: toProfile(rows[0]), token };
   }
 
-  async profile(playerId: string, prisma: PrismaClient = this.prisma): Promise<PlayerProfile> {
-    const player = await prisma.player.findUnique({ where: { id: playerId } });
+  async profile(playerId: string, db: Queryable = this.pool): Promise<PlayerProfile> {
+    const player = await findProfile(db, playerId);
     if (!player) throw new DomainException('PLAYER_NOT_FOUND', 'No such player');
-    return toProfile(player);
+    return player;
   }
 
   /**
@@ -73,13 +76,13 @@ export class PlayersService {
   ): Promise<PlayerProfile & { stats: RuleSetStats[]; tournaments: TournamentResult[] }> {
     return this.reads.read(
       async (t) => {
-        const player = await t.prisma.player.findUnique({ where: { id: playerId } });
+        const player = await findProfile(t.db, playerId);
         if (!player && t.source === 'replica') t.missing();
         if (!player) throw new DomainException('PLAYER_NOT_FOUND', 'No such player');
         const query = (sql: string, params: unknown[]) => t.db.query(sql, params);
         return {
-          ...toProfile(player),
-          stats: await this.stats(playerId, t.prisma),
+          ...player,
+          stats: await this.stats(playerId, t.db),
           tournaments: await tournamentResults(query, playerId),
         };
       },
@@ -106,7 +109,11 @@ export class PlayersService {
     const token = generateToken();
     this.rotations++;
     this.forgetPlayer(playerId);
-    await this.prisma.player.update({ where: { id: playerId }, data: { tokenHash: hashToken(token) } });
+    const { rowCount } = await this.pool.query(`UPDATE players SET token_hash = $2, updated_at = now() WHERE id = $1`, [
+      playerId,
+      hashToken(token),
+    ]);
+    if (rowCount === 0) throw new DomainException('PLAYER_NOT_FOUND', 'No such player');
     this.rotations++;
     this.forgetPlayer(playerId);
     return { token };
@@ -137,10 +144,9 @@ export class PlayersService {
     if (hit && hit.expires > now) return hit.player;
     if (hit) this.authCache.delete(hash);
     const generation = this.rotations;
-    // Raw pg on the shared pool (the hot path of every request; Prisma costs ~3x the CPU). The
-    // player's own token, or a live session of a signed-in device (src/accounts, docs/accounts.md),
+    // The player's own token, or a live session of a signed-in device (src/accounts, docs/accounts.md),
     // whose last use is noted at most once a minute.
-    const { rows } = await this.prisma.pool.query<{
+    const { rows } = await this.pool.query<{
       id: string;
       display_name: string;
       token_hash: string;
@@ -169,7 +175,7 @@ export class PlayersService {
       tokenKind: row.kind ?? 'player',
     };
     if (row.session_id)
-      this.prisma.pool
+      this.pool
         .query(
           `UPDATE sessions SET last_used_at = now() WHERE id = $1 AND last_used_at < now() - interval '1 minute'`,
           [row.session_id],
@@ -244,16 +250,23 @@ export class PlayersService {
    * A duplicate tournament game counts only once its round has ended (`seedSealed` cleared): until
    * then its score would tell the other entrants about the shared dice (docs/tournaments.md §4).
    */
-  async stats(playerId: string, prisma: PrismaClient = this.prisma): Promise<RuleSetStats[]> {
-    const games = await prisma.game.findMany({
-      where: { status: 'finished', seedSealed: false, seats: { some: { playerId } } },
-      select: {
-        ruleSet: true,
-        seatCount: true,
-        standings: true,
-        seats: { select: { seat: true, playerId: true, computerLevel: true } },
-      },
-    });
+  async stats(playerId: string, db: Queryable = this.pool): Promise<RuleSetStats[]> {
+    // Every seat of each finished game the player sat in, a game's seats as one JSON array.
+    const { rows: games } = await db.query<{
+      rule_set: string;
+      seat_count: number;
+      standings: unknown;
+      seats: { seat: number; playerId: string | null; computerLevel: string | null }[];
+    }>(
+      `SELECT g.rule_set, g.seat_count, g.standings,
+              (SELECT json_agg(json_build_object('seat', s.seat, 'playerId', s.player_id,
+                                                 'computerLevel', s.computer_level))
+                 FROM game_seats s WHERE s.game_id = g.id) AS seats
+         FROM games g
+        WHERE g.status = 'finished' AND NOT g.seed_sealed
+          AND EXISTS (SELECT 1 FROM game_seats m WHERE m.game_id = g.id AND m.player_id = $1)`,
+      [playerId],
+    );
     const byRuleSet = new Map<string, RuleSetStats>(
       RULE_SET_NAMES.map((name) => [
         name,
@@ -273,7 +286,7 @@ export class PlayersService {
       ]),
     );
     for (const game of games) {
-      const stats = byRuleSet.get(game.ruleSet);
+      const stats = byRuleSet.get(game.rule_set);
       if (!stats) continue;
       const mySeats = game.seats.filter((s) => s.playerId === playerId).map((s) => s.seat);
       const standings = (game.standings ?? []) as unknown as SeatStanding[];
@@ -283,7 +296,7 @@ export class PlayersService {
       if (mySeats.length !== 1) continue; // hot seat
       const mine = standings.find((s) => s.seat === mySeats[0]);
       if (!mine) continue;
-      if (game.seatCount === 1) {
+      if (game.seat_count === 1) {
         stats.soloGamesFinished++;
         stats.soloBestScore = Math.max(stats.soloBestScore ?? mine.total, mine.total);
         continue;
@@ -301,8 +314,21 @@ export class PlayersService {
 /** A routed read's DomainException is its answer (an unknown rule set, a bad cursor), not a reason to ask the primary. */
 const isClientError = (err: unknown): boolean => err instanceof DomainException;
 
-const toProfile = (p: { id: string; displayName: string; createdAt: Date }): PlayerProfile => ({
+interface ProfileRow {
+  id: string;
+  display_name: string;
+  created_at: Date;
+}
+
+const toProfile = (p: ProfileRow): PlayerProfile => ({
   id: p.id,
-  displayName: p.displayName,
-  createdAt: p.createdAt,
+  displayName: p.display_name,
+  createdAt: p.created_at,
 });
+
+async function findProfile(db: Queryable, playerId: string): Promise<PlayerProfile | null> {
+  const { rows } = await db.query<ProfileRow>(`SELECT id, display_name, created_at FROM players WHERE id = $1`, [
+    playerId,
+  ]);
+  return rows[0] ? toProfile(rows[0]) : null;
+}

@@ -1,4 +1,4 @@
-import type { PrismaService } from '../database/prisma.service';
+import type { Pool } from 'pg';
 import type { ReadRouter } from '../database/read-routing';
 import { PlayersService } from './players.service';
 import { generateToken } from './tokens';
@@ -16,7 +16,7 @@ describe('PlayersService: one authentication per request', () => {
   });
   const make = () => {
     const query = jest.fn((_sql: string, params: string[]) => Promise.resolve({ rows: [row(params[0])] }));
-    const players = new PlayersService({ pool: { query } } as unknown as PrismaService, {} as ReadRouter);
+    const players = new PlayersService({ query } as unknown as Pool, {} as ReadRouter);
     return { players, query, authenticate: jest.spyOn(players, 'authenticate') };
   };
 

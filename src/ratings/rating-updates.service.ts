@@ -8,7 +8,7 @@ import type { Pool } from 'pg';
 import { isRatingPool, type PlayerRating, rateGame, type RatingPool } from '@fairdice/core/rules/ratings';
 import type { GameState } from '@fairdice/core/rules/game';
 import { JobQueue, type ClaimedJob } from '../async/jobs/job-queue.service';
-import { PG_POOL } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 import { dbOr, inTransaction, type Queryable } from '../database/unit-of-work';
 import { RATING_QUEUE, type RatingPayload } from '../event-store/async-effects';
 import { EventStore } from '../event-store/event-store.service';

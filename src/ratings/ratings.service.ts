@@ -17,7 +17,7 @@ import { APP_CONFIG, type AppConfig } from '../config/config';
 import { DomainException } from '../common/errors';
 import { cursorPage, decodeCursor, type CursorPage } from '../common/pagination/cursor';
 import type { PageRequest } from '../common/pagination/page-request';
-import { PG_POOL } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 import type {
   PlayerRatingView,
   RatedResultView,

@@ -20,7 +20,7 @@ import {
 } from '@fairdice/core/rules/tournament';
 import { JobQueue, type ClaimedJob } from '../async/jobs/job-queue.service';
 import { DomainException } from '../common/errors';
-import { PG_POOL } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 import { inTransaction } from '../database/unit-of-work';
 import { TOURNAMENT_QUEUE } from '../event-store/async-effects';
 import { TournamentStore, type LoadedTournament } from '../event-store/tournament-store.service';

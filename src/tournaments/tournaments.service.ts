@@ -14,7 +14,7 @@ import { dbOr, inTransaction } from '../database/unit-of-work';
 import { CommandHandler } from '../commands/command-handler';
 import { Inject } from '@nestjs/common';
 import { Pool } from 'pg';
-import { PG_POOL } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 import { TournamentStore, type LoadedTournament } from '../event-store/tournament-store.service';
 import { generateClientSeed, generateServerSeed } from '../fairness/seed-generation';
 import { commitmentOf } from '@fairdice/core/fairness/seeds';

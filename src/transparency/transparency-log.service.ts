@@ -20,7 +20,7 @@ import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nest
 import type { Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { DomainException } from '../common/errors';
-import { PG_POOL } from '../database/prisma.service';
+import { PG_POOL } from '../database/pg-pool';
 import { SERVICE_KEYS, ServiceKeys } from '../keys/service-keys';
 import {
   combinePerfect,

@@ -1,7 +1,7 @@
 /** Helpers of the account e2e tests (docs/accounts.md). */
 import type { Pool } from 'pg';
 import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
-import { PG_POOL } from '../../src/database/prisma.service';
+import { PG_POOL } from '../../src/database/pg-pool';
 
 export const RP_ID = 'fairdice.test';
 export const ORIGIN = 'https://fairdice.test';

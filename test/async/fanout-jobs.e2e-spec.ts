@@ -5,7 +5,7 @@
  * The job worker is off here, so the rows stay to be counted.
  */
 import type { Pool } from 'pg';
-import { PG_POOL } from '../../src/database/prisma.service';
+import { PG_POOL } from '../../src/database/pg-pool';
 import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 
 // Apps start slowly on a loaded CI machine (embedded database included).

@@ -6,7 +6,7 @@ import { Pool } from 'pg';
 import { createTestApp, registerPlayer } from '../helpers/app';
 import { poolOf } from '../helpers/games';
 import { testDatabaseUrl, testDbKind } from '../helpers/database';
-import { createPgPool } from '../../src/database/prisma.service';
+import { createPgPool } from '../../src/database/pg-pool';
 import { preparesStatements } from '../../src/database/prepared-statements';
 import { selectEventsAfter } from '../../src/event-store/game-statements';
 

@@ -1,4 +1,5 @@
-import { PrismaService } from '../../src/database/prisma.service';
+import type { Pool } from 'pg';
+import { PG_POOL } from '../../src/database/pg-pool';
 import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 
 describe('foundation: health, errors, GraphQL, docs', () => {
@@ -146,5 +147,6 @@ describe('players', () => {
 });
 
 async function countPlayers(t: TestApp): Promise<number> {
-  return t.app.get(PrismaService).player.count();
+  const { rows } = await t.app.get<Pool>(PG_POOL).query<{ n: number }>('SELECT count(*)::int AS n FROM players');
+  return rows[0].n;
 }

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import type { Pool } from 'pg';
 import { ERROR_MAP } from '../../src/common/errors';
-import { PG_POOL } from '../../src/database/prisma.service';
+import { PG_POOL } from '../../src/database/pg-pool';
 import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 import { rowCounts } from '../helpers/row-counts';
 import { describeOnce } from '../helpers/suites';

@@ -8,7 +8,7 @@ import request from 'supertest';
 import { createApp } from '../../src/app.factory';
 import type { Pool } from 'pg';
 import { loadConfig } from '../../src/config/config';
-import { PG_POOL } from '../../src/database/prisma.service';
+import { PG_POOL } from '../../src/database/pg-pool';
 import { SeedVault } from '../../src/keys/seed-vault';
 import { recordResponse } from './contract';
 

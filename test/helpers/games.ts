@@ -4,7 +4,7 @@
  */
 import { EventStore } from '../../src/event-store/event-store.service';
 import { toGameEvent } from '../../src/event-store/event-store.types';
-import { PG_POOL } from '../../src/database/prisma.service';
+import { PG_POOL } from '../../src/database/pg-pool';
 import { replayGame, startedPlay, type GameState } from '@fairdice/core/rules/game';
 import { createHash } from 'node:crypto';
 import { verifyChain } from '@fairdice/core/fairness/hash-chain';

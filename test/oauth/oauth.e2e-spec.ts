@@ -4,7 +4,7 @@
  * RFC 8414 metadata, and the bad inputs: each gets its error and stores nothing.
  */
 import type { Pool } from 'pg';
-import { PG_POOL } from '../../src/database/prisma.service';
+import { PG_POOL } from '../../src/database/pg-pool';
 import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
 import { rowCounts } from '../helpers/row-counts';
 import { hashToken } from '../../src/players/tokens';

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Pool } from 'pg';
-import { PG_POOL } from '../../src/database/prisma.service';
+import { PG_POOL } from '../../src/database/pg-pool';
 import { createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 import { MetricsListener } from '../../src/metrics/metrics.module';
 

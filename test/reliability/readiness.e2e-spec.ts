@@ -10,7 +10,7 @@
  */
 import net from 'node:net';
 import type { Pool, PoolClient } from 'pg';
-import { PG_POOL } from '../../src/database/prisma.service';
+import { PG_POOL } from '../../src/database/pg-pool';
 import { createTestApp, type TestApp } from '../helpers/app';
 
 jest.setTimeout(60_000);

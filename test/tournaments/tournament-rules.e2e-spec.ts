@@ -12,7 +12,7 @@ import { createClient } from 'graphql-ws';
 const WebSocket: unknown = require('ws');
 import type { Pool } from 'pg';
 import { createTestApp, gql, registerPlayer, type TestApp } from '../helpers/app';
-import { PG_POOL } from '../../src/database/prisma.service';
+import { PG_POOL } from '../../src/database/pg-pool';
 import { rowCounts } from '../helpers/row-counts';
 import { firstRollOnly, play, waitFor } from './helpers';
 import { startReceiver } from '../async/helpers';

@@ -15,7 +15,7 @@ import { build } from 'esbuild';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import type { Pool } from 'pg';
-import { PG_POOL } from '../../src/database/prisma.service';
+import { PG_POOL } from '../../src/database/pg-pool';
 import { WAIT_FOR_POOL_ENV, createTestApp, registerPlayer, type TestApp } from '../helpers/app';
 import { ensureBuilt, ROOT } from '../helpers/build';
 import { describeOnce } from '../helpers/suites';

@@ -18,7 +18,7 @@
  */
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { Pool } from 'pg';
-import { PG_POOL } from '../../database/prisma.service';
+import { PG_POOL } from '../../database/pg-pool';
 import { DomainException } from '../../common/errors';
 import { GamesService } from '../../games/games.service';
 import { INACTIVITY_QUEUE, InactivityPayload } from '../../event-store/async-effects';

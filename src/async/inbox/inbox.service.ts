@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
-import { PG_POOL } from '../../database/prisma.service';
+import { PG_POOL } from '../../database/pg-pool';
 import { cursorPage, decodeCursor, fromMicros, micros, type CursorPage } from '../../common/pagination/cursor';
 import type { PageRequest } from '../../common/pagination/page-request';
 import type { InboxItem } from './dto/inbox.dto';

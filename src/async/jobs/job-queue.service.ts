@@ -29,7 +29,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '../../config/config';
-import { PG_POOL } from '../../database/prisma.service';
+import { PG_POOL } from '../../database/pg-pool';
 import { EventStore } from '../../event-store/event-store.service';
 import { namedStatement } from '../../database/prepared-statements';
 

@@ -23,7 +23,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
 import { Client, Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '../../config/config';
-import { DATABASE_OPTIONS, DatabaseOptions, PG_POOL } from '../../database/prisma.service';
+import { DATABASE_OPTIONS, DatabaseOptions, PG_POOL } from '../../database/pg-pool';
 import { EventStore } from '../../event-store/event-store.service';
 import { GAME_EVENTS_CHANNEL, StoredEvent } from '../../event-store/event-store.types';
 import { GameEventListener, InProcessGameEventBus } from '../../games/game-event-bus';

@@ -28,7 +28,7 @@ import { DomainException } from '../../common/errors';
 import { cursorPage, decodeCursor, fromMicros, micros, type CursorPage } from '../../common/pagination/cursor';
 import type { PageRequest } from '../../common/pagination/page-request';
 import { APP_CONFIG, AppConfig } from '../../config/config';
-import { PG_POOL } from '../../database/prisma.service';
+import { PG_POOL } from '../../database/pg-pool';
 import { DELIVERY_QUEUE, FANOUT_QUEUE, FanoutPayload, GAME_WEBHOOK_EVENT_TYPES } from '../../event-store/async-effects';
 import { ClaimedJob, JobOutcome, JobQueue } from '../jobs/job-queue.service';
 import type { CreateWebhookInput, WebhookDeliveryView, WebhookRegistration, WebhookView } from './dto/webhook.dto';

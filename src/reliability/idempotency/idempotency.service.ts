@@ -21,7 +21,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Pool, PoolClient } from 'pg';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { DomainException, ERROR_MAP, ErrorCode, isErrorCode, normalizeError } from '../../common/errors';
-import { PG_POOL } from '../../database/prisma.service';
+import { PG_POOL } from '../../database/pg-pool';
 import { IdempotencyKeyTaken, type IdempotentAppend, runInUnitOfWork } from '../../database/unit-of-work';
 
 export interface IdempotentRequest {

@@ -1,16 +1,14 @@
 /**
- * PrismaService: the generated PrismaClient over @prisma/adapter-pg, on the shared pg pool
- * (token PG_POOL). Provided by DatabaseModule (database.module.ts; wiring is documented there).
+ * The service's one pg pool (token PG_POOL) and its options. Provided by DatabaseModule
+ * (database.module.ts; wiring is documented there). The service queries with `pg` only: Prisma
+ * is the schema and the migrations (prisma/), not a client loaded at run time (decision 0162).
  */
-import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool } from 'pg';
-import { PrismaClient } from '../generated/prisma/client';
 import { allowPreparedStatements } from './prepared-statements';
 
 /** Injection token of the resolved DatabaseOptions. */
 export const DATABASE_OPTIONS = Symbol('DATABASE_OPTIONS');
-/** Injection token of the pg.Pool shared by PrismaService and raw queries. */
+/** Injection token of the service's pg.Pool. */
 export const PG_POOL = Symbol('PG_POOL');
 
 export interface DatabaseOptions {
@@ -32,7 +30,7 @@ export interface DatabaseOptions {
   preparedStatements?: boolean;
 }
 
-/** Creates the pool PrismaService and raw queries share. */
+/** Creates the service's pool (the standby's too, with its own URL: read-routing.ts). */
 export function createPgPool(options: DatabaseOptions, applicationName = 'fairdice'): Pool {
   const pool = new Pool({
     connectionString: options.url,
@@ -57,20 +55,4 @@ export function createPgPool(options: DatabaseOptions, applicationName = 'fairdi
   });
   if (options.preparedStatements) allowPreparedStatements(pool);
   return pool;
-}
-
-@Injectable()
-export class PrismaService extends PrismaClient implements OnModuleInit, OnModuleDestroy {
-  constructor(@Inject(PG_POOL) readonly pool: Pool) {
-    // The adapter does not end a pool it was given; DatabaseModule ends it after disconnect.
-    super({ adapter: new PrismaPg(pool) });
-  }
-
-  async onModuleInit(): Promise<void> {
-    await this.$connect();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.$disconnect();
-  }
 }
