@@ -73,7 +73,11 @@ export async function runScenarios(run: BenchRun): Promise<ScenarioResults> {
     SEED_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('hex')}`,
     ...vapidEnv(),
   };
-  const nodeArgs = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  // BENCH_SERVER_NODE_ARGS: flags for the server's node only (e.g. a V8 flag to measure), not the load generator's.
+  const nodeArgs = [
+    ...(process.env.BENCH_SERVER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []),
+    ...(opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
+  ];
   if (opts.profile) mkdirSync(PROFILE_DIR, { recursive: true });
   const before = new Set(existsSync(PROFILE_DIR) ? readdirSync(PROFILE_DIR) : []);
   log(`server: node ${nodeArgs.join(' ')} dist/src/main.js (pool ${opts.pool})`);

@@ -82,6 +82,13 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ GAME_READ_CACHE_MAX_AGE_MS: bad })).toThrow('GAME_READ_CACHE_MAX_AGE_MS');
   });
 
+  it("V8's allocation-site pretenuring: unset by default (off), true/false taken, junk refused", () => {
+    expect(loadConfig({}).V8_ALLOCATION_SITE_PRETENURING).toBeUndefined();
+    expect(loadConfig({ V8_ALLOCATION_SITE_PRETENURING: 'true' }).V8_ALLOCATION_SITE_PRETENURING).toBe(true);
+    expect(loadConfig({ V8_ALLOCATION_SITE_PRETENURING: 'false' }).V8_ALLOCATION_SITE_PRETENURING).toBe(false);
+    expect(() => loadConfig({ V8_ALLOCATION_SITE_PRETENURING: 'sometimes' })).toThrow('V8_ALLOCATION_SITE_PRETENURING');
+  });
+
   it("V8's heap growing: 0 (V8's own factor) by default, 1–300 fix it; out of range or junk refused", () => {
     expect(loadConfig({}).V8_HEAP_GROWING_PERCENT).toBe(0);
     expect(loadConfig({ V8_HEAP_GROWING_PERCENT: '25' }).V8_HEAP_GROWING_PERCENT).toBe(25);
