@@ -101,7 +101,7 @@ export class AuditService {
     // A duplicate tournament game's seed (the round seed) stays sealed until its whole round ended.
     const ended = isSeedRevealable(game.status) && !game.seedSealed;
     const displayNames: Record<string, string> = {};
-    for (const s of game.seats) if (s.playerId && s.player) displayNames[s.playerId] = s.player.displayName;
+    for (const s of game.seats) if (s.playerId && s.displayName !== null) displayNames[s.playerId] = s.displayName;
     const bundle = assembleBundle({
       gameId: id,
       events,
@@ -146,7 +146,7 @@ interface AuditedGame {
   createdAt: Date;
   finishedAt: Date | null;
   seedSealed: boolean;
-  seats: { seat: number; playerId: string | null; player: { displayName: string } | null }[];
+  seats: { seat: number; playerId: string | null; displayName: string | null }[];
 }
 
 async function findAuditedGame(db: Queryable, id: string): Promise<AuditedGame | null> {
@@ -160,12 +160,12 @@ async function findAuditedGame(db: Queryable, id: string): Promise<AuditedGame |
     created_at: Date;
     finished_at: Date | null;
     seed_sealed: boolean;
-    seats: { seat: number; player_id: string | null; display_name: string | null }[];
+    seats: AuditedGame['seats'];
   }>(
     `SELECT g.id, g.visibility, g.creator_id, g.status, g.version, g.server_seed, g.created_at, g.finished_at,
             g.seed_sealed,
-            COALESCE((SELECT json_agg(json_build_object('seat', s.seat, 'player_id', s.player_id,
-                                                       'display_name', p.display_name) ORDER BY s.seat)
+            COALESCE((SELECT json_agg(json_build_object('seat', s.seat, 'playerId', s.player_id,
+                                                       'displayName', p.display_name) ORDER BY s.seat)
                         FROM game_seats s LEFT JOIN players p ON p.id = s.player_id
                        WHERE s.game_id = g.id), '[]') AS seats
        FROM games g WHERE g.id = $1`,
@@ -183,10 +183,6 @@ async function findAuditedGame(db: Queryable, id: string): Promise<AuditedGame |
     createdAt: r.created_at,
     finishedAt: r.finished_at,
     seedSealed: r.seed_sealed,
-    seats: r.seats.map((s) => ({
-      seat: s.seat,
-      playerId: s.player_id,
-      player: s.display_name === null ? null : { displayName: s.display_name },
-    })),
+    seats: r.seats,
   };
 }
