@@ -14,12 +14,11 @@ import { Prisma } from '../../src/generated/prisma/client';
 import {
   createFreshDatabase,
   createTestPool,
-  createTestPrisma,
   type FreshDatabase,
   testDatabaseUrl,
   testDbKind,
-  type TestPrisma,
 } from '../helpers/database';
+import { createTestPrisma, type TestPrisma } from '../helpers/test-prisma';
 
 jest.setTimeout(60_000);
 

@@ -1,7 +1,7 @@
 // Jest's module runtime (jest-runtime) with V8's code cache for the modules a worker compiles.
 //
 // Jest gives every test file a fresh module registry, so every e2e file compiles the whole
-// service again: about 1,200 modules, 11 MB of JavaScript (Nest, Apollo, Prisma's client, src/),
+// service again: about 1,200 modules, 11 MB of JavaScript (Nest, Apollo, src/),
 // about half a CPU-second per file. A worker runs dozens of files: from its second file on, V8
 // takes each module's compiled top level from the cache this worker made the first time (for the
 // same transformed source, compared in full) instead of parsing it again. Only the parse is saved:

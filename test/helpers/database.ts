@@ -11,8 +11,6 @@ import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Pool } from 'pg';
-import { PrismaPg } from '@prisma/adapter-pg';
-import { PrismaClient } from '../../src/generated/prisma/client';
 
 export type TestDbKind = 'postgres' | 'embedded';
 
@@ -32,26 +30,6 @@ export function testPoolMax(): number {
 
 export function createTestPool(url: string = testDatabaseUrl(), max: number = testPoolMax()): Pool {
   return new Pool({ connectionString: url, max });
-}
-
-export interface TestPrisma {
-  prisma: PrismaClient;
-  pool: Pool;
-  close(): Promise<void>;
-}
-
-/** A Prisma client (and its pg pool) on the test database, or on `url`. */
-export function createTestPrisma(url: string = testDatabaseUrl(), max: number = testPoolMax()): TestPrisma {
-  const pool = createTestPool(url, max);
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
-  return {
-    prisma,
-    pool,
-    async close() {
-      await prisma.$disconnect();
-      await pool.end();
-    },
-  };
 }
 
 export interface FreshDatabase {
